@@ -1,0 +1,76 @@
+"""Generate the labs in labs/ from the solved labs in solutions/.
+
+In a solution, each region
+
+    ### BEGIN SOLUTION: a one-line hint
+    ...the solution...
+    ### END SOLUTION
+
+becomes `raise NotImplementedError("a one-line hint")` at the same indentation,
+and every output is cleared. `--check` writes nothing and exits 1 if a lab is
+missing or differs from what would be generated.
+
+    python scripts/make_labs.py           # write labs/
+    python scripts/make_labs.py --check   # verify labs/ is in sync
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+REGION = re.compile(
+    r"^(?P<indent>[ \t]*)### BEGIN SOLUTION(?::[ \t]*(?P<hint>[^\n]*))?\n.*?^[ \t]*### END SOLUTION[ \t]*$",
+    re.S | re.M,
+)
+
+
+def stub(source: str) -> str:
+    """Replace each solution region of a cell's source with a NotImplementedError stub."""
+    def replace(match: re.Match[str]) -> str:
+        hint = (match["hint"] or "write this part").strip()
+        return f"{match['indent']}raise NotImplementedError({hint!r})"
+    result = REGION.sub(replace, source)
+    if "### BEGIN SOLUTION" in result or "### END SOLUTION" in result:
+        raise ValueError(f"unbalanced solution markers in:\n{source}")
+    return result
+
+
+def lab_from_solution(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    lab = nbformat.from_dict(solution)
+    for cell in lab.cells:
+        if cell.cell_type == "code":
+            cell.source = stub(cell.source)
+            cell.outputs, cell.execution_count = [], None
+    return lab
+
+
+def render(nb: nbformat.NotebookNode) -> str:
+    return nbformat.writes(nb) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="verify instead of writing")
+    args = parser.parse_args()
+    stale = []
+    for solution_path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        lab_path = ROOT / "labs" / solution_path.name
+        text = render(lab_from_solution(nbformat.read(solution_path, as_version=4)))
+        if args.check:
+            if not lab_path.exists() or lab_path.read_text(encoding="utf-8") != text:
+                stale.append(lab_path.relative_to(ROOT))
+        else:
+            lab_path.write_text(text, encoding="utf-8")
+    for path in stale:
+        print(f"{path} is out of date: run python scripts/make_labs.py", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

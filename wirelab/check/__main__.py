@@ -1,0 +1,37 @@
+"""Check a lab from the command line: run it on a fresh kernel and report each check.
+
+    python -m wirelab.check 02            # the lab of lesson 02, labs/02_*_lab.ipynb
+    python -m wirelab.check path/to/lab.ipynb
+
+Exit status 0 when every check cell passes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from wirelab.check.runner import find_lab, run_lab
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        path = find_lab(argv[0], Path.cwd())
+    except FileNotFoundError as e:
+        print(e, file=sys.stderr)
+        return 2
+    report = run_lab(path)
+    print(f"{path}:")
+    for outcome in report.checks:
+        print(f"  {outcome.line}")
+    for problem in report.other_errors:
+        print(f"  ! {problem}")
+    print(f"{report.passed} of {len(report.checks)} checks pass")
+    return 0 if report.all_passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -88,7 +88,7 @@ class ObservedTransport(httpx2.BaseTransport):
 
         def publish(body: bytes) -> None:
             kind = "error" if response.status_code >= 400 else "response"
-            self._wire.publish(WireMessage(CHANNEL, "server", kind, _payload(response, body),
+            self._wire.publish(WireMessage(CHANNEL, "server", kind, _payload(request, response, body),
                                            method, exchange, response.status_code))
 
         return httpx2.Response(response.status_code, headers=response.headers,
@@ -99,9 +99,10 @@ class ObservedTransport(httpx2.BaseTransport):
         self._inner.close()
 
 
-def _payload(response: httpx2.Response, body: bytes) -> object:
+def _payload(request: httpx2.Request, response: httpx2.Response, body: bytes) -> object:
     if response.headers.get("content-type", "").startswith("text/event-stream"):
-        replay = httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+        replay = httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body,
+                                 request=request)
         return [parse_json(event.data) for event in httpx2.EventSource(replay)]
     return parse_json(body)
 

@@ -9,9 +9,10 @@ from wirelab.check import attempt, expect, passed
 from wirelab.check.lesson01 import TOOLS
 from wirelab.llm import model_name
 from wirelab.loop import accumulate_stream, run_tool_loop
-from wirelab.tools import ToolRegistry, tool
+from wirelab.tools import Tool, ToolRegistry
 
-QUESTION = [{"role": "user", "content": "What is the weather in Paris and the time in Tokyo?"}]
+ASK = "What is the weather in Paris and the time in Tokyo?"
+QUESTION = [{"role": "user", "content": ASK}]
 
 
 def get_weather(city: str) -> dict:
@@ -23,6 +24,9 @@ def get_time(city: str) -> dict:
 
 
 FUNCTIONS = {"get_weather": get_weather, "get_time": get_time}
+REGISTRY = ToolRegistry([Tool(t["function"]["name"], t["function"]["description"],
+                              t["function"]["parameters"], FUNCTIONS[t["function"]["name"]])
+                         for t in TOOLS])
 
 
 def _call(name: str, arguments: str, call_id: str = "call_1") -> Any:
@@ -46,20 +50,23 @@ def check_execute_call(execute_call: Any) -> None:
 
 
 class _ForcedModel:
-    """A client whose requests all go to one model (here, a faulty one)."""
+    """A client whose requests all go to one model (here, a faulty one), up to a limit."""
 
-    def __init__(self, llm: Any, model: str) -> None:
-        self._llm, self._model, self.requests = llm, model, 0
+    def __init__(self, llm: Any, model: str, limit: int) -> None:
+        self._llm, self._model, self._limit, self.requests = llm, model, limit, 0
         self.chat = self.completions = self
 
     def create(self, **request: Any) -> Any:
         self.requests += 1
+        expect(self.requests <= self._limit, f"run_loop(..., max_steps={self._limit}) made more "
+               f"than {self._limit} requests: count them and stop at max_steps")
         return self._llm.chat.completions.create(**{**request, "model": self._model})
 
 
 def check_run_loop(run_loop: Any, llm: Any) -> None:
-    reference = run_tool_loop(llm, QUESTION, ToolRegistry([tool(get_weather), tool(get_time)]))
-    got = attempt(run_loop, llm, QUESTION, TOOLS, FUNCTIONS)
+    reference = run_tool_loop(llm, QUESTION, REGISTRY)
+    question = [{"role": "user", "content": ASK}]
+    got = attempt(run_loop, llm, question, TOOLS, FUNCTIONS)
     expect(isinstance(got, tuple) and len(got) == 2, "run_loop must return (answer, messages)")
     answer, messages = got
     roles = [m["role"] if isinstance(m, dict) else m.role for m in messages]
@@ -67,13 +74,14 @@ def check_run_loop(run_loop: Any, llm: Any) -> None:
            f"the messages' roles were {roles}: append the assistant message, then one tool "
            "message per call, then ask again")
     expect(answer == reference.answer, f"the answer was {answer!r}, expected {reference.answer!r}")
-    expect(len(QUESTION) == 1,
+    expect(len(question) == 1,
            "run_loop changed the caller's list: copy it with list(messages) first")
-    endless = _ForcedModel(llm, f"{model_name()}/endless_calls")
-    stopped = attempt(run_loop, endless, QUESTION, TOOLS, FUNCTIONS, max_steps=3)
+    endless = _ForcedModel(llm, f"{model_name()}/endless_calls", limit=3)
+    stopped = attempt(run_loop, endless, [{"role": "user", "content": ASK}], TOOLS, FUNCTIONS,
+                      max_steps=3)
     expect(stopped[0] is None and endless.requests == 3,
            f"with a model that never stops calling tools, run_loop made {endless.requests} requests "
-           "and returned {stopped[0]!r}: make at most max_steps requests, then return (None, messages)")
+           f"and returned {stopped[0]!r}: make at most max_steps requests, then return (None, messages)")
     passed("run_loop answers, pairs each result with its call, and stops at max_steps")
 
 

@@ -1,0 +1,90 @@
+"""The lessons' client: offline by default, a real provider by environment, observed on its wire."""
+
+import openai
+import pytest
+
+from wirelab import llm
+from wirelab.offline_model import MODEL_ID
+
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Get the current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+
+
+@pytest.fixture
+def real_provider(monkeypatch):
+    monkeypatch.delenv("WIRELAB_OFFLINE", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://provider.invalid/v1")
+
+
+def test_with_no_configuration_the_client_talks_to_the_offline_model_on_loopback():
+    made = llm.client()
+    assert isinstance(made, openai.OpenAI)
+    assert made.base_url.host == "127.0.0.1"
+    assert llm.model_name() == MODEL_ID
+
+
+def test_a_key_a_base_url_and_a_model_switch_to_a_real_provider_without_code_changes(
+        real_provider, monkeypatch):
+    monkeypatch.setenv("WIRELAB_MODEL", "some-model")
+    made = llm.client()
+    assert str(made.base_url) == "https://provider.invalid/v1/"
+    assert llm.model_name() == "some-model"
+    assert "provider.invalid" in llm.describe_provider()
+
+
+def test_a_real_provider_without_a_model_name_is_a_clear_error(real_provider):
+    with pytest.raises(RuntimeError, match="set WIRELAB_MODEL"):
+        llm.model_name()
+
+
+def test_wirelab_offline_wins_over_a_key(real_provider, monkeypatch):
+    monkeypatch.setenv("WIRELAB_OFFLINE", "1")
+    assert llm.client().base_url.host == "127.0.0.1"
+
+
+def observed():
+    made = llm.client()
+    seen = []
+    made.wire.subscribe(seen.append)
+    return made, seen
+
+
+def test_a_request_and_its_response_are_published_as_one_paired_exchange():
+    made, seen = observed()
+    made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
+    request, response = seen
+    assert (request.sender, request.kind, response.sender, response.kind) == (
+        "client", "request", "server", "response")
+    assert request.exchange == response.exchange
+    assert request.method == response.method == "POST /v1/chat/completions"
+    assert request.payload["messages"] == [{"role": "user", "content": "hi"}]
+    assert response.payload["object"] == "chat.completion" and response.status == 200
+
+
+def test_a_streamed_response_is_published_once_as_the_list_of_its_events():
+    made, seen = observed()
+    stream = made.chat.completions.create(model=llm.model_name(), tools=[WEATHER], stream=True,
+                                          messages=[{"role": "user", "content": "Weather in Rome?"}])
+    chunks = list(stream)
+    events = seen[1].payload
+    assert events[-1] == "[DONE]"
+    assert [e["id"] for e in events[:-1]] == [c.id for c in chunks]
+
+
+def test_a_refused_request_is_published_as_an_error_with_its_status():
+    made, seen = observed()
+    with pytest.raises(openai.BadRequestError):
+        made.chat.completions.create(model=llm.model_name(), messages=[])
+    assert seen[-1].kind == "error" and seen[-1].status == 400
+    assert seen[-1].payload["error"]["param"] == "messages"
+
+
+def test_nothing_is_published_before_anyone_subscribes():
+    made = llm.client()
+    made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
+    seen = []
+    made.wire.subscribe(seen.append)
+    made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
+    assert len(seen) == 2

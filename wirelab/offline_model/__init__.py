@@ -1,0 +1,29 @@
+"""The course's offline model: a deterministic, rule-based stand-in for an LLM.
+
+There is no neural network here, no training and no weights: readable rules
+read the request and the tools' descriptions, and answer in the real OpenAI
+Chat Completions wire format, so the real `openai` client talks to it:
+
+    from wirelab.offline_model import serve, MODEL_ID
+    with serve() as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="offline")
+        client.chat.completions.create(model=MODEL_ID, messages=[...], tools=[...])
+
+It chooses tools by the words of their names and descriptions (`selection`),
+fills arguments from their JSON Schemas (`arguments`), calls several tools for
+independent sub-requests, reads results and corrects a call once after a
+structured error (`results`, `policy`), and can make named mistakes on request
+(`faults`). Same request, same response. From a terminal:
+`python -m wirelab.offline_model --port 8808`.
+
+Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `RequestError`,
+`create_app`, `serve`, `OfflineServer`, `shared_server`.
+"""
+
+from wirelab.offline_model.completions import complete, stream
+from wirelab.offline_model.faults import FAULTS
+from wirelab.offline_model.server import OfflineServer, create_app, serve, shared_server
+from wirelab.offline_model.validation import MODEL_ID, RequestError
+
+__all__ = ["FAULTS", "MODEL_ID", "OfflineServer", "RequestError", "complete", "create_app",
+           "serve", "shared_server", "stream"]

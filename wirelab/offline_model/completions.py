@@ -1,0 +1,30 @@
+"""The model as pure functions: a request body in, a completion (or its chunks) out.
+
+    complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
+    # -> {"id": "chatcmpl-…", "object": "chat.completion", "choices": [...], "usage": {...}}
+
+Same body, same result, byte for byte. An invalid body raises `RequestError`.
+No HTTP here (see `server.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from wirelab.offline_model.policy import decide
+from wirelab.offline_model.validation import read_request
+from wirelab.offline_model.wire_format import chunks, completion, request_digest
+
+
+def complete(body: dict[str, Any]) -> dict[str, Any]:
+    """The `chat.completion` for a request body (a `stream` flag is ignored here)."""
+    request = read_request(body)
+    return completion(request, decide(request), request_digest(body))
+
+
+def stream(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The `chat.completion.chunk`s for a request body; validated before the first chunk."""
+    request = read_request(body)
+    whole = completion(request, decide(request), request_digest(body))
+    return chunks(whole, request.include_usage)

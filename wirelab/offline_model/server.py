@@ -1,0 +1,172 @@
+"""The offline model over HTTP: a Starlette app, and a uvicorn server in a thread.
+
+    with serve() as server:                  # 127.0.0.1, a free port
+        client = openai.OpenAI(base_url=server.base_url, api_key="offline")
+
+Routes: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
+`stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. Errors have OpenAI's
+shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
+client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
+with 413. The server thread installs no signal handlers and runs its own
+event loop, so it also works inside a Jupyter kernel. Left out: authentication
+(any API key is accepted) and every other OpenAI endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request as HTTPRequest
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from wirelab.offline_model.completions import complete, stream
+from wirelab.offline_model.faults import FAULTS
+from wirelab.offline_model.validation import MODEL_ID, RequestError
+from wirelab.offline_model.wire_format import CREATED
+
+MAX_BODY_BYTES = 1_000_000
+MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
+
+
+async def chat_completions(request: HTTPRequest) -> Response:
+    """POST /v1/chat/completions."""
+    try:
+        body = await _json_body(request)
+        if isinstance(body, dict) and body.get("stream") is True:
+            return StreamingResponse(_events(stream(body)), media_type="text/event-stream",
+                                     headers={"cache-control": "no-cache"})
+        return JSONResponse(complete(body))
+    except RequestError as error:
+        return JSONResponse(error.body(), status_code=error.status)
+
+
+async def _json_body(request: HTTPRequest) -> Any:
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _too_large()
+    raw = b""
+    async for part in request.stream():
+        raw += part
+        if len(raw) > MAX_BODY_BYTES:
+            raise _too_large()
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RequestError(400, "We could not parse the JSON body of your request: "
+                           f"{error}. The body must be one JSON object.") from error
+
+
+def _too_large() -> RequestError:
+    return RequestError(413, f"The request body is larger than {MAX_BODY_BYTES:,} bytes, the "
+                        "offline model's limit.", None, "request_too_large")
+
+
+async def _events(chunks: Iterator[dict[str, Any]]) -> AsyncIterator[str]:
+    for chunk in chunks:
+        yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    yield "data: [DONE]\n\n"
+
+
+def _model(model_id: str) -> dict[str, Any]:
+    return {"id": model_id, "object": "model", "created": CREATED, "owned_by": "wirelab"}
+
+
+async def list_models(request: HTTPRequest) -> Response:
+    """GET /v1/models: the model, and one id per fault."""
+    return JSONResponse({"object": "list", "data": [_model(m) for m in MODEL_IDS]})
+
+
+async def get_model(request: HTTPRequest) -> Response:
+    """GET /v1/models/{id}."""
+    model_id = request.path_params["model_id"]
+    if model_id not in MODEL_IDS:
+        error = RequestError(404, f"The model `{model_id}` does not exist.", "model",
+                             "model_not_found")
+        return JSONResponse(error.body(), status_code=404)
+    return JSONResponse(_model(model_id))
+
+
+async def _http_error(request: HTTPRequest, error: Exception) -> Response:
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    body = RequestError(status, f"{request.method} {request.url.path}: "
+                        f"{getattr(error, 'detail', 'error')}.").body()
+    return JSONResponse(body, status_code=status)
+
+
+def create_app() -> Starlette:
+    """The ASGI app of the offline model."""
+    return Starlette(routes=[
+        Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+        Route("/v1/models", list_models, methods=["GET"]),
+        Route("/v1/models/{model_id:path}", get_model, methods=["GET"]),
+    ], exception_handlers={HTTPException: _http_error})
+
+
+class OfflineServer:
+    """A uvicorn server running the app on a daemon thread; a context manager."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._socket = socket.create_server((host, port))
+        self.host, self.port = self._socket.getsockname()[:2]
+        config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, args=([self._socket],),
+                                        name=f"offline-model:{self.port}", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """Where an OpenAI client points: 'http://127.0.0.1:PORT/v1'."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    def start(self, timeout: float = 10.0) -> OfflineServer:
+        """Start serving; returns once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the offline model did not start on {self.base_url}")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread to end."""
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._socket.close()
+
+    def __enter__(self) -> OfflineServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"OfflineServer({self.base_url!r})"
+
+
+def serve(host: str = "127.0.0.1", port: int = 0) -> OfflineServer:
+    """A started `OfflineServer`; port 0 picks a free port."""
+    return OfflineServer(host, port).start()
+
+
+_shared: OfflineServer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_server() -> OfflineServer:
+    """The process's one offline model server, started on first use."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = serve()
+        return _shared

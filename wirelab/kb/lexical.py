@@ -1,0 +1,69 @@
+"""BM25 ranking of passages, using the `bm25s` library with an English stemmer.
+
+`terms` is the one tokenizer of the package (BM25, rerank and answers all use it): lowercase
+words of two or more characters, common English words removed (bm25s's 179-word list),
+Snowball-stemmed by PyStemmer, so "calls" and "calling" both become "call". BM25 parameters
+are bm25s defaults (Lucene variant, k1=1.5, b=0.75). Not here: phrase queries, fields, or an
+index saved to disk (the corpus is small and is indexed in memory in well under a second).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+import bm25s
+import numpy as np
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN_PLUS
+
+WORD = re.compile(r"(?u)\b\w\w+\b")
+
+
+@cache
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def terms(text: str) -> list[str]:
+    """`'Calling tools/call twice'` -> `['call', 'tool', 'call', 'twice']`."""
+    words = [w for w in WORD.findall(text.lower()) if w not in STOPWORDS_EN_PLUS]
+    return _stemmer().stemWords(words)
+
+
+def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """Indices of the `k` highest positive scores, best first; ties keep corpus order."""
+    order = np.argsort(-scores, kind="stable")[:k]
+    return [(int(i), float(scores[i])) for i in order if scores[i] > 0]
+
+
+class BM25Index:
+    """BM25 over a fixed list of texts; `rank` returns `(position, score)` pairs."""
+
+    name = "bm25s"
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._size = len(texts)
+        token_lists = [terms(text) for text in texts]
+        self._document_frequency = Counter(t for tokens in token_lists for t in set(tokens))
+        self._retriever = bm25s.BM25()
+        self._retriever.index(token_lists, show_progress=False)
+
+    def idf(self, term: str) -> float:
+        """BM25's inverse document frequency of a stemmed `term`: rare terms weigh more."""
+        frequency = self._document_frequency[term]
+        return math.log(1 + (self._size - frequency + 0.5) / (frequency + 0.5))
+
+    def scores(self, query: str) -> np.ndarray:
+        """One BM25 score per indexed text (zeros when no query term is in the corpus)."""
+        query_terms = terms(query)
+        if not query_terms:
+            return np.zeros(self._size, dtype=np.float32)
+        return self._retriever.get_scores(query_terms)
+
+    def rank(self, query: str, k: int) -> list[tuple[int, float]]:
+        """The `k` best texts that share at least one term with `query`."""
+        return top_k(self.scores(query), k)

@@ -1,0 +1,217 @@
+"""JSON-RPC 2.0 from scratch: messages, error objects and a dispatcher.
+
+JSON-RPC has three kinds of message, told apart by their members:
+
+    {"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 1, "b": 2}}  # request
+    {"jsonrpc": "2.0", "method": "log", "params": {"text": "hi"}}             # notification: no "id"
+    {"jsonrpc": "2.0", "id": 1, "result": 3}                                  # response
+
+A `Dispatcher` is a table from method name to handler. It answers each
+request with a result or an error object and never answers a notification:
+
+    rpc = Dispatcher({"add": lambda params: params["a"] + params["b"]})
+    await rpc.handle(request(1, "add", {"a": 1, "b": 2}))  # -> {"jsonrpc": "2.0", "id": 1, "result": 3}
+    await rpc.handle(request(2, "sub"))                     # -> error -32601, "Method not found: sub"
+    await rpc.handle(notification("add", {"a": 1, "b": 2}))  # -> None
+
+What this module leaves out: transports (bytes on a pipe or an HTTP body,
+see `wirelab.mcp.stdio`) and batches, which MCP removed in 2025-06-18 and
+which `parse` rejects with -32600.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Message = dict[str, Any]
+Id = str | int
+Handler = Callable[..., Any | Awaitable[Any]]
+Guard = Callable[[Message], None]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+
+class JsonRpcError(Exception):
+    """An error that becomes a JSON-RPC error object: `code`, `message`, optional `data`."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{message} ({code})")
+        self.code, self.message, self.data = code, message, data
+
+    def as_object(self) -> dict[str, Any]:
+        """The `error` member of a response, e.g. `{"code": -32601, "message": "..."}`."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+    @classmethod
+    def from_object(cls, error: Mapping[str, Any]) -> JsonRpcError:
+        """The exception for an `error` member received from a peer."""
+        return cls(error.get("code", INTERNAL_ERROR), error.get("message", ""), error.get("data"))
+
+
+def request(id: Id, method: str, params: Mapping[str, Any] | None = None) -> Message:
+    """A request: the peer must answer it with a response carrying the same `id`."""
+    message: Message = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        message["params"] = dict(params)
+    return message
+
+
+def notification(method: str, params: Mapping[str, Any] | None = None) -> Message:
+    """A notification: no `id` member, so it is never answered."""
+    message: Message = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = dict(params)
+    return message
+
+
+def result_response(id: Id, result: Any) -> Message:
+    """The successful response to the request `id`."""
+    return {"jsonrpc": "2.0", "id": id, "result": result}
+
+
+def error_response(id: Id | None, error: JsonRpcError) -> Message:
+    """The error response to the request `id`; `id` is None when it could not be read."""
+    return {"jsonrpc": "2.0", "id": id, "error": error.as_object()}
+
+
+def is_request(message: Message) -> bool:
+    return "method" in message and "id" in message
+
+
+def is_notification(message: Message) -> bool:
+    return "method" in message and "id" not in message
+
+
+def is_response(message: Message) -> bool:
+    return "method" not in message and ("result" in message or "error" in message)
+
+
+def parse(data: str | bytes) -> Message:
+    """Decode one message from its JSON text and check its envelope (`decode`, then `validate`)."""
+    message = decode(data)
+    validate(message)
+    return message
+
+
+def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
+    """Check one incoming message: `(message, None)`, or `(None, the error response to send)`.
+
+        receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')  # -> ({... "id": 0 ...}, None)
+        receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')  # -> (None, error -32600 for id 7)
+        receive("{not json")                                     # -> (None, error -32700, id null)
+    """
+    try:
+        value = decode(data)
+    except JsonRpcError as error:
+        return None, error_response(None, error)
+    try:
+        validate(value)
+    except JsonRpcError as error:
+        return None, error_response(request_id(value), error)
+    return value, None
+
+
+def decode(data: str | bytes) -> Any:
+    """The JSON value of `data`; -32700 for bytes that are not UTF-8 or text that is not JSON."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise JsonRpcError(PARSE_ERROR, f"Parse error: the message is not valid UTF-8 "
+                                            f"(byte {e.start} is {data[e.start]:#04x})") from e
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as e:
+        raise JsonRpcError(PARSE_ERROR, f"Parse error: {e.msg} at character {e.pos}") from e
+
+
+def validate(message: Any) -> None:
+    """Raise -32600 unless `message` is a JSON-RPC 2.0 request, notification or response."""
+    if isinstance(message, list):
+        raise JsonRpcError(INVALID_REQUEST, "Invalid Request: batches are not supported, "
+                                            "send one message per line")
+    if not isinstance(message, dict):
+        raise JsonRpcError(INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
+    if message.get("jsonrpc") != "2.0":
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be exactly "2.0"')
+    if "id" in message and not _valid_id(message["id"], response=is_response(message)):
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number')
+    if "method" in message:
+        _validate_call(message)
+    elif not is_response(message):
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: a message needs "method" '
+                                            '(request, notification) or "result"/"error" (response)')
+
+
+def _valid_id(id: Any, *, response: bool) -> bool:
+    if id is None:  # only a response to a request whose id could not be read has id null
+        return response
+    return isinstance(id, str | int | float) and not isinstance(id, bool)
+
+
+def _validate_call(message: Message) -> None:
+    if not isinstance(message["method"], str):
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "method" must be a string')
+    if not isinstance(message.get("params", {}), dict):
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "params" must be an object here '
+                                            "(MCP uses named parameters only)")
+
+
+def request_id(message: Any) -> Id | None:
+    """The id to answer a broken message with: its own if readable, else None (JSON null)."""
+    if isinstance(message, dict) and _valid_id(message.get("id"), response=False):
+        return message["id"]
+    return None
+
+
+@dataclass
+class Dispatcher:
+    """A table from method name to handler; `handle` turns one message into its answer.
+
+    A handler takes the request's `params` (an object, `{}` when absent) plus
+    whatever extra arguments `handle` was given, and returns the `result`, or
+    raises `JsonRpcError`. It may be a plain function or a coroutine function.
+    `guard`, when given, sees every known request and notification first and
+    may refuse it by raising `JsonRpcError` (the MCP server refuses requests
+    before `initialize` this way). Two protocol eras can share handlers and
+    differ in their table and guard: build one `Dispatcher` per era.
+    """
+
+    handlers: Mapping[str, Handler]
+    guard: Guard | None = None
+
+    async def handle(self, message: Message, *context: Any) -> Message | None:
+        """The response to a request, or None for a notification or a response."""
+        if is_response(message):
+            return None
+        try:
+            result = await self.call(message, *context)
+        except JsonRpcError as error:
+            return error_response(message["id"], error) if is_request(message) else None
+        return result_response(message["id"], result) if is_request(message) else None
+
+    async def call(self, message: Message, *context: Any) -> Any:
+        """Run the handler of `message` and return its result (errors are raised)."""
+        handler = self.handlers.get(message["method"])
+        if handler is None:
+            raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {message['method']}")
+        if self.guard:
+            self.guard(message)
+        try:
+            result = handler(message.get("params") or {}, *context)
+            return await result if inspect.isawaitable(result) else result
+        except JsonRpcError:
+            raise
+        except Exception as e:  # a handler's bug is reported to the peer, not raised into the loop
+            raise JsonRpcError(INTERNAL_ERROR, f"Internal error: {type(e).__name__}: {e}") from e

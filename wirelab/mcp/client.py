@@ -1,0 +1,265 @@
+"""An MCP client from scratch: the handshake, requests matched by id, notifications.
+
+    async with connect_stdio([sys.executable, "-m", "wirelab.mcp.example"]) as client:
+        tools = await client.list_tools()
+        result = await client.call_tool("search_notes", {"query": "stdio"})
+
+`Client` keeps one reader task that takes each message off the transport:
+a response completes the request with the same `id`, a notification goes
+to the handlers registered with `on_notification`, and a request from the
+server (`ping`) is answered. A request that waits longer than its timeout is
+cancelled (`notifications/cancelled`) and raises `RequestTimeout`; a server
+that exits while requests wait makes them raise `ServerDied`.
+
+Not covered: sampling, elicitation and roots (the client offers none of them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+from wirelab import jsonrpc
+from wirelab.jsonrpc import JsonRpcError, Message
+from wirelab.mcp.server import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
+from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.wire import Wire
+
+log = logging.getLogger(__name__)
+
+NotificationHandler = Callable[[dict[str, Any]], Any]
+ProgressHandler = Callable[[dict[str, Any]], Any]
+
+
+class Transport(Protocol):
+    """What the client needs from a transport (stdio here; HTTP elsewhere)."""
+
+    wire: Wire
+
+    async def start(self) -> None: ...
+    async def send(self, message: Message) -> None: ...
+    async def receive(self) -> Message | None: ...
+    async def close(self) -> None: ...
+    async def closed_reason(self) -> str: ...
+
+
+class RequestTimeout(TimeoutError):
+    """The server did not answer a request in time; the request was cancelled."""
+
+
+class ServerDied(ConnectionError):
+    """The server closed the connection (exited) while the client needed it."""
+
+
+class Client:
+    """A client session over one transport. Use `async with`, or `start()` and `close()`."""
+
+    def __init__(self, transport: Transport, *, timeout: float = 30.0,
+                 name: str = "wirelab-client", version: str = "0.1.0") -> None:
+        self.transport, self.timeout = transport, timeout
+        self.client_info = {"name": name, "version": version}
+        self.server_info: dict[str, Any] = {}
+        self.server_capabilities: dict[str, Any] = {}
+        self.protocol_version: str | None = None
+        self.instructions: str | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[Any, asyncio.Future] = {}
+        self._handlers: dict[str, list[NotificationHandler]] = {}
+        self._progress: dict[Any, ProgressHandler] = {}
+        self._reader: asyncio.Task | None = None
+        self._died: ServerDied | None = None
+
+    @property
+    def wire(self) -> Wire:
+        return self.transport.wire
+
+    async def __aenter__(self) -> Client:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def start(self) -> dict[str, Any]:
+        """Start the transport and do the handshake; returns the `initialize` result."""
+        await self.transport.start()
+        self._reader = asyncio.create_task(self._read())
+        try:
+            return await self.initialize()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def initialize(self, protocol_version: str = LATEST_PROTOCOL_VERSION) -> dict[str, Any]:
+        """`initialize`, check the version the server chose, then `notifications/initialized`."""
+        result = await self.request("initialize", {
+            "protocolVersion": protocol_version, "capabilities": {},
+            "clientInfo": self.client_info})
+        if result.get("protocolVersion") not in SUPPORTED_PROTOCOL_VERSIONS:
+            raise ConnectionError(f"the server chose protocol {result.get('protocolVersion')!r}; "
+                                  f"this client speaks {', '.join(SUPPORTED_PROTOCOL_VERSIONS)}")
+        self.protocol_version = result["protocolVersion"]
+        self.server_info = result.get("serverInfo", {})
+        self.server_capabilities = result.get("capabilities", {})
+        self.instructions = result.get("instructions")
+        await self.notify("notifications/initialized")
+        return result
+
+    async def close(self) -> None:
+        """Close the transport (the server sees EOF) and stop the reader."""
+        await self.transport.close()
+        if self._reader:
+            await self._reader
+
+    # --- the JSON-RPC layer ---
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, *,
+                      timeout: float | None = None,
+                      on_progress: ProgressHandler | None = None) -> Any:
+        """Send a request and wait for its result; an error response raises `JsonRpcError`."""
+        if self._died:
+            raise self._died
+        id = next(self._ids)
+        if on_progress:
+            params = {**(params or {}), "_meta": {"progressToken": id}}
+            self._progress[id] = on_progress
+        future = self._pending[id] = asyncio.get_running_loop().create_future()
+        try:
+            await self.transport.send(jsonrpc.request(id, method, params))
+            return await self._wait(id, method, future, self.timeout if timeout is None else timeout)
+        finally:
+            self._pending.pop(id, None)
+            self._progress.pop(id, None)
+
+    async def _wait(self, id: int, method: str, future: asyncio.Future, timeout: float) -> Any:
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            await self.notify("notifications/cancelled", {
+                "requestId": id, "reason": f"no answer within {timeout} s"})
+            raise RequestTimeout(f"{method} (id {id}): no answer within {timeout} s; "
+                                 "the request was cancelled") from None
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        await self.transport.send(jsonrpc.notification(method, params))
+
+    def on_notification(self, method: str, handler: NotificationHandler) -> Callable[[], None]:
+        """Call `handler(params)` for each notification `method`; returns the unsubscribe function."""
+        self._handlers.setdefault(method, []).append(handler)
+        return lambda: self._handlers[method].remove(handler)
+
+    async def _read(self) -> None:
+        try:
+            while (message := await self.transport.receive()) is not None:
+                await self._take(message)
+        finally:
+            await self._fail_pending()
+
+    async def _take(self, message: Message) -> None:
+        if jsonrpc.is_response(message):
+            self._resolve(message)
+        elif jsonrpc.is_request(message):
+            await self.transport.send(self._answer(message))
+        else:
+            await self._notified(message["method"], message.get("params") or {})
+
+    def _resolve(self, response: Message) -> None:
+        future = self._pending.get(response["id"])
+        if future is None or future.done():
+            log.warning("response to no pending request: id %r", response["id"])
+        elif "error" in response:
+            future.set_exception(JsonRpcError.from_object(response["error"]))
+        else:
+            future.set_result(response["result"])
+
+    def _answer(self, request: Message) -> Message:
+        """Answer a request from the server: `ping` only, since the client offers nothing else."""
+        if request["method"] == "ping":
+            return jsonrpc.result_response(request["id"], {})
+        error = JsonRpcError(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request['method']}")
+        return jsonrpc.error_response(request["id"], error)
+
+    async def _notified(self, method: str, params: dict[str, Any]) -> None:
+        handlers = list(self._handlers.get(method, []))
+        if method == "notifications/progress" and params.get("progressToken") in self._progress:
+            handlers.append(self._progress[params["progressToken"]])
+        for handler in handlers:
+            try:
+                outcome = handler(params)
+                if isinstance(outcome, Awaitable):
+                    await outcome
+            except Exception:  # a handler's bug must not stop the reader
+                log.exception("handler for %s failed", method)
+
+    async def _fail_pending(self) -> None:
+        self._died = ServerDied(await self.transport.closed_reason())
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(self._died)
+
+    # --- MCP methods ---
+
+    async def ping(self) -> dict[str, Any]:
+        return await self.request("ping")
+
+    async def _list(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every item of a paginated list, following `nextCursor` to the last page."""
+        items, params = [], {}
+        while True:
+            page = await self.request(method, params)
+            items.extend(page.get(key, []))
+            if not page.get("nextCursor"):
+                return items
+            params = {"cursor": page["nextCursor"]}
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        return await self._list("tools/list", "tools")
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
+                        timeout: float | None = None,
+                        on_progress: ProgressHandler | None = None) -> dict[str, Any]:
+        """The `CallToolResult`; a failed tool is a result with `isError: true`, not an exception."""
+        return await self.request("tools/call", {"name": name, "arguments": arguments or {}},
+                                  timeout=timeout, on_progress=on_progress)
+
+    async def list_resources(self) -> list[dict[str, Any]]:
+        return await self._list("resources/list", "resources")
+
+    async def list_resource_templates(self) -> list[dict[str, Any]]:
+        return await self._list("resources/templates/list", "resourceTemplates")
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        return await self.request("resources/read", {"uri": uri})
+
+    async def subscribe(self, uri: str) -> None:
+        await self.request("resources/subscribe", {"uri": uri})
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self.request("resources/unsubscribe", {"uri": uri})
+
+    async def list_prompts(self) -> list[dict[str, Any]]:
+        return await self._list("prompts/list", "prompts")
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
+        return await self.request("prompts/get", {"name": name, "arguments": arguments or {}})
+
+    async def complete(self, ref: dict[str, str], argument: str, value: str) -> list[str]:
+        """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template."""
+        result = await self.request("completion/complete", {
+            "ref": ref, "argument": {"name": argument, "value": value}})
+        return result["completion"]["values"]
+
+    async def set_log_level(self, level: str) -> None:
+        await self.request("logging/setLevel", {"level": level})
+
+
+@asynccontextmanager
+async def connect_stdio(command: Sequence[str], *, timeout: float = 30.0,
+                        env: dict[str, str] | None = None) -> AsyncIterator[Client]:
+    """A started, initialized client of the server that `command` runs."""
+    async with Client(StdioClientTransport(command, env=env), timeout=timeout) as client:
+        yield client

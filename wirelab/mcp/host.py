@@ -1,0 +1,133 @@
+"""A host: MCP tools in the tool-call loop of lesson 02, behind the user's approval.
+
+The host is the application that holds the conversation. It starts an MCP
+client, turns the server's tools into OpenAI `tools` entries, and routes the
+model's tool calls to `tools/call`, asking `approve(call)` first:
+
+    with McpHost.stdio([sys.executable, "-m", "wirelab.mcp.example"],
+                       approve=lambda call: call["function"]["name"] != "add_note") as host:
+        result = run_tool_loop(llm, messages, host.tools, execute=host.execute)
+
+The loop is synchronous and the client is asynchronous, so the host runs the
+client on an event loop of its own, in a background thread; this also works
+inside Jupyter, whose own loop is already running.
+Not covered: several servers in one host, and tool names that clash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, TypeVar
+
+from wirelab.errors import ToolError
+from wirelab.loop import Message, execute_tool_call
+from wirelab.mcp.client import Client
+from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.tools import Tool, ToolRegistry
+
+Approve = Callable[[Message], bool]
+T = TypeVar("T")
+
+
+def openai_tool_spec(mcp_tool: dict[str, Any]) -> dict[str, Any]:
+    """One MCP tool (from `tools/list`) as an entry of a Chat Completions `tools` list."""
+    return {"type": "function", "function": {
+        "name": mcp_tool["name"], "description": mcp_tool.get("description", ""),
+        "parameters": mcp_tool.get("inputSchema") or {"type": "object", "properties": {}}}}
+
+
+def openai_tools(tools_list_result: dict[str, Any]) -> list[dict[str, Any]]:
+    """A whole `tools/list` result as the `tools` of a Chat Completions request."""
+    return [openai_tool_spec(t) for t in tools_list_result.get("tools", [])]
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """A `CallToolResult` as the content of a `role: tool` message.
+
+    Structured content is sent as its JSON; otherwise the text blocks, joined.
+    A result with `isError: true` becomes a structured tool error, so the
+    model sees that the call failed and why.
+    """
+    if result.get("isError"):
+        texts = [b.get("text", "") for b in result.get("content", []) if b.get("type") == "text"]
+        return ToolError("tool_error", "\n".join(texts) or "the tool failed").content()
+    if "structuredContent" in result:
+        return json.dumps(result["structuredContent"], ensure_ascii=False)
+    return "\n".join(b["text"] if b.get("type") == "text" else json.dumps(b, ensure_ascii=False)
+                     for b in result.get("content", []))
+
+
+class McpHost:
+    """One MCP client, driven from synchronous code, and its tools as a `ToolRegistry`."""
+
+    def __init__(self, client: Client, approve: Approve = lambda call: True,
+                 timeout: float = 60.0) -> None:
+        self.client, self.approve, self.timeout = client, approve, timeout
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="mcp-host")
+        self.tools = ToolRegistry()
+
+    @classmethod
+    def stdio(cls, command: Sequence[str], approve: Approve = lambda call: True,
+              timeout: float = 60.0) -> McpHost:
+        """A host of the server that `command` starts (call `start()` or use `with`)."""
+        return cls(Client(StdioClientTransport(command), timeout=timeout), approve, timeout)
+
+    def __enter__(self) -> McpHost:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Connect, then fetch the server's tools into `self.tools`."""
+        self._thread.start()
+        try:
+            self.run(self.client.start())
+        except BaseException:  # the client has closed itself; stop the loop too
+            self._stop_loop()
+            raise
+        self.refresh_tools()
+
+    def refresh_tools(self) -> None:
+        """Fetch `tools/list` again (after `notifications/tools/list_changed`, say)."""
+        self.tools = ToolRegistry(self._forwarder(t) for t in self.run(self.client.list_tools()))
+
+    def _forwarder(self, mcp_tool: dict[str, Any]) -> Tool:
+        spec = openai_tool_spec(mcp_tool)["function"]
+
+        def forward(**arguments: Any) -> str:
+            return self.call(mcp_tool["name"], arguments)
+
+        return Tool(spec["name"], spec["description"], spec["parameters"], forward)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> str:
+        """Call an MCP tool and return its result as `role: tool` content."""
+        return result_text(self.run(self.client.call_tool(name, arguments)))
+
+    def execute(self, calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
+        """The loop's executor: each call runs only if `approve(call)` says yes."""
+        return [execute_tool_call(call, tools) if self.approve(call) else
+                ToolError("denied", f"the user did not approve {call['function']['name']}",
+                          suggestion="Answer without this tool, or ask the user.").content()
+                for call in calls]
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run a client coroutine on the host's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(self.timeout)
+
+    def close(self) -> None:
+        """Disconnect from the server and stop the host's loop."""
+        if self._thread.is_alive():
+            self.run(self.client.close())
+            self._stop_loop()
+
+    def _stop_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()

@@ -8,7 +8,11 @@ A tool that fails returns a small JSON object instead of crashing the loop:
 
 `code` is for programs, `message` says what went wrong, `suggestion` says how
 to fix the call; extra fields (`field`, `allowed`, …) help a model correct
-itself. Lesson 05 builds on this.
+itself. `error_of` reads such a result back, which is how the guardrails of
+lesson 05 tell a failed call from a good one. `PermissionDenied` is the one
+error that should stop a run rather than go back to the model, and
+`RunStopped` is how an executor stops it (`wirelab.guardrails` decides when;
+this module only names them).
 """
 
 from __future__ import annotations
@@ -34,3 +38,40 @@ class ToolError(Exception):
     def content(self) -> str:
         """The text that goes into the `role: tool` message."""
         return json.dumps(self.as_dict(), ensure_ascii=False)
+
+
+class PermissionDenied(ToolError):
+    """The caller may not do this at all: no change of arguments will help.
+
+    `PermissionDenied("You may not delete invoices.").content()`
+    -> '{"error": {"code": "permission_denied", "message": "You may not delete invoices."}}'
+    """
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__("permission_denied", message, **details)
+
+
+class RunStopped(Exception):
+    """The run must end now, not go on: raised by an executor (see `wirelab.guardrails.Guard`).
+
+    `code` says why: a stop code such as "permission_denied", "correction_cap" or
+    "budget"; `call` is the tool call that triggered it, when there is one.
+    """
+
+    def __init__(self, code: str, message: str, call: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.call = code, call
+
+
+def error_of(content: str) -> dict[str, Any] | None:
+    """The `error` object of a tool result, or None when the result is not an error.
+
+    `error_of('{"error": {"code": "x", "message": "m"}}')` -> `{"code": "x", "message": "m"}`;
+    `error_of('{"temp": 18}')` -> None; `error_of('plain text')` -> None.
+    """
+    try:
+        parsed = json.loads(content)
+    except (json.JSONDecodeError, TypeError):
+        return None
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    return error if isinstance(error, dict) and "code" in error else None

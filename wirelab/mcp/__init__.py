@@ -7,8 +7,12 @@
   timeouts, notifications, a server that dies).
 - `wirelab.mcp.host`: MCP tools in the tool-call loop of lesson 02, with approval.
 - `wirelab.mcp.example`: the lessons' notes server, `python -m wirelab.mcp.example`.
+- `wirelab.mcp.http`: Streamable HTTP on starlette/uvicorn, one `/mcp` endpoint
+  serving the 2025-11-25 era (sessions) and the 2026-07-28 era side by side.
+- `wirelab.mcp.stateless`: the 2026-07-28 revision: `server/discover`, per-request
+  `_meta`, header checks, `resultType`.
+- `wirelab.mcp.http_client`: our client over Streamable HTTP, in either era.
+- `wirelab.mcp.conformance_server`: the fixtures the official conformance suite expects.
 
-This package serves the 2025-11-25 revision (initialize handshake) and the
-revisions before it back to 2024-11-05. Streamable HTTP and the stateless
-2026-07-28 revision live elsewhere. Importing it starts nothing.
+The handshake era covers 2024-11-05 to 2025-11-25. Importing the package starts nothing.
 """

@@ -1,0 +1,422 @@
+"""MCP over Streamable HTTP, the server side: one endpoint, `/mcp`, for two protocol eras.
+
+    running = serve_http(server)              # uvicorn on 127.0.0.1, a free port, a thread
+    running.url                               # -> 'http://127.0.0.1:54321/mcp'
+    running.stop()
+
+Each request picks its era (basic/versioning.mdx, "dual-era server"):
+
+- 2025-11-25 and before (`initialize` first). POST `initialize` mints a
+  session id (`Mcp-Session-Id`, from `secrets.token_urlsafe`); every later
+  request must carry it: none is 400, an unknown one 404. A POSTed request is
+  answered with JSON, or with an SSE stream when the handler sends
+  notifications (progress, logs) before its response; a POSTed notification
+  or response gets 202 and no body. GET opens the session's stream for
+  notifications that belong to no request (`list_changed`); DELETE ends the
+  session.
+- 2026-07-28 (a request whose `_meta` or `MCP-Protocol-Version` header names
+  it): no session, answered by `wirelab.mcp.stateless`; GET and DELETE are 405;
+  errors get HTTP statuses (400, and 404 for an unknown method).
+
+Before either: an `Origin` or `Host` that is not this machine is 403 (DNS
+rebinding), a missing or wrong bearer token (when one is set) 401, an
+`Accept` without both JSON and SSE 406, a body that is not JSON 415 or 400.
+Every message in and out is published on `McpHttpApp.wire` (channel "mcp-http").
+
+Not covered: resuming a stream with `Last-Event-ID`, JSON-RPC requests from
+the server to the client, OAuth (the token is a fixed shared secret).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import json
+import logging
+import secrets
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import uvicorn
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from wirelab import jsonrpc
+from wirelab.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonRpcError, Message
+from wirelab.mcp import stateless
+from wirelab.mcp.server import SUPPORTED_PROTOCOL_VERSIONS, Send, Server, Session
+from wirelab.mcp.stateless import VERSION_HEADER, StatelessServer
+from wirelab.wire import Wire, WireMessage, parse_json
+
+log = logging.getLogger(__name__)
+
+MCP_PATH = "/mcp"
+SESSION_HEADER = "Mcp-Session-Id"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+MAX_BODY_BYTES = 4 * 1024 * 1024
+CHANNEL = "mcp-http"
+MODERN_ERROR_STATUS = {jsonrpc.PARSE_ERROR: 400, INVALID_REQUEST: 400, INVALID_PARAMS: 400,
+                       stateless.HEADER_MISMATCH: 400, stateless.UNSUPPORTED_PROTOCOL_VERSION: 400,
+                       METHOD_NOT_FOUND: 404}
+
+Handle = Callable[[Message, Send], Awaitable[Message | None]]
+
+
+class Refusal(Exception):
+    """A request refused before any handler ran: an HTTP status and a JSON-RPC error body."""
+
+    def __init__(self, status: int, message: str, code: int = INVALID_REQUEST,
+                 headers: dict[str, str] | None = None, id: jsonrpc.Id | None = None) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status, self.headers = status, headers or {}
+        self.body = jsonrpc.error_response(id, JsonRpcError(code, message))
+
+
+@dataclass
+class HttpSession:
+    """A 2025-11-25 session: its id, its `Session`, and its GET stream when one is open."""
+
+    id: str
+    session: Session = field(init=False)
+    listener: asyncio.Queue | None = None
+
+
+# the request whose handler is running, so its session's notifications go on its stream
+_current_stream: contextvars.ContextVar[tuple[HttpSession, Send] | None] = \
+    contextvars.ContextVar("current_stream", default=None)
+
+
+class McpHttpApp:
+    """The ASGI app serving `server` at `/mcp`; `.starlette` is what uvicorn runs.
+
+    `token`: require `Authorization: Bearer <token>`. `allowed_hosts`: host
+    names accepted in `Host` and `Origin` (with any port). `allowed_origins`:
+    further exact origins, e.g. `"https://inspector.example"`.
+    """
+
+    def __init__(self, server: Server, *, token: str | None = None,
+                 allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
+                 allowed_origins: Iterable[str] = ()) -> None:
+        self.server, self.token = server, token
+        self.allowed_hosts = frozenset(allowed_hosts)
+        self.allowed_origins = frozenset(allowed_origins)
+        self.wire = Wire()
+        self.sessions: dict[str, HttpSession] = {}
+        self.stateless = StatelessServer(server)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.starlette = Starlette(routes=[
+            Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])])
+
+    async def endpoint(self, request: Request) -> Response:
+        self.loop = asyncio.get_running_loop()
+        try:
+            self.check_host_and_origin(request)
+            self.check_token(request)
+            if request.method == "POST":
+                return await self.post(request)
+            return await (self.get(request) if request.method == "GET" else self.delete(request))
+        except Refusal as refusal:
+            log.warning("refused %s %s: %s", request.method, request.url.path, refusal)
+            self.publish(refusal.body, refusal.status)
+            return JSONResponse(refusal.body, refusal.status, headers=refusal.headers)
+
+    # --- checks every request passes first ---
+
+    def check_host_and_origin(self, request: Request) -> None:
+        """403 for a `Host` or `Origin` that names another machine (a DNS-rebinding attack)."""
+        host = request.headers.get("host", "")
+        if _hostname(host) not in self.allowed_hosts:
+            raise Refusal(403, f"Forbidden: Host {host!r} is not this server "
+                               f"(allowed: {', '.join(sorted(self.allowed_hosts))})")
+        origin = request.headers.get("origin")
+        if origin is None or origin in self.allowed_origins:
+            return
+        if _hostname(urlsplit(origin).netloc) not in self.allowed_hosts:
+            raise Refusal(403, f"Forbidden: Origin {origin!r} is not allowed "
+                               "(a web page may not call a local MCP server)")
+
+    def check_token(self, request: Request) -> None:
+        if self.token is None:
+            return
+        sent = request.headers.get("authorization", "")
+        if not secrets.compare_digest(sent.encode(), f"Bearer {self.token}".encode()):
+            raise Refusal(401, "Unauthorized: send Authorization: Bearer <token>",
+                          headers={"WWW-Authenticate": "Bearer"})
+
+    # --- POST: one message ---
+
+    async def post(self, request: Request) -> Response:
+        _require_accept(request, "application/json", "text/event-stream")
+        message = await self.read_message(request)
+        if stateless.is_modern(message, request.headers.get(VERSION_HEADER)):
+            return await self.post_modern(request, message)
+        return await self.post_legacy(request, message)
+
+    async def read_message(self, request: Request) -> Message:
+        """The one JSON-RPC message in the body: 415, 413 or 400 (-32700, -32600) if it is not."""
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            raise Refusal(415, f"Unsupported Media Type: send Content-Type: application/json, "
+                               f"not {content_type or 'nothing'!r}")
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            raise Refusal(413, f"Payload Too Large: the body is over {MAX_BODY_BYTES} bytes")
+        message, error = jsonrpc.receive(body)
+        self.publish(message if message is not None else parse_json(body), sender="client")
+        if error is not None:
+            raise Refusal(400, error["error"]["message"], error["error"]["code"], id=error["id"])
+        return message
+
+    async def post_modern(self, request: Request, message: Message) -> Response:
+        if not jsonrpc.is_request(message):
+            return Response(status_code=202)  # 2026-07-28 defines no client notifications on HTTP
+        return await self.answer(
+            message, lambda m, send: self.stateless.handle(m, send, request.headers), _modern_status)
+
+    async def post_legacy(self, request: Request, message: Message) -> Response:
+        if jsonrpc.is_request(message) and message["method"] == "initialize":
+            return await self.initialize(message)
+        entry = self.session_for(request)
+        if not jsonrpc.is_request(message):
+            await entry.session.handle(message)
+            return Response(status_code=202)
+        return await self.answer(message, lambda m, send: _in_stream(entry, send, m),
+                                 lambda response: 200)
+
+    async def initialize(self, message: Message) -> Response:
+        """Open a session; its id goes back in `Mcp-Session-Id` if `initialize` succeeds."""
+        entry = self.open_session()
+        response = await entry.session.handle(message)
+        self.publish(response, 200)
+        if "error" in response:
+            self.close_session(entry)
+            return JSONResponse(response)
+        return JSONResponse(response, headers={SESSION_HEADER: entry.id})
+
+    async def answer(self, message: Message, handle: Handle,
+                     status: Callable[[Message], int]) -> Response:
+        """JSON if the handler sends nothing before its response, else an SSE stream of it all."""
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        task = asyncio.create_task(_run(handle, message, queue))
+        first = await queue.get()
+        if jsonrpc.is_response(first):
+            self.publish(first, status(first))
+            return JSONResponse(first, status(first))
+        return EventSourceResponse(self.events(first, queue, task),
+                                   headers={"X-Accel-Buffering": "no"})
+
+    async def events(self, first: Message, queue: asyncio.Queue[Message],
+                     task: asyncio.Task) -> AsyncIterator[dict[str, str]]:
+        """SSE events up to the response; a client that hangs up cancels the request."""
+        message = first
+        try:
+            while True:
+                self.publish(message, 200)
+                yield {"event": "message", "data": json.dumps(message, ensure_ascii=False)}
+                if jsonrpc.is_response(message):
+                    return
+                message = await queue.get()
+        finally:
+            task.cancel()
+
+    # --- sessions (2025-11-25) ---
+
+    def open_session(self) -> HttpSession:
+        entry = HttpSession(secrets.token_urlsafe(32))
+        entry.session = self.server.connect(self.sender(entry))
+        self.sessions[entry.id] = entry
+        return entry
+
+    def session_for(self, request: Request) -> HttpSession:
+        """The request's session: 400 without `Mcp-Session-Id`, 404 for one that is not open."""
+        session_id = request.headers.get(SESSION_HEADER)
+        if session_id is None:
+            raise Refusal(400, f"Bad Request: the {SESSION_HEADER} header is required; "
+                               "send initialize first to get one")
+        entry = self.sessions.get(session_id)
+        if entry is None:
+            raise Refusal(404, "Session not found: it ended or never existed; "
+                               "send initialize to start a new one")
+        return entry
+
+    def close_session(self, entry: HttpSession) -> None:
+        self.sessions.pop(entry.id, None)
+        entry.session.close()
+        if entry.listener is not None:
+            self.deliver(entry.listener.put_nowait, None)
+
+    def sender(self, entry: HttpSession) -> Send:
+        """The session's `send`: onto the stream of the request running, else the GET stream."""
+        def send(message: Message) -> None:
+            current = _current_stream.get()
+            if current is not None and current[0] is entry:
+                current[1](message)
+            elif entry.listener is not None:
+                self.deliver(entry.listener.put_nowait, message)
+            else:
+                log.debug("dropped %s: session has no open GET stream", message.get("method"))
+        return send
+
+    def deliver(self, put: Callable[[Any], None], item: Any) -> None:
+        """Call `put(item)` on the server's loop, from whichever thread we are on."""
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop or self.loop is None:
+            put(item)
+        else:
+            self.loop.call_soon_threadsafe(put, item)
+
+    # --- GET and DELETE (2025-11-25 only) ---
+
+    async def get(self, request: Request) -> Response:
+        """Open the session's stream of notifications that belong to no request."""
+        _refuse_modern(request)
+        _require_accept(request, "text/event-stream")
+        entry = self.session_for(request)
+        if entry.listener is not None:
+            raise Refusal(409, "Conflict: this session already has an open GET stream")
+        entry.listener = asyncio.Queue()
+        return EventSourceResponse(self.listen(entry), headers={"X-Accel-Buffering": "no"})
+
+    async def listen(self, entry: HttpSession) -> AsyncIterator[dict[str, str]]:
+        queue = entry.listener
+        try:
+            while (message := await queue.get()) is not None:
+                self.publish(message, 200)
+                yield {"event": "message", "data": json.dumps(message, ensure_ascii=False)}
+        finally:
+            if entry.listener is queue:
+                entry.listener = None
+
+    async def delete(self, request: Request) -> Response:
+        """End the session: its id is unknown (404) from now on."""
+        _refuse_modern(request)
+        self.close_session(self.session_for(request))
+        return Response(status_code=204)
+
+    def end_streams(self) -> None:
+        """End every open GET stream (so that the server can shut down)."""
+        for entry in list(self.sessions.values()):
+            if entry.listener is not None:
+                self.deliver(entry.listener.put_nowait, None)
+
+    def publish(self, payload: Any, status: int | None = None, sender: str = "server") -> None:
+        if self.wire.observed:
+            message = WireMessage.jsonrpc(CHANNEL, sender, payload)  # type: ignore[arg-type]
+            self.wire.publish(dataclasses.replace(message, status=status))
+
+
+def _hostname(netloc: str) -> str:
+    """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:80' -> '[::1]'; 'evil.com' -> 'evil.com'."""
+    if netloc.startswith("["):
+        return netloc[:netloc.find("]") + 1]
+    return netloc.rsplit(":", 1)[0].lower()
+
+
+def _require_accept(request: Request, *media_types: str) -> None:
+    """406 unless `Accept` lists every one of `media_types` (or a wildcard covering it)."""
+    accepted = {part.split(";")[0].strip().lower()
+                for part in request.headers.get("accept", "").split(",")}
+    missing = [t for t in media_types
+               if not accepted & {t, "*/*", t.split("/")[0] + "/*"}]
+    if missing:
+        raise Refusal(406, f"Not Acceptable: the Accept header must list {' and '.join(media_types)}"
+                           f" (missing {', '.join(missing)})")
+
+
+def _refuse_modern(request: Request) -> None:
+    version = request.headers.get(VERSION_HEADER)
+    if version is not None and version not in SUPPORTED_PROTOCOL_VERSIONS:
+        raise Refusal(405, f"Method Not Allowed: protocol {version} has no GET stream and no "
+                           "sessions; POST each request", headers={"Allow": "POST"})
+
+
+def _modern_status(response: Message) -> int:
+    return MODERN_ERROR_STATUS.get(response["error"]["code"], 500) if "error" in response else 200
+
+
+async def _in_stream(entry: HttpSession, send: Send, message: Message) -> Message | None:
+    """Handle `message` in `entry`'s session; the notifications it causes there go to `send`."""
+    _current_stream.set((entry, send))  # this task's own copy of the context
+    return await entry.session.handle(message)
+
+
+async def _run(handle: Handle, message: Message, queue: asyncio.Queue[Message]) -> None:
+    """Run one request's handler; its notifications, then its response, go into `queue`."""
+    try:
+        response = await handle(message, queue.put_nowait)
+    except Exception as e:  # a bug here must still answer the request, not hang it
+        log.exception("answering %s failed", message["method"])
+        response = jsonrpc.error_response(message["id"], JsonRpcError(
+            jsonrpc.INTERNAL_ERROR, f"Internal error: {type(e).__name__}: {e}"))
+    queue.put_nowait(response)
+
+
+class RunningHttpServer:
+    """uvicorn serving an `McpHttpApp` on a daemon thread; a context manager."""
+
+    def __init__(self, app: McpHttpApp, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app = app
+        self._socket = socket.create_server((host, port))
+        self.host, self.port = self._socket.getsockname()[:2]
+        config = uvicorn.Config(app.starlette, log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, args=([self._socket],),
+                                        name=f"mcp-http:{self.port}", daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The MCP endpoint, e.g. 'http://127.0.0.1:54321/mcp'."""
+        return f"http://{self.host}:{self.port}{MCP_PATH}"
+
+    @property
+    def wire(self) -> Wire:
+        return self.app.wire
+
+    def start(self, timeout: float = 10.0) -> RunningHttpServer:
+        """Start serving; returns once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the MCP HTTP server did not start on {self.url}")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """End open streams, stop serving and wait for the thread to end."""
+        self.app.end_streams()
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._socket.close()
+
+    def __enter__(self) -> RunningHttpServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"RunningHttpServer({self.url!r})"
+
+
+def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0,
+               **options: Any) -> RunningHttpServer:
+    """Serve `server` over Streamable HTTP on a background thread; port 0 picks a free port.
+
+    `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`).
+    """
+    return RunningHttpServer(McpHttpApp(server, **options), host, port).start()

@@ -1,0 +1,232 @@
+"""Our MCP client over Streamable HTTP (httpx2), in either protocol era.
+
+    async with connect_http("http://127.0.0.1:8000/mcp") as client:          # 2025-11-25
+        tools = await client.list_tools()
+    async with connect_http(url, era="2026-07-28") as client:               # stateless
+        result = await client.call_tool("add", {"a": 1, "b": 2})
+
+`HttpTransport` is a `wirelab.mcp.client.Transport`: each message is its own
+POST. A request's answer comes back as JSON or as an SSE stream (read with
+`httpx2.EventSource`) and is queued for `receive()`; an HTTP error whose body
+is a JSON-RPC error is that request's answer, any other becomes a -32603
+error naming the status. In the 2025-11-25 era it keeps the `Mcp-Session-Id`
+that `initialize` returned, opens the GET stream for notifications, and
+ends the session with DELETE on `close()`. In the 2026-07-28 era it stamps
+each request with the per-request `_meta` envelope and the headers that mirror
+it, and `StatelessClient` starts with `server/discover` instead of `initialize`.
+
+Every message sent and received is published on `.wire` (channel "mcp-http").
+Not covered: OAuth, resuming streams, `x-mcp-header` tool parameters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+import httpx2
+
+from wirelab import jsonrpc
+from wirelab.jsonrpc import INTERNAL_ERROR, JsonRpcError, Message
+from wirelab.mcp import stateless
+from wirelab.mcp.client import Client
+from wirelab.mcp.http import SESSION_HEADER
+from wirelab.mcp.stateless import MODERN_PROTOCOL_VERSION, SERVER_INFO_KEY, VERSION_HEADER
+from wirelab.wire import Wire, WireMessage, parse_json
+
+log = logging.getLogger(__name__)
+
+Era = Literal["2025-11-25", "2026-07-28"]
+CHANNEL = "mcp-http"
+ACCEPT = "application/json, text/event-stream"
+
+
+class HttpTransport:
+    """Send JSON-RPC messages as HTTP POSTs to one MCP endpoint; queue what comes back."""
+
+    def __init__(self, url: str, *, era: Era = "2025-11-25", token: str | None = None,
+                 client_info: dict[str, str] | None = None, timeout: float = 30.0,
+                 listen: bool = True) -> None:
+        self.url, self.era, self.listen = url, era, listen
+        self.client_info = client_info or {"name": "wirelab-client", "version": "0.1.0"}
+        self.wire = Wire()
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(timeout, read=None))
+        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._tasks: set[asyncio.Task] = set()
+        self._closed_reason = "the client closed the connection"
+
+    @property
+    def modern(self) -> bool:
+        return self.era == MODERN_PROTOCOL_VERSION
+
+    async def start(self) -> None:
+        """Nothing to open: HTTP connects on the first POST."""
+
+    async def send(self, message: Message) -> None:
+        """POST one message; a request's answer arrives later through `receive()`."""
+        if self.modern and jsonrpc.is_request(message):
+            message = stateless.stamp(message, self.client_info)
+        self.publish(message, "client")
+        if jsonrpc.is_request(message):
+            self._spawn(self.exchange(message))
+        else:
+            await self.post_without_answer(message)
+
+    async def receive(self) -> Message | None:
+        """The next message from the server; None once the transport is closed."""
+        return await self._inbox.get()
+
+    async def close(self) -> None:
+        """Stop waiting for answers, end the session (DELETE) and close the connection pool."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.session_id is not None:
+            await self.end_session()
+        await self.http.aclose()
+        self._inbox.put_nowait(None)
+
+    async def closed_reason(self) -> str:
+        return self._closed_reason
+
+    # --- one POST ---
+
+    def headers(self, message: Message) -> dict[str, str]:
+        headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+        if self.modern and jsonrpc.is_request(message):
+            return {**headers, **stateless.request_headers(message)}
+        if self.session_id is not None:
+            headers[SESSION_HEADER] = self.session_id
+        if self.protocol_version is not None:
+            headers[VERSION_HEADER] = self.protocol_version
+        return headers
+
+    async def exchange(self, request: Message) -> None:
+        """POST a request and queue every message of its answer (JSON or an SSE stream)."""
+        try:
+            async with self.http.stream("POST", self.url, json=request,
+                                        headers=self.headers(request)) as response:
+                if request["method"] == "initialize" and SESSION_HEADER in response.headers:
+                    self.session_id = response.headers[SESSION_HEADER]
+                await self.read_answer(request, response)
+        except httpx2.HTTPError as e:
+            self.fail(request, f"cannot reach {self.url}: {type(e).__name__}: {e}")
+
+    async def read_answer(self, request: Message, response: httpx2.Response) -> None:
+        content_type = response.headers.get("content-type", "").split(";")[0].strip()
+        if content_type == "text/event-stream":
+            async for event in httpx2.EventSource(response):
+                if event.data:
+                    self.take(parse_json(event.data), response.status_code, request)
+            return
+        body = await response.aread()
+        payload = parse_json(body) if body else None
+        if isinstance(payload, dict) and payload.get("jsonrpc") == "2.0":
+            self.take({**payload, "id": request["id"]} if payload.get("id") is None else payload,
+                      response.status_code, request)
+        else:
+            self.fail(request, f"HTTP {response.status_code} with no JSON-RPC answer: "
+                               f"{body[:200].decode('utf-8', 'replace')!r}")
+
+    async def post_without_answer(self, message: Message) -> None:
+        """POST a notification or a response: the server must answer 202 Accepted."""
+        response = await self.http.post(self.url, json=message, headers=self.headers(message))
+        if response.status_code != 202:
+            log.warning("the server answered %s with HTTP %s: %s", message.get("method", "a response"),
+                        response.status_code, response.text[:200])
+
+    def take(self, payload: Any, status: int, request: Message) -> None:
+        """Publish one received message and queue it if it is valid JSON-RPC."""
+        self.publish(payload, "server", status)
+        try:
+            jsonrpc.validate(payload)
+        except JsonRpcError as error:
+            log.warning("the server sent something that is not a message: %s", error.message)
+            return
+        if request["method"] == "initialize" and "result" in payload:
+            self.protocol_version = payload["result"].get("protocolVersion")
+            if self.listen and self.session_id is not None:
+                self._spawn(self.listen_for_notifications())
+        self._inbox.put_nowait(payload)
+
+    def fail(self, request: Message, reason: str) -> None:
+        """Answer `request` ourselves with a -32603 error that says what went wrong."""
+        self.take(jsonrpc.error_response(request["id"], JsonRpcError(INTERNAL_ERROR, reason)),
+                  0, request)
+
+    # --- the session's GET stream and DELETE (2025-11-25) ---
+
+    async def listen_for_notifications(self) -> None:
+        """Read the session's GET stream until it ends; a server without one answers 405."""
+        headers = {**self.headers({}), "Accept": "text/event-stream"}
+        try:
+            async with self.http.stream("GET", self.url, headers=headers) as response:
+                if response.status_code != 200:
+                    log.info("no GET stream: HTTP %s", response.status_code)
+                    return
+                async for event in httpx2.EventSource(response):
+                    if event.data:
+                        self.take(parse_json(event.data), 200, {"method": "GET"})
+        except httpx2.HTTPError as e:
+            log.info("the GET stream ended: %s", e)
+
+    async def end_session(self) -> None:
+        try:
+            response = await self.http.delete(self.url, headers=self.headers({}))
+            log.info("DELETE session: HTTP %s", response.status_code)
+        except httpx2.HTTPError as e:
+            log.warning("could not end the session: %s", e)
+        self.session_id = None
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def publish(self, payload: Any, sender: Literal["client", "server"],
+                status: int | None = None) -> None:
+        if self.wire.observed:
+            message = WireMessage.jsonrpc(CHANNEL, sender, payload)
+            self.wire.publish(dataclasses.replace(message, status=status or None))
+
+
+class StatelessClient(Client):
+    """A 2026-07-28 client: no handshake; `start()` asks `server/discover` what the server is."""
+
+    async def start(self) -> dict[str, Any]:
+        await self.transport.start()
+        self._reader = asyncio.create_task(self._read())
+        try:
+            return await self.discover()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def discover(self) -> dict[str, Any]:
+        """`server/discover`; raises `ConnectionError` if the server does not speak 2026-07-28."""
+        result = await self.request("server/discover")
+        if MODERN_PROTOCOL_VERSION not in result.get("supportedVersions", []):
+            raise ConnectionError(f"the server speaks {result.get('supportedVersions')}, "
+                                  f"not {MODERN_PROTOCOL_VERSION}")
+        self.protocol_version = MODERN_PROTOCOL_VERSION
+        self.server_capabilities = result.get("capabilities", {})
+        self.server_info = result.get("_meta", {}).get(SERVER_INFO_KEY, {})
+        self.instructions = result.get("instructions")
+        return result
+
+
+@asynccontextmanager
+async def connect_http(url: str, *, era: Era = "2025-11-25", token: str | None = None,
+                       timeout: float = 30.0) -> AsyncIterator[Client]:
+    """A started client of the MCP endpoint `url`: initialized (2025-11-25) or discovered (2026)."""
+    transport = HttpTransport(url, era=era, token=token, timeout=timeout)
+    client_class = StatelessClient if era == MODERN_PROTOCOL_VERSION else Client
+    async with client_class(transport, timeout=timeout) as client:
+        yield client

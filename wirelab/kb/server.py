@@ -1,0 +1,442 @@
+"""The capstone MCP server: the knowledge base of `assets/kb/`, read-only, over stdio.
+
+    python -m wirelab.kb.server                 # MiniLM vectors if the `dense` extra is installed
+    python -m wirelab.kb.server --dense off     # lexical fallback, starts in a second
+    python -m wirelab.kb.server --print-config  # the block a desktop host needs to launch it
+
+Six tools, each annotated `readOnlyHint: true`: `answer_question` (extractive, cited by
+chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
+`list_documents`, `get_document` and `kb_stats`. Every document is also a resource,
+`kb://documents/{id}` (listed one by one, and as a template), indexed by the resource
+`kb://documents`. Nothing here writes: the documents are read once at start and the index
+lives in memory.
+
+The index is built once per process, in a worker thread started with the server, so
+`initialize` is answered at once; every query runs on that same thread after the build,
+which also keeps the model single-threaded. Not here: HTTP, reloading the corpus, and
+any tool that changes anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Literal, TypedDict, TypeVar
+
+from wirelab.errors import ToolError
+from wirelab.kb.corpus import DEFAULT_CORPUS, CorpusError, Document, load_documents
+from wirelab.kb.index import MAX_K, KnowledgeBase, SearchHit, UnknownDocumentError
+from wirelab.mcp.server import Server, ServerTool
+from wirelab.mcp.stdio import run_stdio
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "wirelab-kb"
+DOCUMENT_URI = "kb://documents/{id}"
+INDEX_URI = "kb://documents"
+READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
+INSTRUCTIONS = (
+    "A read-only knowledge base on LLM tool calling and the Model Context Protocol. Use "
+    "answer_question for a short answer citing chunk ids such as [mcp-tools#2], search or "
+    "search_reranked to find passages, get_document to read a whole document."
+)
+T = TypeVar("T")
+
+
+def build_index(documents: Sequence[Document], dense: str = "auto") -> KnowledgeBase:
+    """Index `documents` as the server does: quiet, and with torch on one thread.
+
+    The model loader's progress bar would go to stderr; one torch thread is ten times
+    faster than many on a busy machine, for a corpus this small.
+    """
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if dense != "off":
+        try:
+            import torch
+        except ImportError:
+            log.info("torch is not installed: the vectors use the lexical fallback")
+        else:
+            torch.set_num_threads(1)
+    return KnowledgeBase(documents, dense=dense)
+
+
+class KnowledgeService:
+    """The knowledge base, built once on a worker thread; every query runs on that thread.
+
+    Errors a caller can fix come back as `ToolError`s, which the server turns into
+    `isError` results: a bad query or `k` (`ValueError`), an unknown id.
+    """
+
+    def __init__(self, build: Callable[[], KnowledgeBase]) -> None:
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-index")
+        self._built = self._worker.submit(build)
+
+    async def run(self, query: Callable[[KnowledgeBase], T]) -> T:
+        """`query(kb)` on the worker thread, once the index is built."""
+        return await asyncio.wrap_future(self._worker.submit(self._answer, query))
+
+    def _answer(self, query: Callable[[KnowledgeBase], T]) -> T:
+        try:
+            kb = self._built.result()
+        except Exception as e:
+            raise ToolError("index_unavailable", f"the index could not be built: {e}",
+                            suggestion="Read the server's stderr; restart it with --dense off.") from e
+        try:
+            return query(kb)
+        except UnknownDocumentError as e:
+            raise ToolError("unknown_id", str(e), suggestion="Call list_documents for the ids.") from e
+        except ValueError as e:
+            raise ToolError("invalid_argument", str(e)) from e
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+
+# --- what the tools return (each becomes the tool's outputSchema) ---------------
+
+
+class Passage(TypedDict):
+    """One ranked passage of a document.
+
+    Args:
+        rank: Position in the ranking, from 1.
+        chunk_id: The passage's id, to cite, e.g. "mcp-tools#2".
+        doc_id: The document it comes from (read it with get_document).
+        title: The document's title.
+        heading: The heading of the passage's section.
+        score: The method's score, rounded to 4 places (RRF for hybrid search).
+        text: The passage itself.
+    """
+
+    rank: int
+    chunk_id: str
+    doc_id: str
+    title: str
+    heading: str
+    score: float
+    text: str
+
+
+class SearchResults(TypedDict):
+    """The passages found for a query.
+
+    Args:
+        query: The query, as given.
+        method: How the passages were ranked: bm25, vector, hybrid or reranked.
+        passages: The best passages, best first.
+    """
+
+    query: str
+    method: str
+    passages: list[Passage]
+
+
+class Source(TypedDict):
+    """A passage an answer quotes from.
+
+    Args:
+        chunk_id: The id cited in the answer's text, e.g. "mcp-tools#2".
+        doc_id: The document's id.
+        title: The document's title.
+        uri: The document as a resource.
+    """
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    uri: str
+
+
+class CitedAnswer(TypedDict):
+    """An answer made of sentences quoted from the knowledge base.
+
+    Args:
+        answer: The sentences, each followed by the chunk id it comes from in brackets.
+        found: False when no passage answers the question (then there are no sources).
+        sources: The passages cited, in order of first citation.
+    """
+
+    answer: str
+    found: bool
+    sources: list[Source]
+
+
+class DocumentSummary(TypedDict):
+    """One document of the knowledge base.
+
+    Args:
+        id: The document's id, for get_document.
+        title: Its title.
+        tags: Its topics.
+        chunks: How many passages it is cut into.
+        words: How many words it holds.
+        uri: The document as a resource.
+    """
+
+    id: str
+    title: str
+    tags: list[str]
+    chunks: int
+    words: int
+    uri: str
+
+
+class DocumentList(TypedDict):
+    """Every document, sorted by id.
+
+    Args:
+        documents: The documents.
+    """
+
+    documents: list[DocumentSummary]
+
+
+class FullDocument(TypedDict):
+    """A whole document.
+
+    Args:
+        id: The document's id.
+        title: Its title.
+        tags: Its topics.
+        uri: The document as a resource.
+        chunk_ids: The ids of its passages, in reading order.
+        text: The document's Markdown text.
+    """
+
+    id: str
+    title: str
+    tags: list[str]
+    uri: str
+    chunk_ids: list[str]
+    text: str
+
+
+class IndexState(TypedDict):
+    """How the index was built.
+
+    Args:
+        lexical_backend: The BM25 library.
+        vector_backend: The embedding model, or the lexical fallback's name.
+        vector_dimension: The length of a passage vector.
+        rrf_k: The constant of Reciprocal Rank Fusion.
+        built_at: When the index was built (UTC, ISO 8601).
+        build_seconds: How long building it took.
+    """
+
+    lexical_backend: str
+    vector_backend: str
+    vector_dimension: int
+    rrf_k: int
+    built_at: str
+    build_seconds: float
+
+
+class Statistics(TypedDict):
+    """Counts and the state of the index.
+
+    Args:
+        documents: How many documents there are.
+        chunks: How many passages they are cut into.
+        index: How the index was built.
+    """
+
+    documents: int
+    chunks: int
+    index: IndexState
+
+
+# --- the server ---------------------------------------------------------------
+
+
+def document_uri(doc_id: str) -> str:
+    """`'mcp-tools'` -> `'kb://documents/mcp-tools'`."""
+    return DOCUMENT_URI.format(id=doc_id)
+
+
+def passages(hits: Sequence[SearchHit]) -> list[Passage]:
+    return [Passage(rank=h.rank, chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title,
+                    heading=h.heading, score=round(h.score, 4), text=h.text) for h in hits]
+
+
+def cited_answer(kb: KnowledgeBase, question: str, max_sentences: int) -> CitedAnswer:
+    found = kb.answer(question, max_sentences=max_sentences)
+    sources = [Source(chunk_id=c.chunk_id, doc_id=c.doc_id, title=c.title,
+                      uri=document_uri(c.doc_id)) for c in found.citations]
+    return CitedAnswer(answer=found.text, found=found.found, sources=sources)
+
+
+def full_document(kb: KnowledgeBase, doc_id: str) -> FullDocument:
+    if "#" in doc_id and doc_id.split("#")[0] in kb.documents:
+        raise ToolError("unknown_id", f"{doc_id!r} is a chunk id, not a document id",
+                        suggestion=f"Ask for the document {doc_id.split('#')[0]!r}.")
+    doc = kb.get_document(doc_id)
+    return FullDocument(id=doc.id, title=doc.title, tags=list(doc.tags), uri=document_uri(doc.id),
+                        chunk_ids=[c.id for c in kb.chunks if c.doc_id == doc.id], text=doc.body)
+
+
+def build_server(service: KnowledgeService, documents: Sequence[Document]) -> Server:
+    """The knowledge-base server: six read-only tools over `service`, `documents` as resources."""
+    server = Server(SERVER_NAME, "0.1.0", title="Tools on the Wire knowledge base",
+                    instructions=INSTRUCTIONS)
+    _add_search_tools(server, service)
+    _add_document_tools(server, service)
+    _add_resources(server, {doc.id: doc for doc in documents})
+    return server
+
+
+def bound(tool: ServerTool, **ranges: tuple[int, int]) -> None:
+    """Give integer parameters a `minimum` and `maximum` in the tool's input schema."""
+    for name, (low, high) in ranges.items():
+        tool.input_schema["properties"][name].update(minimum=low, maximum=high)
+
+
+def _add_search_tools(server: Server, service: KnowledgeService) -> None:
+    @server.tool(title="Answer a question, with citations", annotations=READ_ONLY)
+    async def answer_question(question: str, max_sentences: int = 3) -> CitedAnswer:
+        """Answer a question about tool calling or MCP with sentences quoted from the
+        knowledge base, each citing the chunk id it comes from.
+
+        Args:
+            question: The question, e.g. "Which header carries the session id?".
+            max_sentences: The most sentences to quote.
+        """
+        return await service.run(lambda kb: cited_answer(kb, question, max_sentences))
+
+    @server.tool(title="Search passages (hybrid)", annotations=READ_ONLY)
+    async def search(query: str, k: int = 5,
+                     mode: Literal["hybrid", "bm25", "vector"] = "hybrid") -> SearchResults:
+        """Search the knowledge base for passages: BM25 and vector rankings fused by
+        Reciprocal Rank Fusion.
+
+        Args:
+            query: Words or a question, e.g. "tools/call isError".
+            k: How many passages to return.
+            mode: hybrid (both rankings fused), bm25 (exact words) or vector (meaning).
+        """
+        hits = await service.run(lambda kb: kb.search(query, k, mode))
+        return SearchResults(query=query, method=mode, passages=passages(hits))
+
+    @server.tool(title="Search passages, then rerank", annotations=READ_ONLY)
+    async def search_reranked(query: str, k: int = 5, candidates: int = 20) -> SearchResults:
+        """Search the knowledge base (hybrid), then reorder the candidates with a finer score.
+
+        Args:
+            query: Words or a question, e.g. "how does a client cancel a request".
+            k: How many passages to return.
+            candidates: How many hybrid results to rerank.
+        """
+        hits = await service.run(lambda kb: kb.search_reranked(query, k, candidates))
+        return SearchResults(query=query, method="reranked", passages=passages(hits))
+
+    bound(server.tools["answer_question"], max_sentences=(1, 10))
+    bound(server.tools["search"], k=(1, MAX_K))
+    bound(server.tools["search_reranked"], k=(1, MAX_K), candidates=(1, MAX_K))
+
+
+def _add_document_tools(server: Server, service: KnowledgeService) -> None:
+    @server.tool(title="List the documents", annotations=READ_ONLY)
+    async def list_documents() -> DocumentList:
+        """List every document of the knowledge base: id, title, tags, size."""
+        found = await service.run(lambda kb: kb.list_documents())
+        return DocumentList(documents=[DocumentSummary(**d, uri=document_uri(d["id"])) for d in found])
+
+    @server.tool(title="Read a document", annotations=READ_ONLY)
+    async def get_document(doc_id: str) -> FullDocument:
+        """Read one whole document of the knowledge base by its id.
+
+        Args:
+            doc_id: The document's id, e.g. "mcp-tools" (list_documents gives them all).
+        """
+        return await service.run(lambda kb: full_document(kb, doc_id))
+
+    @server.tool(title="Knowledge-base statistics", annotations=READ_ONLY)
+    async def kb_stats() -> Statistics:
+        """Count the documents and passages and describe the index (backends, build time)."""
+        return await service.run(lambda kb: kb.stats())
+
+
+def _add_resources(server: Server, documents: dict[str, Document]) -> None:
+    @server.resource(INDEX_URI, name="documents", title="Documents", mime_type="application/json")
+    def index() -> str:
+        """Every document: id, title, tags and URI."""
+        return json.dumps([{"id": d.id, "title": d.title, "tags": list(d.tags),
+                            "uri": document_uri(d.id)} for d in documents.values()], indent=2)
+
+    for doc in documents.values():
+        server.resource(document_uri(doc.id), name=doc.id, title=doc.title,
+                        description=f"The document {doc.title!r}, as Markdown.",
+                        mime_type="text/markdown")(lambda doc=doc: doc.body)
+
+    @server.resource_template(DOCUMENT_URI, name="document", title="A document",
+                              mime_type="text/markdown")
+    def document(id: str) -> str:
+        """One document of the knowledge base, as Markdown."""
+        return documents[id].body  # KeyError, a LookupError: no such resource
+
+    @server.completion(DOCUMENT_URI, "id")
+    def complete_id(prefix: str) -> list[str]:
+        return [doc_id for doc_id in documents if doc_id.startswith(prefix)]
+
+
+# --- running it -----------------------------------------------------------------
+
+
+def host_config(python: str = sys.executable, args: Sequence[str] = ()) -> dict[str, object]:
+    """The `mcpServers` block desktop hosts (Claude Desktop, Cursor, VS Code…) read to launch it."""
+    return {"mcpServers": {SERVER_NAME: {"command": python,
+                                         "args": ["-m", "wirelab.kb.server", *args]}}}
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m wirelab.kb.server", description=__doc__.split(
+        "\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dense", choices=("auto", "off", "require"), default="auto",
+                        help="MiniLM vectors if installed (auto), never (off), or fail without")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
+                        help="the folder of Markdown documents (default: assets/kb)")
+    parser.add_argument("--print-config", action="store_true",
+                        help="print the mcpServers block for a desktop host, then exit")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Serve the knowledge base on stdio until stdin ends; logs go to stderr."""
+    options = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if options.print_config:
+        extra = [] if options.dense == "auto" else ["--dense", options.dense]
+        print(json.dumps(host_config(args=extra), indent=2))
+        return
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        documents = load_documents(options.corpus)
+    except CorpusError as e:
+        sys.exit(f"wirelab.kb.server: {e}")
+    service = KnowledgeService(lambda: _logged_build(documents, options.dense))
+    try:
+        run_stdio(build_server(service, documents))
+    finally:
+        service.close()
+
+
+def _logged_build(documents: Sequence[Document], dense: str) -> KnowledgeBase:
+    log.info("indexing %d documents (dense=%s)", len(documents), dense)
+    try:
+        kb = build_index(documents, dense)
+    except Exception:
+        log.exception("the index could not be built")
+        raise
+    log.info("index ready: %d chunks, vectors by %s, in %.1f s", len(kb.chunks),
+             kb.vectors.embedder.backend, kb.build_seconds)
+    return kb
+
+
+if __name__ == "__main__":
+    main()

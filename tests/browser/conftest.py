@@ -1,0 +1,132 @@
+"""Fixtures for tests in a real browser: JupyterLab on 127.0.0.1 and Debian's chromium.
+
+JupyterLab runs from this virtual environment (so its kernel is this
+environment's python) in a temporary root folder, with a random token and
+its own settings folder (no news toast). Chromium is `/usr/bin/chromium`
+driven by Playwright; no browser is ever downloaded. Without chromium the
+tests are skipped, except in CI (CI=true), where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+REPO = pathlib.Path(__file__).resolve().parents[2]
+OUTPUT = REPO / "test-output"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: runs JupyterLab and drives it in chromium")
+
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: pathlib.Path
+
+    def notebook_url(self, name: str) -> str:
+        """The notebook in a fresh workspace (no tabs restored from an earlier test)."""
+        return f"{self.url}/lab/workspaces/{pathlib.Path(name).stem}/tree/{name}?reset&token={self.token}"
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (required in CI)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> pathlib.Path:
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _missing("the playwright Python package is missing: pip install playwright")
+    return CHROMIUM
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _lab_environment(home: pathlib.Path) -> dict[str, str]:
+    chosen = {"apputils-extension/notification": {"fetchNews": "false"},
+              "notebook-extension/tracker": {"windowingMode": "none"}}  # render every cell
+    for name, values in chosen.items():
+        path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return {**os.environ, "PYTHONPATH": str(REPO),
+            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"jupyter lab did not answer {url} in time")
+
+
+@pytest.fixture(scope="session")
+def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "notebooks"
+    root.mkdir()
+    port, token = _free_port(), secrets.token_hex(16)
+    jupyter = pathlib.Path(sys.executable).parent / "jupyter"
+    command = [str(jupyter), "lab", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+               f"--port={port}", f"--IdentityProvider.token={token}",
+               "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={root}"]
+    log = (home / "lab.log").open("w")
+    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log,
+                               stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
+        yield Lab(url, token, root)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture
+def page(chromium: pathlib.Path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        yield page
+        browser.close()
+
+
+@pytest.fixture
+def output_dir() -> pathlib.Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT

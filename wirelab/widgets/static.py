@@ -1,0 +1,186 @@
+"""Static views of the widgets' state: an HTML table and a plain-text table.
+
+Where no widget can render (GitHub, nbconvert HTML, nbval's stored outputs)
+the notebook still shows the traffic and the loop's steps through these.
+Output is deterministic for the same traffic except latencies, written as
+"3.2 ms" so the course's nbval sanitizer masks them; in the text table the
+latency is the last column, so masking it leaves the alignment unchanged.
+
+    print(traffic_text(log.rows()))
+    #  #  direction      kind      method  id  status  summary  latency
+    #  0  client→server  request   ping    1           {}
+    #  1  server→client  response  ping    1           {}       0.2 ms
+
+This module leaves out everything interactive (filtering, collapsing JSON
+beyond one `<details>` per row): that is the widget's job.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from wirelab.widgets.traffic import Row
+
+SHOWN_ROWS = 50
+SUMMARY_WIDTH = 60
+PAYLOAD_CHARS = 2_000
+STEPS = ("define", "send", "decide", "execute", "append", "answer")
+TRAFFIC_COLUMNS = ("#", "direction", "kind", "method", "id", "status", "summary", "latency")
+
+
+class StaticView:
+    """Something a notebook displays as HTML, with a plain-text twin for nbval and terminals."""
+
+    def __init__(self, html_text: str, plain_text: str) -> None:
+        self.html, self.text = html_text, plain_text
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def summarize(payload: Any, width: int = SUMMARY_WIDTH) -> str:
+    """One short line saying what a payload is about (an error's message, a reply's tool calls…)."""
+    text = " ".join(_summary(payload).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _summary(payload: Any) -> str:
+    if isinstance(payload, list):
+        return f"stream of {len(payload)} events"
+    if not isinstance(payload, dict):
+        return str(payload)
+    if "error" in payload:
+        error = payload["error"]
+        return str(error.get("message", error)) if isinstance(error, dict) else str(error)
+    if payload.get("choices"):
+        return _reply_summary(payload["choices"][0].get("message") or {})
+    if isinstance(payload.get("messages"), list) and payload["messages"]:
+        last = payload["messages"][-1]
+        return f"{len(payload['messages'])} messages, last {_message_summary(last)}"
+    if "method" in payload:
+        return _compact(payload["params"]) if "params" in payload else ""
+    return _compact(payload.get("result", payload))
+
+
+def _reply_summary(message: Mapping[str, Any]) -> str:
+    calls = message.get("tool_calls") or []
+    if calls:
+        return "tool_calls: " + ", ".join(c.get("function", {}).get("name", "?") for c in calls)
+    return str(message.get("content"))
+
+
+def _message_summary(message: Any) -> str:
+    if not isinstance(message, Mapping):
+        return _compact(message)
+    if message.get("tool_calls"):
+        return f"{message.get('role')}: {_reply_summary(message)}"
+    return f"{message.get('role')}: {message.get('content')}"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def latency_text(row: Row) -> str:
+    return "" if row["latency_ms"] is None else f"{row['latency_ms']:.1f} ms"
+
+
+def _traffic_cells(row: Row) -> list[str]:
+    kind = f"⚠ {row['kind']}" if row["alert"] else row["kind"]
+    return [str(row["seq"]), row["direction"], kind, row["method"] or "",
+            "" if row["id"] is None else _compact(row["id"]),
+            "" if row["status"] is None else str(row["status"]), summarize(row["payload"]),
+            latency_text(row)]
+
+
+def _headline(rows: Sequence[Row], title: str) -> str:
+    alerts = sum(row["alert"] for row in rows)
+    channels = ", ".join(sorted({row["channel"] for row in rows})) or "no traffic yet"
+    return f"{title}: {_plural(len(rows), 'message')} ({_plural(alerts, 'error')}) on {channels}"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _shown(rows: Sequence[Row], limit: int) -> tuple[Sequence[Row], str]:
+    hidden = max(0, len(rows) - limit)
+    return rows[hidden:], (f"… {hidden} earlier messages not shown" if hidden else "")
+
+
+def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic",
+                 limit: int = SHOWN_ROWS) -> str:
+    """The traffic as an aligned text table (the last `limit` rows)."""
+    shown, note = _shown(rows, limit)
+    lines = [_headline(rows, title), *([note] if note else [])]
+    if shown:
+        lines += text_table(TRAFFIC_COLUMNS, [_traffic_cells(row) for row in shown])
+    return "\n".join(lines)
+
+
+def traffic_html(rows: Sequence[Row], *, title: str = "Wire traffic",
+                 limit: int = SHOWN_ROWS) -> str:
+    """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
+    shown, note = _shown(rows, limit)
+    body = "".join(_traffic_html_row(row) for row in shown)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in TRAFFIC_COLUMNS)
+    note_html = f"<p><em>{html.escape(note)}</em></p>" if note else ""
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" if shown else ""
+    return (f'<div class="wirelab-static-traffic"><p><strong>{html.escape(_headline(rows, title))}'
+            f"</strong></p>{note_html}{table}</div>")
+
+
+def _traffic_html_row(row: Row) -> str:
+    cells = [html.escape(cell) for cell in _traffic_cells(row)]
+    pretty = json.dumps(row["payload"], ensure_ascii=False, indent=2, default=str)
+    if len(pretty) > PAYLOAD_CHARS:
+        pretty = pretty[:PAYLOAD_CHARS] + f"\n… ({len(pretty) - PAYLOAD_CHARS} more characters)"
+    cells[6] = f"<details><summary>{cells[6]}</summary><pre>{html.escape(pretty)}</pre></details>"
+    style = ' style="background:#fde8e8"' if row["alert"] else ""
+    return f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Rows of cells as left-aligned text lines, trailing spaces removed."""
+    widths = [max(len(str(x)) for x in column) for column in zip(headers, *rows, strict=True)]
+    return ["  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+            for line in (headers, *rows)]
+
+
+def steps_text(counts: Mapping[str, int], last: str | None, messages: Sequence[Any],
+               *, title: str = "Tool-call loop") -> str:
+    """The six steps with how often each ran, then the messages list."""
+    steps = " → ".join(f"[{s} ×{counts.get(s, 0)}]" if s == last else f"{s} ×{counts.get(s, 0)}"
+                       for s in STEPS)
+    lines = [f"{title}: {steps}", f"messages ({len(messages)}):"]
+    cells = [[str(i), *_message_cells(m)] for i, m in enumerate(messages, 1)]
+    return "\n".join(lines + ["  " + line for line in text_table(("#", "role", "content"), cells)])
+
+
+def steps_html(counts: Mapping[str, int], last: str | None, messages: Sequence[Any],
+               *, title: str = "Tool-call loop") -> str:
+    """The same as `steps_text`, as HTML: the last step in bold."""
+    steps = " → ".join(
+        (f"<strong>{s} ×{counts.get(s, 0)}</strong>" if s == last else f"{s} ×{counts.get(s, 0)}")
+        for s in STEPS)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [str(i), *cells])
+                   + "</tr>" for i, cells in enumerate(map(_message_cells, messages), 1))
+    return (f'<div class="wirelab-static-steps"><p>{html.escape(title)}: {steps}</p>'
+            f"<table><thead><tr><th>#</th><th>role</th><th>content</th></tr></thead>"
+            f"<tbody>{body}</tbody></table></div>")
+
+
+def _message_cells(message: Any) -> list[str]:
+    if not isinstance(message, Mapping):
+        return ["?", summarize(message)]
+    if message.get("tool_calls"):
+        return [str(message.get("role")), summarize({"choices": [{"message": message}]})]
+    content = message.get("content")
+    text = content if isinstance(content, str) else _compact(content)
+    return [str(message.get("role")), summarize(text)]

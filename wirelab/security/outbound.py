@@ -1,0 +1,182 @@
+"""The confused deputy: an injected instruction makes the agent send a secret out. Stop it at the door.
+
+The agent holds authority the attacker lacks (keys, files, a mailbox). Text
+the attacker wrote (a ticket, a web page, a tool result) asks the model to
+use that authority for them: "call `send_email` with {…the key…}". The model
+cannot be trusted to refuse, so the host checks every call's arguments
+*before* they leave, whoever wrote them:
+
+    secrets = SecretStore()
+    secrets.add("deploy_key", "sk-live-7f3a9c2e5b1d4e8f", may_go_to={"deploy"})
+    policy = OutboundPolicy({"get_ticket": {"read"}, "send_email": {"network"},
+                             "deploy": {"network", "write"}},
+                            granted={"read", "network", "write"}, secrets=secrets)
+    run_tool_loop(llm, messages, tools, execute=guarded(policy.check_call))
+
+Two rules, each a structured error the model reads as the call's result:
+
+- least privilege: each tool declares what it needs (`read`, `write`,
+  `network` egress); a tool with no declaration, or needing what the session
+  did not grant, is refused (`permission_denied`);
+- no secret leaves through a tool not allowed to receive it: a stored
+  secret, in any argument however deeply nested, raw, base64, hex or
+  percent-encoded, or with spaces inserted, and anything shaped like an API
+  key (`KEY_PATTERNS`) is refused (`secret_blocked`).
+
+Left out, and why it stays a last line of defence: a model can transform a
+secret in ways no filter lists (reversed, translated, one letter per call).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote, unquote
+
+from wirelab.errors import PermissionDenied, ToolError
+from wirelab.loop import Message, parse_arguments
+from wirelab.tools import ToolRegistry
+
+Capability = Literal["read", "write", "network"]
+CAPABILITIES: frozenset[str] = frozenset({"read", "write", "network"})
+MIN_SECRET_LENGTH = 8
+KEY_PATTERNS: dict[str, re.Pattern[str]] = {
+    "openai_style_key": re.compile(r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}"),
+    "aws_access_key": re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    "github_token": re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
+    "slack_token": re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    "private_key": re.compile(r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----"),
+    "bearer_token": re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*"),
+}
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    """A secret found in the arguments: which one, where (`body`, `items[0].text`), and how."""
+
+    secret: str
+    path: str
+    form: str = "raw"
+
+
+@dataclass(frozen=True)
+class Secret:
+    name: str
+    value: str
+    may_go_to: frozenset[str]
+
+    def forms(self) -> dict[str, str]:
+        """The secret as it may be written: raw, base64, URL-safe base64, hex, percent-encoded."""
+        raw = self.value.encode()
+        return {"raw": self.value, "base64": base64.b64encode(raw).decode().rstrip("="),
+                "base64url": base64.urlsafe_b64encode(raw).decode().rstrip("="),
+                "hex": raw.hex(), "percent": quote(self.value, safe="")}
+
+
+def strings_in(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a JSON value, keys included, with its path: [(path, text)].
+
+    `{"a": [{"b": "x"}]}` -> `[("a", "a"), ("a[0].b", "b"), ("a[0].b", "x")]`
+    """
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            yield where, str(key)
+            yield from strings_in(item, where)
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from strings_in(item, f"{path}[{index}]")
+
+
+class SecretStore:
+    """Named secret values, each with the tools allowed to receive it."""
+
+    def __init__(self) -> None:
+        self._secrets: dict[str, Secret] = {}
+
+    def add(self, name: str, value: str, *, may_go_to: Iterable[str] = ()) -> None:
+        if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH:
+            raise ValueError(f"secret {name!r} must be a string of at least {MIN_SECRET_LENGTH} "
+                             "characters: a shorter one would match ordinary text")
+        self._secrets[name] = Secret(name, value, frozenset(may_go_to))
+
+    def allowed(self, name: str, tool: str) -> bool:
+        return tool in self._secrets[name].may_go_to
+
+    def find(self, arguments: Any) -> list[SecretHit]:
+        """Every stored secret in `arguments`, in any of its forms, and every key-shaped string."""
+        hits = []
+        for path, text in strings_in(arguments):
+            views = {text, re.sub(r"\s+", "", text), unquote(text)}
+            hits += [SecretHit(s.name, path, form) for s in self._secrets.values()
+                     for form, written in s.forms().items() if any(written in v for v in views)][:1]
+            stripped = self.redact_text(text)
+            hits += [SecretHit(name, path, "pattern") for name, pattern in KEY_PATTERNS.items()
+                     if pattern.search(stripped)]
+        return hits
+
+    def redact_text(self, text: str) -> str:
+        """`text` with each stored secret (any form) replaced by `[secret:name]`."""
+        for secret in self._secrets.values():
+            for written in secret.forms().values():
+                text = text.replace(written, f"[secret:{secret.name}]")
+        return text
+
+    def redact(self, value: Any) -> Any:
+        """A copy of a JSON value with stored secrets and key-shaped strings replaced."""
+        if isinstance(value, str):
+            text = self.redact_text(value)
+            for name, pattern in KEY_PATTERNS.items():
+                text = pattern.sub(f"[{name}]", text)
+            return text
+        if isinstance(value, Mapping):
+            return {key: self.redact(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.redact(item) for item in value]
+        return value
+
+
+class OutboundPolicy:
+    """Per-tool permissions and the secret filter, as one `CallCheck` (`check_call`)."""
+
+    def __init__(self, permissions: Mapping[str, Iterable[Capability]], *,
+                 granted: Iterable[Capability], secrets: SecretStore | None = None) -> None:
+        self.permissions = {tool: frozenset(needs) for tool, needs in permissions.items()}
+        self.granted = frozenset(granted)
+        unknown = (self.granted | set().union(*self.permissions.values())) - CAPABILITIES
+        if unknown:
+            raise ValueError(f"unknown capabilities {sorted(unknown)}: use {sorted(CAPABILITIES)}")
+        self.secrets = secrets or SecretStore()
+
+    def check_call(self, call: Message, tools: ToolRegistry) -> None:
+        """Raise `PermissionDenied` or a `secret_blocked` error; return when the call may go."""
+        name = call["function"]["name"]
+        self.check_permission(name)
+        try:
+            arguments = parse_arguments(call)
+        except ToolError:
+            return  # not JSON: the tool will not run, and the executor says why
+        self.check_secrets(name, arguments)
+
+    def check_permission(self, tool: str) -> None:
+        if tool not in self.permissions:
+            raise PermissionDenied(f"{tool!r} declares no permissions, so it may not run "
+                                   "(least privilege: undeclared tools are denied)")
+        missing = self.permissions[tool] - self.granted
+        if missing:
+            raise PermissionDenied(f"{tool!r} needs {', '.join(sorted(missing))}, which this session "
+                                   "does not grant", needs=sorted(missing))
+
+    def check_secrets(self, tool: str, arguments: Any) -> None:
+        blocked = [hit for hit in self.secrets.find(arguments)
+                   if hit.form == "pattern" or not self.secrets.allowed(hit.secret, tool)]
+        if blocked:
+            hit = blocked[0]
+            raise ToolError("secret_blocked", f"argument {hit.path!r} holds the secret "
+                            f"{hit.secret!r} ({hit.form}), which may not be sent to {tool!r}",
+                            path=hit.path, secret=hit.secret)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
+import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -123,7 +125,11 @@ def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
 
 
 def decode(data: str | bytes) -> Any:
-    """The JSON value of `data`; -32700 for bytes that are not UTF-8 or text that is not JSON."""
+    """The JSON value of `data`; -32700 for bytes that are not UTF-8 or text that is not JSON.
+
+    Also -32700: NaN, Infinity and numbers that overflow a float (a response could not
+    carry them back as JSON), integers too long to convert, and nesting too deep to read.
+    """
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -131,9 +137,33 @@ def decode(data: str | bytes) -> Any:
             raise JsonRpcError(PARSE_ERROR, f"Parse error: the message is not valid UTF-8 "
                                             f"(byte {e.start} is {data[e.start]:#04x})") from e
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=_int, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise JsonRpcError(PARSE_ERROR, f"Parse error: {e.msg} at character {e.pos}") from e
+    except ValueError as e:  # a number raised by the hooks below
+        raise JsonRpcError(PARSE_ERROR, f"Parse error: {e}") from e
+    except RecursionError as e:
+        raise JsonRpcError(PARSE_ERROR, "Parse error: arrays or objects nested too deep") from e
+
+
+def _int(text: str) -> int:
+    """An integer, refusing more digits than Python converts (4,300 by default; 0 is no limit)."""
+    digits, limit = len(text.lstrip("-")), sys.get_int_max_str_digits()
+    if limit and digits > limit:
+        raise ValueError(f"an integer of {digits} digits is too long (at most {limit})")
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    """A float that JSON can carry back: 1e400 would become inf, which JSON has no text for."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is out of range")
+    return value
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not JSON (Python reads it, other peers do not)")
 
 
 def validate(message: Any) -> None:

@@ -95,9 +95,16 @@ def receive_line(line: bytes | OversizedLine, wire: Wire,
         wire.publish(WireMessage("mcp", sender, "invalid", f"<line over {line.limit} bytes>"))
         return None, jsonrpc.error_response(None, line.error())
     message, error = jsonrpc.receive(line)
-    payload = message if message is not None else parse_json(line)
-    wire.publish(WireMessage.jsonrpc("mcp", sender, payload))
+    wire.publish(WireMessage.jsonrpc("mcp", sender, message if message is not None
+                                     else _as_seen(line, error)))
     return message, error
+
+
+def _as_seen(line: bytes, error: Message) -> object:
+    """What to show of a refused line: its JSON value, or its text when it is not JSON at all."""
+    if error["error"]["code"] == jsonrpc.PARSE_ERROR:  # parsing it again could fail again
+        return line.decode("utf-8", errors="replace")
+    return parse_json(line)
 
 
 # --- the server side ---------------------------------------------------------

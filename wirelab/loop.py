@@ -60,6 +60,9 @@ def parse_arguments(call: Message) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise ToolError("invalid_json", f"arguments are not valid JSON ({e.msg} at char {e.pos})",
                         suggestion="Send the arguments as one JSON object.") from e
+    except (ValueError, RecursionError) as e:  # a 5,000-digit number, nesting too deep to read
+        raise ToolError("invalid_json", f"arguments cannot be read: {type(e).__name__}: {e}",
+                        suggestion="Send the arguments as one JSON object.") from e
     if not isinstance(arguments, dict):
         raise ToolError("invalid_arguments", "arguments must be a JSON object",
                         suggestion="Send the arguments as one JSON object.")

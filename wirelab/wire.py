@@ -109,10 +109,10 @@ class Wire:
 
 
 def parse_json(data: bytes | str) -> Any:
-    """The JSON value of `data`, or the text itself when it is not JSON."""
+    """The JSON value of `data`, or the text itself when it is not JSON (or too deep to read)."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 

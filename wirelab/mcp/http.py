@@ -205,16 +205,18 @@ class McpHttpApp:
     async def answer(self, message: Message, handle: Handle,
                      status: Callable[[Message], int]) -> Response:
         """JSON if the handler sends nothing before its response, else an SSE stream of it all."""
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+        queue: asyncio.Queue[Message | None] = asyncio.Queue()
         task = asyncio.create_task(_run(handle, message, queue))
         first = await queue.get()
+        if first is None:  # cancelled: no response is sent, so the stream just ends
+            return EventSourceResponse(_nothing(), headers={"X-Accel-Buffering": "no"})
         if jsonrpc.is_response(first):
             self.publish(first, status(first))
             return JSONResponse(first, status(first))
         return EventSourceResponse(self.events(first, queue, task),
                                    headers={"X-Accel-Buffering": "no"})
 
-    async def events(self, first: Message, queue: asyncio.Queue[Message],
+    async def events(self, first: Message, queue: asyncio.Queue[Message | None],
                      task: asyncio.Task) -> AsyncIterator[dict[str, str]]:
         """SSE events up to the response; a client that hangs up cancels the request."""
         message = first
@@ -225,6 +227,8 @@ class McpHttpApp:
                 if jsonrpc.is_response(message):
                     return
                 message = await queue.get()
+                if message is None:  # cancelled after some notifications
+                    return
         finally:
             task.cancel()
 
@@ -352,10 +356,21 @@ async def _in_stream(entry: HttpSession, send: Send, message: Message) -> Messag
     return await entry.session.handle(message)
 
 
-async def _run(handle: Handle, message: Message, queue: asyncio.Queue[Message]) -> None:
-    """Run one request's handler; its notifications, then its response, go into `queue`."""
+async def _nothing() -> AsyncIterator[dict[str, str]]:
+    return
+    yield
+
+
+async def _run(handle: Handle, message: Message, queue: asyncio.Queue[Message | None]) -> None:
+    """Run one request's handler; its notifications, then its response, go into `queue`.
+
+    A request stopped by `notifications/cancelled` gets no response: `None` ends its stream.
+    """
     try:
         response = await handle(message, queue.put_nowait)
+    except asyncio.CancelledError:
+        queue.put_nowait(None)
+        raise
     except Exception as e:  # a bug here must still answer the request, not hang it
         log.exception("answering %s failed", message["method"])
         response = jsonrpc.error_response(message["id"], JsonRpcError(
@@ -369,6 +384,8 @@ class RunningHttpServer:
     def __init__(self, app: McpHttpApp, host: str = "127.0.0.1", port: int = 0) -> None:
         self.app = app
         self._socket = socket.create_server((host, port))
+        # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer.
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.host, self.port = self._socket.getsockname()[:2]
         config = uvicorn.Config(app.starlette, log_level="warning", lifespan="off",
                                 timeout_graceful_shutdown=2)

@@ -125,7 +125,7 @@ class McpHttpApp:
                 return await self.post(request)
             return await (self.get(request) if request.method == "GET" else self.delete(request))
         except Refusal as refusal:
-            log.warning("refused %s %s: %s", request.method, request.url.path, refusal)
+            log.info("refused %s %s: %s", request.method, request.url.path, refusal)
             self.publish(refusal.body, refusal.status)
             return JSONResponse(refusal.body, refusal.status, headers=refusal.headers)
 

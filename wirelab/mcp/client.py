@@ -7,17 +7,25 @@
 `Client` keeps one reader task that takes each message off the transport:
 a response completes the request with the same `id`, a notification goes
 to the handlers registered with `on_notification`, and a request from the
-server (`ping`) is answered. A request that waits longer than its timeout is
-cancelled (`notifications/cancelled`) and raises `RequestTimeout`; a server
-that exits while requests wait makes them raise `ServerDied`.
+server is answered in a task of its own. A request that waits longer than its
+timeout is cancelled (`notifications/cancelled`) and raises `RequestTimeout`;
+a server that exits while requests wait makes them raise `ServerDied`.
 
-Not covered: sampling, elicitation and roots (the client offers none of them).
+The client offers the server what it is given, and declares exactly that in
+`initialize`: `on_sampling` (answers `sampling/createMessage`; raise
+`Declined` when the user says no), `roots` (answers `roots/list`;
+`set_roots` sends `notifications/roots/list_changed`) and `on_elicitation`
+(answers `elicitation/create` in form mode). What it was not given, it answers
+with -32601. `connect_in_process` links a client to a `Server` in this process.
+
+Not covered: sampling with tools, URL-mode elicitation.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -25,14 +33,22 @@ from typing import Any, Protocol
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError, Message
-from wirelab.mcp.server import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
+from wirelab.mcp.server import (
+    ELICIT_ACTIONS,
+    LATEST_PROTOCOL_VERSION,
+    SUPPORTED_PROTOCOL_VERSIONS,
+    Server,
+    argument_problems,
+)
 from wirelab.mcp.stdio import StdioClientTransport
-from wirelab.wire import Wire
+from wirelab.wire import Wire, WireMessage
 
 log = logging.getLogger(__name__)
 
 NotificationHandler = Callable[[dict[str, Any]], Any]
 ProgressHandler = Callable[[dict[str, Any]], Any]
+RequestHandler = Callable[[dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
+USER_REJECTED = -1  # the code sampling.mdx gives for "User rejected sampling request"
 
 
 class Transport(Protocol):
@@ -55,12 +71,30 @@ class ServerDied(ConnectionError):
     """The server closed the connection (exited) while the client needed it."""
 
 
+class Declined(Exception):
+    """Raised by an `on_sampling` handler when the user refuses; the server gets error -1."""
+
+
+def checked_roots(roots: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """Roots to offer: each a `{"uri": "file://...", "name": ...}`; anything else is a ValueError."""
+    for root in roots:
+        if not (isinstance(root, dict) and str(root.get("uri", "")).startswith("file://")):
+            raise ValueError(f'a root is {{"uri": "file:///path", "name": "..."}}, got {root!r}')
+    return [dict(root) for root in roots]
+
+
 class Client:
     """A client session over one transport. Use `async with`, or `start()` and `close()`."""
 
     def __init__(self, transport: Transport, *, timeout: float = 30.0,
-                 name: str = "wirelab-client", version: str = "0.1.0") -> None:
+                 name: str = "wirelab-client", version: str = "0.1.0",
+                 on_sampling: RequestHandler | None = None,
+                 roots: Sequence[dict[str, str]] | None = None,
+                 on_elicitation: RequestHandler | None = None) -> None:
         self.transport, self.timeout = transport, timeout
+        self.on_sampling, self.on_elicitation = on_sampling, on_elicitation
+        self.roots = checked_roots(roots) if roots is not None else None
+        self._serving: dict[Any, asyncio.Task] = {}
         self.client_info = {"name": name, "version": version}
         self.server_info: dict[str, Any] = {}
         self.server_capabilities: dict[str, Any] = {}
@@ -97,7 +131,7 @@ class Client:
     async def initialize(self, protocol_version: str = LATEST_PROTOCOL_VERSION) -> dict[str, Any]:
         """`initialize`, check the version the server chose, then `notifications/initialized`."""
         result = await self.request("initialize", {
-            "protocolVersion": protocol_version, "capabilities": {},
+            "protocolVersion": protocol_version, "capabilities": self.capabilities(),
             "clientInfo": self.client_info})
         if result.get("protocolVersion") not in SUPPORTED_PROTOCOL_VERSIONS:
             raise ConnectionError(f"the server chose protocol {result.get('protocolVersion')!r}; "
@@ -109,8 +143,18 @@ class Client:
         await self.notify("notifications/initialized")
         return result
 
+    def capabilities(self) -> dict[str, Any]:
+        """What this client declares in `initialize`: only what it was given handlers for."""
+        offered = {"sampling": self.on_sampling is not None, "roots": self.roots is not None,
+                   "elicitation": self.on_elicitation is not None}
+        declared = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}}}
+        return {name: declared[name] for name, given in offered.items() if given}
+
     async def close(self) -> None:
         """Close the transport (the server sees EOF) and stop the reader."""
+        for task in list(self._serving.values()):
+            task.cancel()
+        await asyncio.gather(*self._serving.values(), return_exceptions=True)
         await self.transport.close()
         if self._reader:
             await self._reader
@@ -163,8 +207,10 @@ class Client:
         if jsonrpc.is_response(message):
             self._resolve(message)
         elif jsonrpc.is_request(message):
-            await self.transport.send(self._answer(message))
+            self._serve(message)
         else:
+            if message["method"] == "notifications/cancelled":
+                self._stop_serving((message.get("params") or {}).get("requestId"))
             await self._notified(message["method"], message.get("params") or {})
 
     def _resolve(self, response: Message) -> None:
@@ -176,12 +222,85 @@ class Client:
         else:
             future.set_result(response["result"])
 
-    def _answer(self, request: Message) -> Message:
-        """Answer a request from the server: `ping` only, since the client offers nothing else."""
-        if request["method"] == "ping":
-            return jsonrpc.result_response(request["id"], {})
-        error = JsonRpcError(jsonrpc.METHOD_NOT_FOUND, f"Method not found: {request['method']}")
-        return jsonrpc.error_response(request["id"], error)
+    def _serve(self, request: Message) -> None:
+        """Answer a request from the server in its own task, so the reader goes on reading."""
+        task = asyncio.create_task(self._answer(request))
+        self._serving[request["id"]] = task
+
+        def forget(done: asyncio.Task) -> None:
+            if self._serving.get(request["id"]) is done:
+                del self._serving[request["id"]]
+
+        task.add_done_callback(forget)
+
+    def _stop_serving(self, request_id: Any) -> None:
+        """The server cancelled its request: stop answering it (it gets no response)."""
+        task = self._serving.get(request_id)
+        if task is not None:
+            task.cancel()
+
+    async def _answer(self, request: Message) -> None:
+        try:
+            response = await jsonrpc.Dispatcher(self._offered()).handle(request)
+        except asyncio.CancelledError:
+            return  # cancelled by the server, or the client is closing
+        try:
+            await self.transport.send(response)
+        except ConnectionError as e:
+            log.warning("could not answer the server's %s: %s", request["method"], e)
+
+    def _offered(self) -> dict[str, jsonrpc.Handler]:
+        """The table of what the server may ask this client; anything else is -32601."""
+        table: dict[str, jsonrpc.Handler] = {"ping": lambda params: {}}
+        if self.on_sampling is not None:
+            table["sampling/createMessage"] = self._sample
+        if self.roots is not None:
+            table["roots/list"] = lambda params: {"roots": self.roots}
+        if self.on_elicitation is not None:
+            table["elicitation/create"] = self._elicit
+        return table
+
+    async def _sample(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Check a `sampling/createMessage`, then ask `on_sampling`; `Declined` becomes -1."""
+        messages, max_tokens = params.get("messages"), params.get("maxTokens")
+        if not isinstance(messages, list) or not messages or not all(map(_is_message, messages)):
+            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: "messages" must be a '
+                                                       "non-empty list of {role, content}")
+        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: "maxTokens" must be a '
+                                                       "positive integer")
+        if params.get("tools") is not None:
+            raise JsonRpcError(jsonrpc.INVALID_PARAMS, "Invalid params: this client did not "
+                                                       'declare "sampling.tools"')
+        try:
+            return await _outcome(self.on_sampling, params)
+        except Declined as e:
+            raise JsonRpcError(USER_REJECTED, str(e) or "User rejected sampling request") from None
+
+    async def _elicit(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Check an `elicitation/create` (form mode only), ask `on_elicitation`, check its answer."""
+        if params.get("mode", "form") != "form":
+            raise JsonRpcError(jsonrpc.INVALID_PARAMS, f"Invalid params: elicitation mode "
+                                                       f"{params.get('mode')!r} was not declared")
+        schema = params.get("requestedSchema")
+        if not isinstance(params.get("message"), str) or not isinstance(schema, dict):
+            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: form elicitation needs '
+                                                       '"message" and "requestedSchema"')
+        result = await _outcome(self.on_elicitation, params)
+        if not isinstance(result, dict) or result.get("action") not in ELICIT_ACTIONS:
+            raise ValueError(f"on_elicitation returned {result!r}: return an action, "
+                             f"one of {', '.join(ELICIT_ACTIONS)}")
+        if result["action"] == "accept" and argument_problems(schema, result.get("content")):
+            raise ValueError("on_elicitation accepted content that breaks the requested schema: "
+                             + "; ".join(argument_problems(schema, result.get("content"))))
+        return result
+
+    async def set_roots(self, roots: Sequence[dict[str, str]]) -> None:
+        """Offer new roots and tell the server (`notifications/roots/list_changed`)."""
+        if self.roots is None:
+            raise RuntimeError("this client declared no roots: pass roots=[...] when creating it")
+        self.roots = checked_roots(roots)
+        await self.notify("notifications/roots/list_changed")
 
     async def _notified(self, method: str, params: dict[str, Any]) -> None:
         handlers = list(self._handlers.get(method, []))
@@ -255,6 +374,70 @@ class Client:
 
     async def set_log_level(self, level: str) -> None:
         await self.request("logging/setLevel", {"level": level})
+
+
+def _is_message(message: Any) -> bool:
+    """A sampling message: role user or assistant, content a block or a list of blocks."""
+    return (isinstance(message, dict) and message.get("role") in ("user", "assistant")
+            and isinstance(message.get("content"), dict | list))
+
+
+async def _outcome(handler: RequestHandler, params: dict[str, Any]) -> Any:
+    outcome = handler(params)
+    return await outcome if isinstance(outcome, Awaitable) else outcome
+
+
+class InProcessTransport:
+    """A client transport to a `Server` in this process: no subprocess, but real JSON.
+
+    Each message is encoded and decoded on its way, as it would be on a pipe,
+    and published on `.wire` (channel "mcp"), so the inspector shows it.
+    """
+
+    def __init__(self, server: Server) -> None:
+        self.server, self.wire = server, Wire()
+        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
+        self._tasks: set[asyncio.Task] = set()
+        self.session = server.connect(self._from_server)
+
+    async def start(self) -> None:
+        return None
+
+    def _from_server(self, message: Message) -> None:
+        self.wire.publish(WireMessage.jsonrpc("mcp", "server", message))
+        self._inbox.put_nowait(json.loads(json.dumps(message)))
+
+    async def send(self, message: Message) -> None:
+        self.wire.publish(WireMessage.jsonrpc("mcp", "client", message))
+        task = asyncio.create_task(self._deliver(json.loads(json.dumps(message))))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, message: Message) -> None:
+        response = await self.session.handle(message)
+        if response is not None:
+            self._from_server(response)
+
+    async def receive(self) -> Message | None:
+        return await self._inbox.get()
+
+    async def close(self) -> None:
+        """End the session: requests still running are cancelled."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.session.close()
+        self._inbox.put_nowait(None)
+
+    async def closed_reason(self) -> str:
+        return "the in-process session was closed"
+
+
+@asynccontextmanager
+async def connect_in_process(server: Server, **options: Any) -> AsyncIterator[Client]:
+    """A started, initialized client of `server`, in this process (`options` go to `Client`)."""
+    async with Client(InProcessTransport(server), **options) as client:
+        yield client
 
 
 @asynccontextmanager

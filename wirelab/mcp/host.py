@@ -11,7 +11,16 @@ model's tool calls to `tools/call`, asking `approve(call)` first:
 The loop is synchronous and the client is asynchronous, so the host runs the
 client on an event loop of its own, in a background thread; this also works
 inside Jupyter, whose own loop is already running.
-Not covered: several servers in one host, and tool names that clash.
+
+A host may also lend the server its model: with `approve_sampling`, each
+`sampling/createMessage` is shown to `approve_sampling(params)` first, then
+sent to the course's model (`wirelab.llm.client()`, `model_name()`) as a chat
+completion, and the completion goes back as a `CreateMessageResult`:
+
+    host = McpHost.stdio(command, approve_sampling=lambda params: True)
+
+Not covered: several servers in one host, tool names that clash, sampling
+with tools or images, and letting the user edit a sampled reply.
 """
 
 from __future__ import annotations
@@ -22,14 +31,21 @@ import threading
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
+import openai
+
+from wirelab import llm as course_llm
 from wirelab.errors import ToolError
+from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.loop import Message, execute_tool_call
-from wirelab.mcp.client import Client
+from wirelab.mcp.client import Client, Declined, InProcessTransport
+from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.tools import Tool, ToolRegistry
 
 Approve = Callable[[Message], bool]
+ApproveSampling = Callable[[dict[str, Any]], bool]
 T = TypeVar("T")
+STOP_REASONS = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse"}
 
 
 def openai_tool_spec(mcp_tool: dict[str, Any]) -> dict[str, Any]:
@@ -60,6 +76,36 @@ def result_text(result: dict[str, Any]) -> str:
                      for b in result.get("content", []))
 
 
+def chat_messages(params: dict[str, Any]) -> list[dict[str, str]]:
+    """A `sampling/createMessage` request's messages as Chat Completions messages.
+
+        chat_messages({"systemPrompt": "Be brief.", "messages": [
+            {"role": "user", "content": {"type": "text", "text": "Hi"}}]})
+        # -> [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+
+    Text only: other content (image, audio, tool use) is refused with -32602.
+    """
+    system = [{"role": "system", "content": params["systemPrompt"]}] if params.get(
+        "systemPrompt") else []
+    return system + [{"role": m["role"], "content": _sampled_text(m["content"])}
+                     for m in params["messages"]]
+
+
+def _sampled_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
+    blocks = content if isinstance(content, list) else [content]
+    if any(not isinstance(b, dict) or b.get("type") != "text" for b in blocks):
+        raise JsonRpcError(INVALID_PARAMS, "Invalid params: this host samples text content only")
+    return "\n".join(b["text"] for b in blocks)
+
+
+def sampling_result(completion: Any) -> dict[str, Any]:
+    """A chat completion as a `CreateMessageResult`: role, content, model, stopReason."""
+    choice = completion.choices[0]
+    return {"role": "assistant", "content": {"type": "text", "text": choice.message.content or ""},
+            "model": completion.model,
+            "stopReason": STOP_REASONS.get(choice.finish_reason, choice.finish_reason)}
+
+
 class McpHost:
     """One MCP client, driven from synchronous code, and its tools as a `ToolRegistry`."""
 
@@ -70,12 +116,57 @@ class McpHost:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name="mcp-host")
         self.tools = ToolRegistry()
+        self.approve_sampling: ApproveSampling | None = None
+        self.llm: openai.OpenAI | None = None
 
     @classmethod
     def stdio(cls, command: Sequence[str], approve: Approve = lambda call: True,
-              timeout: float = 60.0) -> McpHost:
-        """A host of the server that `command` starts (call `start()` or use `with`)."""
-        return cls(Client(StdioClientTransport(command), timeout=timeout), approve, timeout)
+              timeout: float = 60.0, *, approve_sampling: ApproveSampling | None = None,
+              llm: openai.OpenAI | None = None, **client_options: Any) -> McpHost:
+        """A host of the server that `command` starts (call `start()` or use `with`).
+
+        `client_options` go to `Client` (e.g. `roots=[...]`, `on_elicitation=...`).
+        """
+        client = Client(StdioClientTransport(command), timeout=timeout, **client_options)
+        return cls(client, approve, timeout)._lending(approve_sampling, llm)
+
+    @classmethod
+    def in_process(cls, server: Server, approve: Approve = lambda call: True,
+                   timeout: float = 60.0, *, approve_sampling: ApproveSampling | None = None,
+                   llm: openai.OpenAI | None = None, **client_options: Any) -> McpHost:
+        """A host of `server` in this process (no subprocess); otherwise like `stdio`."""
+        client = Client(InProcessTransport(server), timeout=timeout, **client_options)
+        return cls(client, approve, timeout)._lending(approve_sampling, llm)
+
+    def _lending(self, approve_sampling: ApproveSampling | None,
+                 llm: openai.OpenAI | None) -> McpHost:
+        if approve_sampling is not None:
+            self.offer_sampling(approve_sampling, llm)
+        return self
+
+    def offer_sampling(self, approve_sampling: ApproveSampling,
+                       llm: openai.OpenAI | None = None) -> None:
+        """Answer the server's sampling requests with `llm`, each after `approve_sampling(params)`.
+
+        Call it before `start()`: the client declares `sampling` in `initialize`.
+        """
+        if self._thread.is_alive():
+            raise RuntimeError("offer sampling before start(): it is declared in initialize")
+        self.approve_sampling, self.llm = approve_sampling, llm or course_llm.client()
+        self.client.on_sampling = self.sample
+
+    async def sample(self, params: dict[str, Any]) -> dict[str, Any]:
+        """One `sampling/createMessage`: ask the user, then the model (in a thread: it blocks)."""
+        if self.approve_sampling is None or self.llm is None:
+            raise RuntimeError("this host lends no model: call offer_sampling first")
+        messages = chat_messages(params)  # refuses content it cannot send before asking the user
+        if not self.approve_sampling(params):
+            raise Declined("User rejected sampling request")
+        options = {"temperature": params["temperature"]} if "temperature" in params else {}
+        completion = await asyncio.to_thread(
+            self.llm.chat.completions.create, model=course_llm.model_name(), messages=messages,
+            max_tokens=params["maxTokens"], **options)
+        return sampling_result(completion)
 
     def __enter__(self) -> McpHost:
         self.start()

@@ -21,8 +21,16 @@ level and subscriptions?) and answers one message at a time:
 The session's dispatcher is a table from method to handler (`Session.handlers`);
 a later protocol era (2026-07-28, stateless) can build its own table from the
 same handlers. No transport here: `wirelab.mcp.stdio` moves the messages.
-Not covered: sampling, elicitation, roots and tasks (server-to-client
-features), and stripping newer fields for clients of older revisions.
+
+A tool may also ask the client for something while it runs, with a request
+that goes the other way (server to client): `ctx.sample(...)`
+(`sampling/createMessage`), `ctx.list_roots()` (`roots/list`) and
+`ctx.elicit(...)` (`elicitation/create`). Each is sent only if the client
+declared the capability in `initialize`, and each result is checked before
+the tool sees it.
+
+Not covered: tasks, sampling with tools (`sampling.tools`), URL-mode
+elicitation, and stripping newer fields for clients of older revisions.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import base64
 import binascii
 import dataclasses
 import inspect
+import itertools
 import json
 import logging
 import re
@@ -50,6 +59,8 @@ log = logging.getLogger(__name__)
 LATEST_PROTOCOL_VERSION = "2025-11-25"
 SUPPORTED_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 RESOURCE_NOT_FOUND = -32002  # MCP's code up to 2025-11-25 (resources.mdx, "Error Handling")
+CLIENT_REQUEST_TIMEOUT = 60.0  # seconds a server waits for the client (a user may be deciding)
+ELICIT_ACTIONS = ("accept", "decline", "cancel")
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 Send = Callable[[Message], None]
@@ -66,6 +77,14 @@ def _text(text: str) -> dict[str, str]:
 
 def _without_none(**fields: Any) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value is not None}
+
+
+class MissingClientCapability(RuntimeError):
+    """The server wanted to send a request the client did not declare it can answer."""
+
+
+class InvalidClientResult(ValueError):
+    """The client answered a server-to-client request with a result of the wrong shape."""
 
 
 # --- what a server offers ---------------------------------------------------
@@ -92,6 +111,23 @@ class Context:
     def log(self, level: LogLevel, data: Any, logger: str | None = None) -> None:
         """Send a `notifications/message` log entry to the client (if at or above its level)."""
         self.session.log(level, data, logger)
+
+    async def sample(self, messages: str | list[dict[str, Any]], max_tokens: int,
+                     **options: Any) -> dict[str, Any]:
+        """Ask the client's model for one message; see `Session.create_message`.
+
+            reply = await ctx.sample("Summarize: ...", max_tokens=100)
+            reply["content"]["text"]
+        """
+        return await self.session.create_message(messages, max_tokens, **options)
+
+    async def list_roots(self) -> list[dict[str, Any]]:
+        """The client's roots (`file://` URIs the user chose); see `Session.list_roots`."""
+        return await self.session.list_roots()
+
+    async def elicit(self, message: str, requested_schema: JSONSchema) -> dict[str, Any]:
+        """Ask the user for input through the client; see `Session.elicit`."""
+        return await self.session.elicit(message, requested_schema)
 
 
 @dataclass
@@ -335,6 +371,9 @@ class Session:
         self.log_level: LogLevel = "info"
         self.subscriptions: set[str] = set()
         self.in_flight: dict[Any, asyncio.Task] = {}
+        self.client_requests: dict[int, asyncio.Future] = {}  # ours to the client, by id
+        self._client_request_ids = itertools.count(1)
+        self._roots: list[dict[str, Any]] | None = None  # cached until roots/list_changed
         self.handlers: dict[str, jsonrpc.Handler] = {
             "initialize": self.initialize,
             "ping": self.ping,
@@ -355,7 +394,17 @@ class Session:
         self.dispatcher = jsonrpc.Dispatcher(self.handlers, guard=self.require_initialize)
 
     async def handle(self, message: Message) -> Message | None:
-        """Answer one valid JSON-RPC message (see `jsonrpc.receive` for checking one)."""
+        """Answer one valid JSON-RPC message (see `jsonrpc.receive` for checking one).
+
+        A response completes the server-to-client request with its id, and
+        `notifications/roots/list_changed` forgets the cached roots; both stay
+        out of `handlers`, the table of what the client may ask of the server.
+        """
+        if jsonrpc.is_response(message):
+            return self.take_client_response(message)
+        if message.get("method") == "notifications/roots/list_changed":
+            self._roots = None
+            return None
         if not jsonrpc.is_request(message):
             return await self.dispatcher.handle(message)
         task = asyncio.current_task()
@@ -367,8 +416,11 @@ class Session:
                 del self.in_flight[message["id"]]
 
     def close(self) -> None:
-        """Forget this session: it gets no more notifications."""
+        """Forget this session: it gets no more notifications; our requests to it fail."""
         self.server.sessions.discard(self)
+        for future in self.client_requests.values():
+            if not future.done():
+                future.set_exception(ConnectionError("the client disconnected before answering"))
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Send a notification, once the client may receive them (after `initialize`)."""
@@ -548,6 +600,90 @@ class Session:
         self.log_level = level
         return {}
 
+    # --- requests to the client (sampling, roots, elicitation) ---
+
+    async def request(self, method: str, params: Mapping[str, Any] | None = None, *,
+                      timeout: float = CLIENT_REQUEST_TIMEOUT) -> Any:
+        """Send a request to the client and wait for its result; an error raises `JsonRpcError`.
+
+        If the client does not answer within `timeout` seconds, or the tool
+        that asked is itself cancelled, the client gets `notifications/cancelled`.
+        """
+        if self.protocol_version not in SUPPORTED_PROTOCOL_VERSIONS:
+            raise RuntimeError(f"protocol {self.protocol_version} has no server-to-client requests: "
+                               "a 2026-07-28 server answers with an InputRequiredResult instead")
+        id = next(self._client_request_ids)
+        future = self.client_requests[id] = asyncio.get_running_loop().create_future()
+        self.send(jsonrpc.request(id, method, params))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            self.notify("notifications/cancelled", {"requestId": id, "reason": "no answer in time"})
+            raise TimeoutError(f"the client did not answer {method} within {timeout} s") from None
+        except asyncio.CancelledError:
+            self.notify("notifications/cancelled", {"requestId": id,
+                                                    "reason": "the request that needed it ended"})
+            raise
+        finally:
+            del self.client_requests[id]
+
+    def take_client_response(self, response: Message) -> None:
+        """Complete the request the client answered; a response to nothing is logged and dropped."""
+        future = self.client_requests.get(response["id"])
+        if future is None or future.done():
+            log.warning("the client answered no pending request: id %r", response["id"])
+        elif "error" in response:
+            future.set_exception(JsonRpcError.from_object(response["error"]))
+        else:
+            future.set_result(response["result"])
+
+    def require_client_capability(self, name: str, method: str) -> dict[str, Any]:
+        """The client's declared capability `name`; `MissingClientCapability` if it has none."""
+        declared = self.client_capabilities.get(name)
+        if not isinstance(declared, dict):
+            raise MissingClientCapability(f"the client did not declare {name!r} in initialize, "
+                                          f"so the server must not send {method}")
+        return declared
+
+    async def create_message(self, messages: str | list[dict[str, Any]], max_tokens: int, *,
+                             system_prompt: str | None = None,
+                             model_preferences: dict[str, Any] | None = None,
+                             include_context: str | None = None, temperature: float | None = None,
+                             timeout: float = CLIENT_REQUEST_TIMEOUT) -> dict[str, Any]:
+        """`sampling/createMessage`: the client's model writes one message; a string is one user turn.
+
+        Returns the checked result: `role`, `content`, `model`, `stopReason`.
+        """
+        declared = self.require_client_capability("sampling", "sampling/createMessage")
+        if include_context in ("thisServer", "allServers") and "context" not in declared:
+            raise MissingClientCapability(f'includeContext {include_context!r} needs the client\'s '
+                                          '"sampling.context" capability; omit it or use "none"')
+        params = _without_none(messages=sampling_messages(messages), maxTokens=max_tokens,
+                               systemPrompt=system_prompt, modelPreferences=model_preferences,
+                               includeContext=include_context, temperature=temperature)
+        result = await self.request("sampling/createMessage", params, timeout=timeout)
+        return checked_sampling_result(result)
+
+    async def list_roots(self) -> list[dict[str, Any]]:
+        """`roots/list`, asked once and cached until the client sends `roots/list_changed`."""
+        self.require_client_capability("roots", "roots/list")
+        if self._roots is None:
+            self._roots = checked_roots(await self.request("roots/list"))
+        return self._roots
+
+    async def elicit(self, message: str, requested_schema: JSONSchema, *,
+                     timeout: float = CLIENT_REQUEST_TIMEOUT) -> dict[str, Any]:
+        """`elicitation/create` in form mode: `{"action": "accept", "content": {...}}`, or decline/cancel.
+
+        Accepted content is checked against `requested_schema`.
+        """
+        declared = self.require_client_capability("elicitation", "elicitation/create")
+        if declared and "form" not in declared:
+            raise MissingClientCapability("the client declared elicitation without form mode")
+        params = {"mode": "form", "message": message, "requestedSchema": requested_schema}
+        result = await self.request("elicitation/create", params, timeout=timeout)
+        return checked_elicit_result(result, requested_schema)
+
     # --- pagination ---
 
     def paginate(self, kind: str, items: list[Any], params: dict[str, Any]) -> tuple[list, str | None]:
@@ -614,6 +750,51 @@ def prompt_messages(rendered: Any) -> list[dict[str, Any]]:
     if isinstance(rendered, str):
         rendered = [("user", rendered)]
     return [{"role": role, "content": _text(text)} for role, text in rendered]
+
+
+def sampling_messages(messages: str | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sampling messages: a string is one user message, e.g.
+    `"Hi"` -> `[{"role": "user", "content": {"type": "text", "text": "Hi"}}]`."""
+    return [{"role": "user", "content": _text(messages)}] if isinstance(messages, str) else messages
+
+
+def checked_sampling_result(result: Any) -> dict[str, Any]:
+    """A `CreateMessageResult` as received; `InvalidClientResult` says what is missing."""
+    if not isinstance(result, dict):
+        raise InvalidClientResult(f"sampling result must be an object, got {result!r}")
+    problems = [f"{name} must be {what}" for name, what, ok in [
+        ("role", '"assistant" or "user"', result.get("role") in ("assistant", "user")),
+        ("content", "a content object or a list of them",
+         isinstance(result.get("content"), dict | list)),
+        ("model", "a string naming the model", isinstance(result.get("model"), str))] if not ok]
+    if problems:
+        raise InvalidClientResult("bad sampling result: " + "; ".join(problems))
+    return result
+
+
+def checked_roots(result: Any) -> list[dict[str, Any]]:
+    """The `roots` of a `ListRootsResult`; each needs a `file://` URI."""
+    roots = result.get("roots") if isinstance(result, dict) else None
+    if not isinstance(roots, list):
+        raise InvalidClientResult(f'roots/list result must have a "roots" list, got {result!r}')
+    for root in roots:
+        if not (isinstance(root, dict) and str(root.get("uri")).startswith("file://")):
+            raise InvalidClientResult(f"each root needs a file:// uri, got {root!r}")
+    return roots
+
+
+def checked_elicit_result(result: Any, schema: JSONSchema) -> dict[str, Any]:
+    """An `ElicitResult`: a known action, and for accept, content that fits the schema."""
+    action = result.get("action") if isinstance(result, dict) else None
+    if action not in ELICIT_ACTIONS:
+        raise InvalidClientResult(f"elicitation action must be one of {', '.join(ELICIT_ACTIONS)}, "
+                                  f"got {result!r}")
+    if action == "accept":
+        problems = argument_problems(schema, result.get("content"))
+        if problems:
+            raise InvalidClientResult("accepted content breaks the requested schema: "
+                                      + "; ".join(problems))
+    return result
 
 
 def _meta(request: Message) -> dict[str, Any]:

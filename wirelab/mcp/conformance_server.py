@@ -140,10 +140,52 @@ def _add_tools(server: FixtureServer) -> None:
     def test_error_handling() -> str:
         raise RuntimeError("This tool intentionally returns an error for testing")
 
+    @server.tool(description="Tests server-initiated sampling (sampling/createMessage)")
+    async def test_sampling(ctx: Context, prompt: str) -> str:
+        reply = await ctx.sample(prompt, max_tokens=100)
+        return f"LLM response: {reply['content']['text']}"
+
+    @server.tool(description="Tests server-initiated elicitation (elicitation/create)")
+    async def test_elicitation(ctx: Context, message: str) -> str:
+        return _elicited(await ctx.elicit(message, USER_INFO_SCHEMA))
+
+    @server.tool(description="Tests elicitation with default values for every primitive type (SEP-1034)")
+    async def test_elicitation_sep1034_defaults(ctx: Context) -> str:
+        return _elicited(await ctx.elicit("Please review and update the form fields", DEFAULTS_SCHEMA))
+
+    @server.tool(description="Tests elicitation with the five enum schema variants (SEP-1330)")
+    async def test_elicitation_sep1330_enums(ctx: Context) -> str:
+        return _elicited(await ctx.elicit("Please select options from the enum fields", ENUMS_SCHEMA))
+
     server.add_tool(ServerTool(
         "json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance "
         "testing (SEP-1613)", JSON_SCHEMA_2020_12,
         lambda **arguments: f"JSON Schema 2020-12 tool called with: {json.dumps(arguments)}"))
+
+
+def _elicited(answer: dict[str, Any]) -> str:
+    return f"Elicitation result: action={answer['action']}, content={json.dumps(answer.get('content', {}))}"
+
+
+USER_INFO_SCHEMA = {"type": "object", "required": ["username", "email"], "properties": {
+    "username": {"type": "string", "description": "User's response"},
+    "email": {"type": "string", "description": "User's email address"}}}
+DEFAULTS_SCHEMA = {"type": "object", "properties": {
+    "name": {"type": "string", "description": "User name", "default": "John Doe"},
+    "age": {"type": "integer", "description": "User age", "default": 30},
+    "score": {"type": "number", "description": "User score", "default": 95.5},
+    "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"],
+               "default": "active"},
+    "verified": {"type": "boolean", "description": "Verification status", "default": True}}}
+_TITLED = [{"const": f"value{i}", "title": title} for i, title in enumerate(("First", "Second", "Third"), 1)]
+ENUMS_SCHEMA = {"type": "object", "properties": {
+    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+    "titledSingle": {"type": "string", "oneOf": _TITLED},
+    "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                   "enumNames": ["Option One", "Option Two", "Option Three"]},
+    "untitledMulti": {"type": "array",
+                      "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+    "titledMulti": {"type": "array", "items": {"anyOf": _TITLED}}}}
 
 
 def _add_resources(server: FixtureServer) -> None:

@@ -152,6 +152,15 @@ def _in_daemon_thread(fn: Callable[[], str]) -> concurrent.futures.Future[str]:
     return future
 
 
+def _checked_limits(max_parallel: int, timeout_s: float | None) -> tuple[int, float | None]:
+    """The executors' limits, refused with a clear message when they make no sense."""
+    if max_parallel < 1:
+        raise ValueError(f"max_parallel must be at least 1, not {max_parallel}")
+    if timeout_s is not None and timeout_s <= 0:
+        raise ValueError(f"timeout_s must be positive, not {timeout_s}")
+    return max_parallel, timeout_s
+
+
 class ThreadExecutor:
     """An `Executor` for `run_tool_loop` that runs the reads of a turn in threads.
 
@@ -162,11 +171,7 @@ class ThreadExecutor:
 
     def __init__(self, max_parallel: int = 8, timeout_s: float | None = None,
                  run: CallRunner = execute_tool_call, store: IdempotencyStore | None = None) -> None:
-        if max_parallel < 1:
-            raise ValueError(f"max_parallel must be at least 1, not {max_parallel}")
-        if timeout_s is not None and timeout_s <= 0:
-            raise ValueError(f"timeout_s must be positive, not {timeout_s}")
-        self.max_parallel, self.timeout_s = max_parallel, timeout_s
+        self.max_parallel, self.timeout_s = _checked_limits(max_parallel, timeout_s)
         self.store = store or IdempotencyStore()
         self.run = once(run, self.store)
 
@@ -223,11 +228,7 @@ class AsyncioExecutor:
 
     def __init__(self, max_parallel: int = 8, timeout_s: float | None = None,
                  store: IdempotencyStore | None = None) -> None:
-        if max_parallel < 1:
-            raise ValueError(f"max_parallel must be at least 1, not {max_parallel}")
-        if timeout_s is not None and timeout_s <= 0:
-            raise ValueError(f"timeout_s must be positive, not {timeout_s}")
-        self.max_parallel, self.timeout_s = max_parallel, timeout_s
+        self.max_parallel, self.timeout_s = _checked_limits(max_parallel, timeout_s)
         self.store = store or IdempotencyStore()
         self._in_thread = once(execute_tool_call, self.store)
 

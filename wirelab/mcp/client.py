@@ -119,14 +119,18 @@ class Client:
         await self.close()
 
     async def start(self) -> dict[str, Any]:
-        """Start the transport and do the handshake; returns the `initialize` result."""
+        """Start the transport and greet the server; returns the greeting's result."""
         await self.transport.start()
         self._reader = asyncio.create_task(self._read())
         try:
-            return await self.initialize()
+            return await self.greet()
         except BaseException:
             await self.close()
             raise
+
+    async def greet(self) -> dict[str, Any]:
+        """The first exchange: the `initialize` handshake (a stateless client overrides it)."""
+        return await self.initialize()
 
     async def initialize(self, protocol_version: str = LATEST_PROTOCOL_VERSION) -> dict[str, Any]:
         """`initialize`, check the version the server chose, then `notifications/initialized`."""

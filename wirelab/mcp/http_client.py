@@ -200,14 +200,8 @@ class HttpTransport:
 class StatelessClient(Client):
     """A 2026-07-28 client: no handshake; `start()` asks `server/discover` what the server is."""
 
-    async def start(self) -> dict[str, Any]:
-        await self.transport.start()
-        self._reader = asyncio.create_task(self._read())
-        try:
-            return await self.discover()
-        except BaseException:
-            await self.close()
-            raise
+    async def greet(self) -> dict[str, Any]:
+        return await self.discover()
 
     async def discover(self) -> dict[str, Any]:
         """`server/discover`; raises `ConnectionError` if the server does not speak 2026-07-28."""

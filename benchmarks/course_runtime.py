@@ -39,8 +39,12 @@ def execute(path: pathlib.Path) -> tuple[float, str]:
     os.environ["WIRELAB_OFFLINE"] = "1"  # as the test suite's conftest sets it for every kernel
     os.environ.pop("WIRELAB_MODEL", None)
     notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     started = time.perf_counter()
     try:
         client.execute()
@@ -59,8 +63,7 @@ def time_test_command() -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--test-command", action="store_true",
-                        help="also time ./course test (many minutes)")
+    parser.add_argument("--test-command", action="store_true", help="also time ./course test (many minutes)")
     args = parser.parse_args()
     paths = course_notebooks()
     started = time.perf_counter()
@@ -72,14 +75,18 @@ def main() -> None:
     print("|---|---:|---|")
     for path, (seconds, status) in zip(paths, outcomes, strict=True):
         print(f"| {path.relative_to(REPO)} | {seconds:.1f} | {status} |")
-    print(f"\nSum of notebook times: {sum(s for s, _ in outcomes):.0f} s; wall time with "
-          f"{args.workers} workers: {wall:.0f} s.")
+    print(
+        f"\nSum of notebook times: {sum(s for s, _ in outcomes):.0f} s; wall time with "
+        f"{args.workers} workers: {wall:.0f} s."
+    )
     if args.test_command:
         seconds, code = time_test_command()
         print(f"\nREADME test command `./course test`: {seconds:.0f} s wall, exit code {code}.")
     else:
-        print("\nREADME test command `./course test`: not timed in this run "
-              "(opt in with `--test-command`; it runs the whole suite).")
+        print(
+            "\nREADME test command `./course test`: not timed in this run "
+            "(opt in with `--test-command`; it runs the whole suite)."
+        )
 
 
 if __name__ == "__main__":

@@ -71,8 +71,11 @@ def run_in_kernel(code: str) -> tuple[dict, int]:
                 stdout.append(message["content"]["text"])
             elif message["msg_type"] == "error":
                 raise RuntimeError("\n".join(message["content"]["traceback"]))
-            elif (message["msg_type"] == "status" and message["content"]["execution_state"] == "idle"
-                  and message["parent_header"].get("msg_id") == msg_id):
+            elif (
+                message["msg_type"] == "status"
+                and message["content"]["execution_state"] == "idle"
+                and message["parent_header"].get("msg_id") == msg_id
+            ):
                 break
         return json.loads("".join(stdout).strip().splitlines()[-1]), comm_bytes
     finally:
@@ -82,15 +85,20 @@ def run_in_kernel(code: str) -> tuple[dict, int]:
 
 def report(result: dict, comm_bytes: int) -> None:
     n = result["n"]
-    per = {key: result[key] / n * 1e6 for key in
-           ("detached_s", "attached_publish_s", "attached_total_cpu_s")}
+    per = {key: result[key] / n * 1e6 for key in ("detached_s", "attached_publish_s", "attached_total_cpu_s")}
     print(f"{n:,} messages in a real kernel (rows logged: {result['rows']:,})")
-    print(f"  detached:                   {per['detached_s']:7.2f} µs/message, "
-          f"{result['detached_s'] * 1e3:8.1f} ms total")
-    print(f"  attached, publishing thread:{per['attached_publish_s']:7.2f} µs/message, "
-          f"{result['attached_publish_s'] * 1e3:8.1f} ms total")
-    print(f"  attached, total CPU:        {per['attached_total_cpu_s']:7.2f} µs/message, "
-          f"{result['attached_total_cpu_s'] * 1e3:8.1f} ms total")
+    print(
+        f"  detached:                   {per['detached_s']:7.2f} µs/message, "
+        f"{result['detached_s'] * 1e3:8.1f} ms total"
+    )
+    print(
+        f"  attached, publishing thread:{per['attached_publish_s']:7.2f} µs/message, "
+        f"{result['attached_publish_s'] * 1e3:8.1f} ms total"
+    )
+    print(
+        f"  attached, total CPU:        {per['attached_total_cpu_s']:7.2f} µs/message, "
+        f"{result['attached_total_cpu_s'] * 1e3:8.1f} ms total"
+    )
     print(f"  ratio publishing thread / detached: {per['attached_publish_s'] / per['detached_s']:.1f}x")
     print(f"  ratio total CPU / detached:         {per['attached_total_cpu_s'] / per['detached_s']:.1f}x")
     print(f"  IOPub comm traffic: {comm_bytes / 1e6:.2f} MB ({comm_bytes / n:.0f} bytes/message)")

@@ -29,9 +29,11 @@ def main() -> None:
     kb = KnowledgeBase.build(dense=args.dense)
     questions = load_eval_set(kb)
     stats = kb.stats()
-    print(f"{stats['documents']} documents, {stats['chunks']} chunks, "
-          f"vector backend {stats['index']['vector_backend']}, "
-          f"built in {stats['index']['build_seconds']:.2f} s")
+    print(
+        f"{stats['documents']} documents, {stats['chunks']} chunks, "
+        f"vector backend {stats['index']['vector_backend']}, "
+        f"built in {stats['index']['build_seconds']:.2f} s"
+    )
     print(f"{len(questions)} questions\n")
     print(format_table(quality_table(kb, questions)))
     for style in ("lexical", "paraphrase"):

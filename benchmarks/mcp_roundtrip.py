@@ -60,8 +60,9 @@ def serve_ours(transport: str, port: int) -> None:
     if transport == "stdio":
         run_stdio(server)
         return
-    uvicorn.run(McpHttpApp(server).starlette, host="127.0.0.1", port=port, log_level="warning",
-                lifespan="off")
+    uvicorn.run(
+        McpHttpApp(server).starlette, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
 
 
 def serve_sdk(transport: str, port: int) -> None:
@@ -174,6 +175,7 @@ async def measure(call: Call, calls: int, concurrency: int) -> tuple[list[float]
     async def one(i: int) -> None:
         async with limit:
             await call(i)
+
     started = time.perf_counter()
     await asyncio.gather(*(one(i) for i in range(calls)))
     return latencies, calls / (time.perf_counter() - started)
@@ -193,8 +195,11 @@ def run_round(rows: dict[tuple[str, str, str], Row], calls: int, concurrency: in
     for transport in TRANSPORTS:
         for server in servers:
             with contextlib.ExitStack() as stack:
-                target = (server_command(server, "stdio") if transport == "stdio"
-                          else stack.enter_context(http_server(server)))
+                target = (
+                    server_command(server, "stdio")
+                    if transport == "stdio"
+                    else stack.enter_context(http_server(server))
+                )
                 for client in CLIENTS:
                     print(f"  {transport} / {client} client / {server} server", file=sys.stderr)
                     asyncio.run(measure_row(rows[transport, client, server], target, calls, concurrency))
@@ -204,21 +209,27 @@ def run_round(rows: dict[tuple[str, str, str], Row], calls: int, concurrency: in
 
 
 def report(rows: dict[tuple[str, str, str], Row], calls: int, rounds: int, concurrency: int) -> None:
-    print(f"`tools/call` of `add(a, b)`; {rounds} rounds of {calls} sequential calls (latency) and "
-          f"{calls} calls with {concurrency} in flight (throughput) per row.\n")
+    print(
+        f"`tools/call` of `add(a, b)`; {rounds} rounds of {calls} sequential calls (latency) and "
+        f"{calls} calls with {concurrency} in flight (throughput) per row.\n"
+    )
     print("| transport | client | server | p50 ms | p99 ms | calls/s |")
     print("|---|---|---|---:|---:|---:|")
     for row in rows.values():
-        print(f"| {row.transport} | {row.client} | {row.server} | {row.percentile(50):.2f} | "
-              f"{row.percentile(99):.2f} | {row.rate:,.0f} |")
+        print(
+            f"| {row.transport} | {row.client} | {row.server} | {row.percentile(50):.2f} | "
+            f"{row.percentile(99):.2f} | {row.rate:,.0f} |"
+        )
     print("\nRatios SDK server / our server (above 1: ours is faster; for calls/s, ours / SDK):\n")
     print("| transport | client | p50 | p99 | calls/s |")
     print("|---|---|---:|---:|---:|")
     for transport in TRANSPORTS:
         for client in CLIENTS:
             ours, sdk = rows[transport, client, "ours"], rows[transport, client, "sdk"]
-            print(f"| {transport} | {client} | {sdk.percentile(50) / ours.percentile(50):.2f}x | "
-                  f"{sdk.percentile(99) / ours.percentile(99):.2f}x | {ours.rate / sdk.rate:.2f}x |")
+            print(
+                f"| {transport} | {client} | {sdk.percentile(50) / ours.percentile(50):.2f}x | "
+                f"{sdk.percentile(99) / ours.percentile(99):.2f}x | {ours.rate / sdk.rate:.2f}x |"
+            )
 
 
 def main() -> None:

@@ -69,6 +69,7 @@ def slow_api(delay_s: float) -> Iterator[str]:
 
 def weather_tools(base: str) -> tuple[Tool, Tool]:
     """The same read-only tool twice: a blocking one (for threads) and an `async def` one."""
+
     def weather(city: str) -> str:
         """Current weather for a city (one HTTP GET)."""
         with urllib.request.urlopen(f"{base}/weather/{city}", timeout=30) as response:
@@ -88,9 +89,14 @@ def weather_tools(base: str) -> tuple[Tool, Tool]:
 
 def calls(n: int) -> list[dict]:
     """N tool calls as a model sends them in one assistant message."""
-    return [{"id": f"call_{i}", "type": "function",
-             "function": {"name": "weather", "arguments": json.dumps({"city": f"city{i}"})}}
-            for i in range(n)]
+    return [
+        {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": "weather", "arguments": json.dumps({"city": f"city{i}"})},
+        }
+        for i in range(n)
+    ]
 
 
 def timed(execute: Callable, n: int, tools: ToolRegistry, repeats: int) -> float:
@@ -113,18 +119,24 @@ def main() -> None:
         blocking, awaiting = weather_tools(base)
         sync_tools, async_tools = ToolRegistry([blocking]), ToolRegistry([awaiting])
         threads, tasks = ThreadExecutor(max_parallel=MAX_CALLS), AsyncioExecutor(max_parallel=MAX_CALLS)
-        print(f"Each call is an HTTP GET answered after {args.delay_ms:g} ms; median of "
-              f"{args.repeats} turns; `max_parallel={MAX_CALLS}`.\n")
-        print("| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
-              "threads efficiency |")
+        print(
+            f"Each call is an HTTP GET answered after {args.delay_ms:g} ms; median of "
+            f"{args.repeats} turns; `max_parallel={MAX_CALLS}`.\n"
+        )
+        print(
+            "| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
+            "threads efficiency |"
+        )
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in range(1, MAX_CALLS + 1):
             serial = timed(execute_sequentially, n, sync_tools, args.repeats)
             threaded = timed(threads, n, sync_tools, args.repeats)
             awaited = timed(tasks, n, async_tools, args.repeats)
-            print(f"| {n} | {serial * 1e3:.0f} | {threaded * 1e3:.0f} | {awaited * 1e3:.0f} | "
-                  f"{serial / threaded:.1f}x | {serial / awaited:.1f}x | {n}x | "
-                  f"{serial / threaded / n:.0%} |")
+            print(
+                f"| {n} | {serial * 1e3:.0f} | {threaded * 1e3:.0f} | {awaited * 1e3:.0f} | "
+                f"{serial / threaded:.1f}x | {serial / awaited:.1f}x | {n}x | "
+                f"{serial / threaded / n:.0%} |"
+            )
 
 
 if __name__ == "__main__":

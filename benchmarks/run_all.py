@@ -27,8 +27,20 @@ from dataclasses import dataclass
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results.md"
-PACKAGES = ("mcp", "starlette", "uvicorn", "sse-starlette", "httpx2", "jsonschema", "openai",
-            "ipykernel", "nbclient", "ipywidgets", "anywidget", "hypothesis")
+PACKAGES = (
+    "mcp",
+    "starlette",
+    "uvicorn",
+    "sse-starlette",
+    "httpx2",
+    "jsonschema",
+    "openai",
+    "ipykernel",
+    "nbclient",
+    "ipywidgets",
+    "anywidget",
+    "hypothesis",
+)
 
 
 @dataclass(frozen=True)
@@ -41,10 +53,16 @@ class Benchmark:
 
 
 BENCHMARKS = (
-    Benchmark("MCP `tools/call` round trips: our server vs the SDK's", "mcp_roundtrip.py",
-              quick_args=("--calls", "50", "--rounds", "1")),
-    Benchmark("Parallel tool calls: lesson 04's executors vs serial", "parallel_speedup.py",
-              quick_args=("--repeats", "1")),
+    Benchmark(
+        "MCP `tools/call` round trips: our server vs the SDK's",
+        "mcp_roundtrip.py",
+        quick_args=("--calls", "50", "--rounds", "1"),
+    ),
+    Benchmark(
+        "Parallel tool calls: lesson 04's executors vs serial",
+        "parallel_speedup.py",
+        quick_args=("--repeats", "1"),
+    ),
     Benchmark("Wire inspector cost in a kernel", "inspector_cost.py", markdown=False),
     Benchmark("Knowledge-base retrieval quality (lesson 12)", "kb_quality.py", markdown=False),
     Benchmark("The whole course: every lesson and solution", "course_runtime.py"),
@@ -56,8 +74,10 @@ def cpu_model() -> str:
         lines = pathlib.Path("/proc/cpuinfo").read_text().splitlines()
     except OSError:
         return platform.processor() or "unknown"
-    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")),
-                platform.processor() or "unknown")
+    return next(
+        (line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")),
+        platform.processor() or "unknown",
+    )
 
 
 def package_versions() -> str:
@@ -71,8 +91,7 @@ def package_versions() -> str:
 
 
 def git_commit() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                          text=True)
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
     dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True)
     return (done.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty.stdout else "")
 
@@ -80,14 +99,16 @@ def git_commit() -> str:
 def machine() -> str:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return "\n".join([
-        f"- Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; commit {git_commit()}",
-        f"- CPU: {cpu_model()}; {os.cpu_count()} cores, {usable} usable by this process; "
-        f"load average at start {load} (a shared machine runs slower and noisier)",
-        f"- OS: {platform.platform()}",
-        f"- Python: {platform.python_implementation()} {platform.python_version()}",
-        f"- Packages: {package_versions()}",
-    ])
+    return "\n".join(
+        [
+            f"- Date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; commit {git_commit()}",
+            f"- CPU: {cpu_model()}; {os.cpu_count()} cores, {usable} usable by this process; "
+            f"load average at start {load} (a shared machine runs slower and noisier)",
+            f"- OS: {platform.platform()}",
+            f"- Python: {platform.python_implementation()} {platform.python_version()}",
+            f"- Packages: {package_versions()}",
+        ]
+    )
 
 
 def run(benchmark: Benchmark, extra: tuple[str, ...]) -> str:
@@ -117,10 +138,15 @@ def main() -> None:
         if benchmark.script == "course_runtime.py" and args.test_command:
             extra = (*extra, "--test-command")
         sections.append(run(benchmark, extra))
-    command = "python benchmarks/run_all.py" + (" --quick" if args.quick else "") + (
-        " --test-command" if args.test_command else "")
-    RESULTS.write_text(f"# Benchmark results\n\nWritten by `{command}`; regenerate with the same "
-                       f"command. Measured in one run on:\n\n{header}\n\n" + "\n".join(sections))
+    command = (
+        "python benchmarks/run_all.py"
+        + (" --quick" if args.quick else "")
+        + (" --test-command" if args.test_command else "")
+    )
+    RESULTS.write_text(
+        f"# Benchmark results\n\nWritten by `{command}`; regenerate with the same "
+        f"command. Measured in one run on:\n\n{header}\n\n" + "\n".join(sections)
+    )
     print(f"[run_all] wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
 
 

@@ -50,7 +50,8 @@ REMOTE = re.compile(
     r"""<script[^>]*\bsrc=["'](https?://[^"']+)|<link[^>]*\bhref=["'](https?://[^"']+)"""
     r"""|\bimport\s+(?:[\w*{}\s,]+\s+from\s+)?["'](https?://[^"']+)"""
     r"""|@import\s+(?:url\()?["']?(https?://[^"')\s]+)""",
-    re.I)
+    re.I,
+)
 
 
 def remote_references(page: str) -> list[str]:
@@ -75,8 +76,9 @@ def default_slide_types(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def exporter() -> SlidesExporter:
     """nbconvert's slides exporter with our offline template and the local reveal.js prefix."""
-    slides = SlidesExporter(extra_loaders=[jinja2.DictLoader({"offline-slides.j2": TEMPLATE})],
-                            template_file="offline-slides.j2")
+    slides = SlidesExporter(
+        extra_loaders=[jinja2.DictLoader({"offline-slides.j2": TEMPLATE})], template_file="offline-slides.j2"
+    )
     slides.reveal_url_prefix = LOCAL_PREFIX
     return slides
 
@@ -86,7 +88,8 @@ def copy_reveal(reveal_dir: Path, out: Path) -> None:
     if not (reveal_dir / "dist" / "reveal.js").is_file():
         raise FileNotFoundError(
             f"no reveal.js package at {reveal_dir}: run `npm install` in the repository root "
-            "(package.json lists reveal.js) or pass --reveal-dir")
+            "(package.json lists reveal.js) or pass --reveal-dir"
+        )
     for part in REVEAL_FILES:
         shutil.copytree(reveal_dir / part, out / LOCAL_PREFIX / part, dirs_exist_ok=True)
 
@@ -99,8 +102,10 @@ def build(notebooks: list[Path], out: Path, reveal_dir: Path) -> list[Path]:
     copy_reveal(reveal_dir, out)
     slides, written = exporter(), []
     for path in notebooks:
-        page, _ = slides.from_notebook_node(default_slide_types(nbformat.read(path, as_version=4)),
-                                            resources={"metadata": {"name": path.stem}})
+        page, _ = slides.from_notebook_node(
+            default_slide_types(nbformat.read(path, as_version=4)),
+            resources={"metadata": {"name": path.stem}},
+        )
         remote = remote_references(page)
         if remote:
             raise RuntimeError(f"{path.name}: slides would load {remote} from the network")
@@ -112,8 +117,9 @@ def build(notebooks: list[Path], out: Path, reveal_dir: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path,
-                        help="notebooks to convert (default: notebooks/*.ipynb)")
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="notebooks to convert (default: notebooks/*.ipynb)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "slides")
     parser.add_argument("--reveal-dir", type=Path, default=ROOT / "node_modules" / "reveal.js")
     args = parser.parse_args(argv)

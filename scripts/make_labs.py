@@ -32,9 +32,11 @@ REGION = re.compile(
 
 def stub(source: str) -> str:
     """Replace each solution region of a cell's source with a NotImplementedError stub."""
+
     def replace(match: re.Match[str]) -> str:
         hint = (match["hint"] or "write this part").strip()
         return f"{match['indent']}raise NotImplementedError({hint!r})"
+
     result = REGION.sub(replace, source)
     if "### BEGIN SOLUTION" in result or "### END SOLUTION" in result:
         raise ValueError(f"unbalanced solution markers in:\n{source}")

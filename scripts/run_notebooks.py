@@ -25,17 +25,26 @@ TIMEOUT_S = 120
 def execute(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     os.environ["WIRELAB_OFFLINE"] = "1"
-    client = NotebookClient(nb, timeout=TIMEOUT_S, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}},
-                            store_widget_state=False)
+    client = NotebookClient(
+        nb,
+        timeout=TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        store_widget_state=False,
+    )
     client.execute()
     return clean(nb)
 
 
 def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Drop what changes on every run; keep outputs and counts (nbval needs both)."""
-    strip_output(nb, keep_output=True, keep_count=True, keep_id=True,
-                 extra_keys=["metadata.widgets", "cell.metadata.execution"])
+    strip_output(
+        nb,
+        keep_output=True,
+        keep_count=True,
+        keep_id=True,
+        extra_keys=["metadata.widgets", "cell.metadata.execution"],
+    )
     for index, cell in enumerate(nb.cells):
         cell.id = f"cell-{index:03d}"
     nb.metadata.pop("widgets", None)

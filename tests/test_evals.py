@@ -17,13 +17,30 @@ class OneCall:
     """A fake client whose every reply is one call (or none, when `name` is None)."""
 
     def __init__(self, name, arguments="{}"):
-        calls = [{"id": "call_1", "type": "function",
-                  "function": {"name": name, "arguments": arguments}}] if name else None
-        self.reply = ChatCompletion.model_validate({
-            "id": "x", "object": "chat.completion", "created": 0, "model": "fake",
-            "choices": [{"index": 0, "finish_reason": "tool_calls" if calls else "stop",
-                         "message": {"role": "assistant", "content": None if calls else "hi",
-                                     "tool_calls": calls}}]})
+        calls = (
+            [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}]
+            if name
+            else None
+        )
+        self.reply = ChatCompletion.model_validate(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "fake",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "tool_calls" if calls else "stop",
+                        "message": {
+                            "role": "assistant",
+                            "content": None if calls else "hi",
+                            "tool_calls": calls,
+                        },
+                    }
+                ],
+            }
+        )
         self.chat = self.completions = self
 
     def create(self, **request):
@@ -47,15 +64,21 @@ def test_a_wrong_tool_a_wrong_argument_or_no_call_is_not_ok():
 
 
 def test_first_call_reads_the_name_and_parsed_arguments_and_survives_bad_json():
-    assert first_call(OneCall("get_weather", '{"city": "Oslo"}'), "m", GOOD, "q") == \
-        ("get_weather", {"city": "Oslo"})
+    assert first_call(OneCall("get_weather", '{"city": "Oslo"}'), "m", GOOD, "q") == (
+        "get_weather",
+        {"city": "Oslo"},
+    )
     assert first_call(OneCall("get_weather", '{"city": '), "m", GOOD, "q") == ("get_weather", {})
     assert first_call(OneCall(None), "m", GOOD, "q") == (None, {})
 
 
 def test_accuracy_is_the_share_of_ok_outcomes():
-    outcomes = evaluate(OneCall("get_weather", '{"city": "Oslo"}'), "m", GOOD,
-                        [CASE, Case("Weather in Rome?", "get_weather", {"city": "Rome"})])
+    outcomes = evaluate(
+        OneCall("get_weather", '{"city": "Oslo"}'),
+        "m",
+        GOOD,
+        [CASE, Case("Weather in Rome?", "get_weather", {"city": "Rome"})],
+    )
     assert accuracy(outcomes) == 0.5
 
 

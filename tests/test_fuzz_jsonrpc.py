@@ -20,15 +20,30 @@ pytestmark = pytest.mark.timeout(60)
 
 BOUNDED = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=20) | st.floats(
-    allow_nan=False, allow_infinity=False)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
 ids = st.integers() | st.text(max_size=10) | st.none() | st.booleans() | st.floats(allow_nan=False)
-envelopes = st.fixed_dictionaries({}, optional={
-    "jsonrpc": st.sampled_from(["2.0", "1.0", 2.0]) | json_values,
-    "id": ids, "method": st.sampled_from(["ping", "add", "fail", ""]) | json_values,
-    "params": json_values, "result": json_values, "error": json_values})
+envelopes = st.fixed_dictionaries(
+    {},
+    optional={
+        "jsonrpc": st.sampled_from(["2.0", "1.0", 2.0]) | json_values,
+        "id": ids,
+        "method": st.sampled_from(["ping", "add", "fail", ""]) | json_values,
+        "params": json_values,
+        "result": json_values,
+        "error": json_values,
+    },
+)
 
 
 def strict_json(value) -> str:
@@ -38,8 +53,10 @@ def strict_json(value) -> str:
 
 def strict_loads(text: str | bytes):
     """Parse as a strict peer would: NaN and Infinity are not JSON."""
+
     def refuse(constant: str):
         raise ValueError(f"{constant} is not JSON")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -113,8 +130,9 @@ def test_a_number_json_cannot_carry_back_gets_a_parse_error(number):
 
 
 @BOUNDED
-@given(st.integers(min_value=-(10**4000), max_value=10**4000) | st.floats(allow_nan=False,
-                                                                        allow_infinity=False))
+@given(
+    st.integers(min_value=-(10**4000), max_value=10**4000) | st.floats(allow_nan=False, allow_infinity=False)
+)
 def test_large_but_representable_numbers_are_echoed_exactly(number):
     message, error = jsonrpc.receive(json.dumps({"jsonrpc": "2.0", "id": number, "method": "ping"}))
     assert error is None and message["id"] == number
@@ -135,8 +153,11 @@ def fuzz_dispatcher() -> Dispatcher:
 
 
 @BOUNDED
-@given(st.integers() | st.text(max_size=10), st.sampled_from(["echo", "fail", "invalid", "nope"]),
-       st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+@given(
+    st.integers() | st.text(max_size=10),
+    st.sampled_from(["echo", "fail", "invalid", "nope"]),
+    st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+)
 def test_every_request_the_dispatcher_sees_gets_one_response_with_its_id(id, method, params):
     message, error = jsonrpc.receive(json.dumps(jsonrpc.request(id, method, params)))
     assert error is None
@@ -148,7 +169,9 @@ def test_every_request_the_dispatcher_sees_gets_one_response_with_its_id(id, met
 
 
 @BOUNDED
-@given(st.sampled_from(["echo", "fail", "invalid", "nope"]),
-       st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+@given(
+    st.sampled_from(["echo", "fail", "invalid", "nope"]),
+    st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+)
 def test_a_notification_is_never_answered_whatever_it_carries(method, params):
     assert asyncio.run(fuzz_dispatcher().handle(jsonrpc.notification(method, params))) is None

@@ -13,8 +13,11 @@ BAD_GATEWAY = "<!DOCTYPE html>\n<html><head><title>502 Bad\n Gateway</title></he
 
 
 def call(name, arguments=None, call_id="call_1"):
-    return {"id": call_id, "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments or {})}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments or {})},
+    }
 
 
 def lookup(order_id: str) -> str:
@@ -98,8 +101,9 @@ def test_results_are_cleaned_before_the_guard_judges_them():
 
 
 def test_a_guard_wraps_a_parallel_executor_and_keeps_its_order():
-    results = Guard(ThreadExecutor())([call("lookup", {"order_id": "ord_1"}),
-                                      call("lookup", {"order_id": "x"}, "call_2")], TOOLS)
+    results = Guard(ThreadExecutor())(
+        [call("lookup", {"order_id": "ord_1"}), call("lookup", {"order_id": "x"}, "call_2")], TOOLS
+    )
     assert results[0] == "found" and error_of(results[1])["code"] == "not_found"
 
 

@@ -27,8 +27,9 @@ def adder() -> Dispatcher:
         await asyncio.sleep(0)
         return params
 
-    return Dispatcher({"add": lambda p: p["a"] + p["b"], "fail": fail,
-                       "positive": needs_positive, "echo": slow_echo})
+    return Dispatcher(
+        {"add": lambda p: p["a"] + p["b"], "fail": fail, "positive": needs_positive, "echo": slow_echo}
+    )
 
 
 def test_a_request_gets_a_response_with_the_same_id():
@@ -110,19 +111,22 @@ def test_bytes_that_are_not_utf8_are_a_parse_error_that_says_so():
     assert "UTF-8" in error["error"]["message"] and "0xff" in error["error"]["message"]
 
 
-@pytest.mark.parametrize("text, says", [
-    ('[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', "batches"),
-    ("[]", "batches"),
-    ('"ping"', "JSON object"),
-    ('{"jsonrpc": "1.0", "id": 1, "method": "ping"}', '"2.0"'),
-    ('{"id": 1, "method": "ping"}', '"2.0"'),
-    ('{"jsonrpc": "2.0", "id": 1, "method": 42}', '"method"'),
-    ('{"jsonrpc": "2.0", "id": 1, "method": "add", "params": [1, 2]}', '"params"'),
-    ('{"jsonrpc": "2.0", "id": null, "method": "ping"}', '"id"'),
-    ('{"jsonrpc": "2.0", "id": true, "method": "ping"}', '"id"'),
-    ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', '"id"'),
-    ('{"jsonrpc": "2.0", "id": 1}', '"method"'),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', "batches"),
+        ("[]", "batches"),
+        ('"ping"', "JSON object"),
+        ('{"jsonrpc": "1.0", "id": 1, "method": "ping"}', '"2.0"'),
+        ('{"id": 1, "method": "ping"}', '"2.0"'),
+        ('{"jsonrpc": "2.0", "id": 1, "method": 42}', '"method"'),
+        ('{"jsonrpc": "2.0", "id": 1, "method": "add", "params": [1, 2]}', '"params"'),
+        ('{"jsonrpc": "2.0", "id": null, "method": "ping"}', '"id"'),
+        ('{"jsonrpc": "2.0", "id": true, "method": "ping"}', '"id"'),
+        ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', '"id"'),
+        ('{"jsonrpc": "2.0", "id": 1}', '"method"'),
+    ],
+)
 def test_json_that_is_not_one_message_is_an_invalid_request_that_says_why(text, says):
     message, error = jsonrpc.receive(text)
     assert message is None and error["error"]["code"] == jsonrpc.INVALID_REQUEST
@@ -135,8 +139,9 @@ def test_an_invalid_request_is_answered_with_its_id_when_the_id_is_readable():
 
 
 def test_an_error_response_with_id_null_is_a_valid_message():
-    message, error = jsonrpc.receive('{"jsonrpc": "2.0", "id": null, '
-                                     '"error": {"code": -32700, "message": "Parse error"}}')
+    message, error = jsonrpc.receive(
+        '{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}'
+    )
     assert error is None and jsonrpc.is_response(message)
 
 

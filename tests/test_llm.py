@@ -6,9 +6,14 @@ import pytest
 from wirelab import llm
 from wirelab.offline_model import MODEL_ID
 
-WEATHER = {"type": "function", "function": {
-    "name": "get_weather", "description": "Get the current weather for a city.",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Get the current weather for a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
 
 
 @pytest.fixture
@@ -26,7 +31,8 @@ def test_with_no_configuration_the_client_talks_to_the_offline_model_on_loopback
 
 
 def test_a_key_a_base_url_and_a_model_switch_to_a_real_provider_without_code_changes(
-        real_provider, monkeypatch):
+    real_provider, monkeypatch
+):
     monkeypatch.setenv("WIRELAB_MODEL", "some-model")
     made = llm.client()
     assert str(made.base_url) == "https://provider.invalid/v1/"
@@ -56,7 +62,11 @@ def test_a_request_and_its_response_are_published_as_one_paired_exchange():
     made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
     request, response = seen
     assert (request.sender, request.kind, response.sender, response.kind) == (
-        "client", "request", "server", "response")
+        "client",
+        "request",
+        "server",
+        "response",
+    )
     assert request.exchange == response.exchange
     assert request.method == response.method == "POST /v1/chat/completions"
     assert request.payload["messages"] == [{"role": "user", "content": "hi"}]
@@ -65,8 +75,12 @@ def test_a_request_and_its_response_are_published_as_one_paired_exchange():
 
 def test_a_streamed_response_is_published_once_as_the_list_of_its_events():
     made, seen = observed()
-    stream = made.chat.completions.create(model=llm.model_name(), tools=[WEATHER], stream=True,
-                                          messages=[{"role": "user", "content": "Weather in Rome?"}])
+    stream = made.chat.completions.create(
+        model=llm.model_name(),
+        tools=[WEATHER],
+        stream=True,
+        messages=[{"role": "user", "content": "Weather in Rome?"}],
+    )
     chunks = list(stream)
     events = seen[1].payload
     assert events[-1] == "[DONE]"

@@ -37,10 +37,17 @@ def call(name, arguments, call_id="call_1"):
 
 
 def completion(message, finish_reason):
-    return ChatCompletion.model_validate({
-        "id": "chatcmpl-x", "object": "chat.completion", "created": 0, "model": "fake",
-        "choices": [{"index": 0, "message": {"role": "assistant", **message},
-                     "finish_reason": finish_reason}]})
+    return ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "fake",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}
+            ],
+        }
+    )
 
 
 class ScriptedClient:
@@ -80,10 +87,18 @@ def test_an_unknown_tool_error_suggests_the_tools_that_exist():
 
 def test_the_loop_appends_one_tool_message_per_call_paired_by_id_then_answers():
     client = ScriptedClient(
-        completion({"content": None, "tool_calls": [call("add", '{"a": 2, "b": 3}', "call_a"),
-                                                    call("add", '{"a": 1, "b": 1}', "call_b")]},
-                   "tool_calls"),
-        completion({"content": "5 and 2"}, "stop"))
+        completion(
+            {
+                "content": None,
+                "tool_calls": [
+                    call("add", '{"a": 2, "b": 3}', "call_a"),
+                    call("add", '{"a": 1, "b": 1}', "call_b"),
+                ],
+            },
+            "tool_calls",
+        ),
+        completion({"content": "5 and 2"}, "stop"),
+    )
     result = run_tool_loop(client, [{"role": "user", "content": "add"}], TOOLS, model="fake")
     assert result.stop_reason == "answer" and result.answer == "5 and 2"
     tool_messages = [m for m in result.messages if m["role"] == "tool"]
@@ -98,36 +113,72 @@ def test_the_callers_message_list_is_not_modified():
 
 
 def test_the_max_steps_guard_stops_a_model_that_never_stops_calling_tools():
-    looping = [completion({"tool_calls": [call("add", '{"a": 1, "b": 1}', f"call_{i}")]}, "tool_calls")
-               for i in range(3)]
-    result = run_tool_loop(ScriptedClient(*looping), [{"role": "user", "content": "go"}], TOOLS,
-                           model="fake", max_steps=3)
+    looping = [
+        completion({"tool_calls": [call("add", '{"a": 1, "b": 1}', f"call_{i}")]}, "tool_calls")
+        for i in range(3)
+    ]
+    result = run_tool_loop(
+        ScriptedClient(*looping), [{"role": "user", "content": "go"}], TOOLS, model="fake", max_steps=3
+    )
     assert result.stop_reason == "max_steps" and result.answer is None
     assert result.turns == 3 and len(result.tool_calls) == 3
 
 
 def test_every_step_is_reported_in_order_to_an_observer():
-    client = ScriptedClient(completion({"tool_calls": [call("add", '{"a": 1, "b": 1}')]}, "tool_calls"),
-                            completion({"content": "2"}, "stop"))
+    client = ScriptedClient(
+        completion({"tool_calls": [call("add", '{"a": 1, "b": 1}')]}, "tool_calls"),
+        completion({"content": "2"}, "stop"),
+    )
     steps = []
-    run_tool_loop(client, [{"role": "user", "content": "go"}], TOOLS, model="fake",
-                  on_event=lambda e: steps.append(e.step))
+    run_tool_loop(
+        client,
+        [{"role": "user", "content": "go"}],
+        TOOLS,
+        model="fake",
+        on_event=lambda e: steps.append(e.step),
+    )
     assert steps == ["define", "send", "decide", "execute", "append", "send", "decide", "answer"]
 
 
 def chunk(delta, finish_reason=None):
-    return ChatCompletionChunk.model_validate({
-        "id": "chatcmpl-x", "object": "chat.completion.chunk", "created": 0, "model": "fake",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
+    return ChatCompletionChunk.model_validate(
+        {
+            "id": "chatcmpl-x",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "fake",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        }
+    )
 
 
 def test_streamed_tool_call_fragments_are_joined_by_index():
     chunks = [
         chunk({"role": "assistant"}),
-        chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                               "function": {"name": "add", "arguments": ""}}]}),
-        chunk({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
-                               "function": {"name": "add", "arguments": '{"a"'}}]}),
+        chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "call_a",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": ""},
+                    }
+                ]
+            }
+        ),
+        chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 1,
+                        "id": "call_b",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a"'},
+                    }
+                ]
+            }
+        ),
         chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"a": 1, '}}]}),
         chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"b": 2}'}}]}),
         chunk({"tool_calls": [{"index": 1, "function": {"arguments": ': 3, "b": 4}'}}]}),
@@ -136,7 +187,9 @@ def test_streamed_tool_call_fragments_are_joined_by_index():
     message = accumulate_stream(chunks)
     assert message["content"] is None
     assert [(c["id"], json.loads(c["function"]["arguments"])) for c in message["tool_calls"]] == [
-        ("call_a", {"a": 1, "b": 2}), ("call_b", {"a": 3, "b": 4})]
+        ("call_a", {"a": 1, "b": 2}),
+        ("call_b", {"a": 3, "b": 4}),
+    ]
 
 
 def test_streamed_text_is_joined_into_the_content():

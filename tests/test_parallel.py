@@ -23,8 +23,11 @@ BARRIER_WAIT_S = 5
 
 def call(name, arguments=None, call_id=None):
     arguments = arguments or {}
-    return {"id": call_id or f"call_{name}", "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {
+        "id": call_id or f"call_{name}",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
 
 
 def together(n):
@@ -35,6 +38,7 @@ def together(n):
         """Wait for the others."""
         barrier.wait()
         return city
+
     return meet
 
 
@@ -56,6 +60,7 @@ def test_results_keep_the_call_order_even_when_later_calls_finish_first():
         """Finishes first and lets `slow` go."""
         first_may_finish.set()
         return n
+
     results = ThreadExecutor()([call("slow", {"n": 1}), call("fast", {"n": 2})], ToolRegistry([slow, fast]))
     assert results == ["1", "2"]
 
@@ -71,6 +76,7 @@ def test_a_call_past_its_timeout_gets_a_timeout_error_and_the_others_still_succe
     def quick() -> str:
         """Answers at once."""
         return "ok"
+
     results = ThreadExecutor(timeout_s=0.05)([call("hang"), call("quick")], ToolRegistry([hang, quick]))
     never.set()
     assert json.loads(results[0])["error"]["code"] == "timeout"
@@ -85,6 +91,7 @@ def test_one_failing_call_does_not_sink_the_batch():
     def fine() -> str:
         """Works."""
         return "fine"
+
     results = ThreadExecutor()([call("boom"), call("fine")], ToolRegistry([boom, fine]))
     assert json.loads(results[0])["error"] == {"code": "tool_failed", "message": "RuntimeError: disk full"}
     assert results[1] == "fine"
@@ -104,6 +111,7 @@ def test_no_more_than_max_parallel_calls_run_at_once():
         with lock:
             inside -= 1
         return n
+
     ThreadExecutor(max_parallel=2)([call("count", {"n": i}) for i in range(4)], ToolRegistry([count]))
     assert most == 2
 
@@ -117,6 +125,7 @@ def test_writes_form_phases_of_their_own_and_reads_between_them_share_one():
     def read(n: int) -> int:
         """Reads."""
         return n
+
     tools = ToolRegistry([save, read])
     names = ["read", "read", "save", "save", "read"]
     assert phases([call(n, {"n": 1}) for n in names], tools) == [[0, 1], [2], [3], [4]]
@@ -136,6 +145,7 @@ def test_writes_never_overlap_even_in_one_batch():
             overlapped = overlapped or inside > 1
             inside -= 1
         return room
+
     calls = [call("book", {"room": r}, f"call_{r}") for r in "ABCD"]
     assert ThreadExecutor(max_parallel=4)(calls, ToolRegistry([book])) == list("ABCD")
     assert not overlapped
@@ -156,6 +166,7 @@ def test_a_repeated_write_runs_once_and_returns_the_first_result():
         """Pays."""
         done.append(amount)
         return f"paid {amount}, receipt {len(done)}"
+
     executor, tools = ThreadExecutor(), ToolRegistry([pay])
     first = executor([call("pay", {"amount": 5}, "call_1")], tools)
     again = executor([call("pay", {"amount": 5}, "call_2")], tools)
@@ -172,6 +183,7 @@ def test_a_failed_write_is_not_remembered_so_it_can_be_tried_again():
         if len(attempts) == 1:
             raise ToolError("declined", "card declined")
         return "paid"
+
     executor, tools = ThreadExecutor(), ToolRegistry([pay])
     executor([call("pay", {"amount": 5})], tools)
     assert executor([call("pay", {"amount": 5})], tools) == ["paid"]
@@ -195,6 +207,7 @@ def test_the_asyncio_executor_awaits_async_tools_concurrently_in_call_order():
         while len(arrived) < 3:
             await asyncio.sleep(0.001)
         return city
+
     calls = [call("meet", {"city": c}, f"call_{c}") for c in ("Oslo", "Rome", "Lima")]
     assert AsyncioExecutor()(calls, ToolRegistry([meet])) == ["Oslo", "Rome", "Lima"]
 
@@ -213,6 +226,7 @@ def test_the_asyncio_executor_cancels_an_async_call_past_its_timeout():
     async def quick() -> str:
         """Answers."""
         return "ok"
+
     results = AsyncioExecutor(timeout_s=0.05)([call("hang"), call("quick")], ToolRegistry([hang, quick]))
     assert json.loads(results[0])["error"]["code"] == "timeout" and results[1] == "ok"
 
@@ -221,10 +235,15 @@ def test_the_asyncio_executor_reports_bad_arguments_and_crashes_of_async_tools_a
     async def crash(n: int) -> str:
         """Crashes."""
         raise ValueError("bad n")
-    results = AsyncioExecutor()([call("crash", {"n": 1}), call("crash", {"m": 1}),
-                                 call("missing")], ToolRegistry([crash]))
-    assert [json.loads(r)["error"]["code"] for r in results] == ["tool_failed", "invalid_arguments",
-                                                                  "unknown_tool"]
+
+    results = AsyncioExecutor()(
+        [call("crash", {"n": 1}), call("crash", {"m": 1}), call("missing")], ToolRegistry([crash])
+    )
+    assert [json.loads(r)["error"]["code"] for r in results] == [
+        "tool_failed",
+        "invalid_arguments",
+        "unknown_tool",
+    ]
 
 
 def test_the_asyncio_executor_also_works_inside_a_running_event_loop():
@@ -234,6 +253,7 @@ def test_the_asyncio_executor_also_works_inside_a_running_event_loop():
 
     async def main():
         return AsyncioExecutor()([call("echo", {"text": "hi"})], ToolRegistry([echo]))
+
     assert asyncio.run(main()) == ["hi"]
 
 

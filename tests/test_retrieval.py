@@ -62,33 +62,48 @@ def test_recall_is_the_share_of_expected_tools_found():
 
 
 def test_recall_at_k_averages_over_cases_and_grows_with_k():
-    cases = [{"request": "refund invoice inv_1", "tools": ["refund_invoice"]},
-             {"request": "weather in Oslo and book a flight", "tools": ["get_weather", "book_flight"]}]
+    cases = [
+        {"request": "refund invoice inv_1", "tools": ["refund_invoice"]},
+        {"request": "weather in Oslo and book a flight", "tools": ["get_weather", "book_flight"]},
+    ]
     index = ToolIndex(TOOLS)
     assert recall_at_k(index.search, cases, k=1) == 0.75
     assert recall_at_k(index.search, cases, k=3) == 1.0
 
 
-@pytest.mark.parametrize("bad", [lambda: recall(["a"], []), lambda: recall_at_k(lambda r, k: [], [], 1),
-                                 lambda: ToolIndex([]), lambda: ToolIndex(TOOLS).search("x", k=0),
-                                 lambda: GroupRouter({})])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: recall(["a"], []),
+        lambda: recall_at_k(lambda r, k: [], [], 1),
+        lambda: ToolIndex([]),
+        lambda: ToolIndex(TOOLS).search("x", k=0),
+        lambda: GroupRouter({}),
+    ],
+)
 def test_empty_eval_sets_empty_indexes_and_k_below_one_are_refused(bad):
     with pytest.raises(ValueError):
         bad()
 
 
 def test_the_router_picks_a_domain_by_its_description_and_tools():
-    router = GroupRouter({"travel": ("Trips, flights and hotels.", TOOLS[:1]),
-                          "billing": ("Invoices, payments and refunds.", TOOLS[1:2])})
+    router = GroupRouter(
+        {
+            "travel": ("Trips, flights and hotels.", TOOLS[:1]),
+            "billing": ("Invoices, payments and refunds.", TOOLS[1:2]),
+        }
+    )
     assert router.route("I was charged twice, refund me") == "billing"
     assert router.registry("book a trip to Rome").names == ["book_flight"]
     assert router.route("xylophone") is None and len(router.registry("xylophone")) == 0
 
 
 def test_the_catalogue_is_one_short_line_per_tool():
-    assert catalogue(TOOLS).splitlines() == ["book_flight: Book a flight between two airports",
-                                             "refund_invoice: Refund an invoice to the customer's card",
-                                             "get_weather: Current weather for a city"]
+    assert catalogue(TOOLS).splitlines() == [
+        "book_flight: Book a flight between two airports",
+        "refund_invoice: Refund an invoice to the customer's card",
+        "get_weather: Current weather for a city",
+    ]
 
 
 def test_the_finder_adds_the_full_schemas_of_the_tools_it_finds_once():
@@ -96,8 +111,10 @@ def test_the_finder_adds_the_full_schemas_of_the_tools_it_finds_once():
     find = finder(ToolIndex(TOOLS), active, k=1)
     active.add(find)
     assert "get_weather: Current weather for a city" in find.description
-    assert find(query="weather in Oslo") == {"loaded": ["get_weather"],
-                                             "now_available": ["find_tools", "get_weather"]}
+    assert find(query="weather in Oslo") == {
+        "loaded": ["get_weather"],
+        "now_available": ["find_tools", "get_weather"],
+    }
     assert find(query="weather in Rome")["loaded"] == []
 
 

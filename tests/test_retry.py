@@ -16,6 +16,7 @@ def flaky(failures, error=None):
         if len(calls) <= failures:
             raise error
         return "data"
+
     return fetch, calls
 
 
@@ -57,8 +58,15 @@ def test_a_non_transient_error_is_raised_at_once_without_waiting():
     assert len(calls) == 1 and waits == []
 
 
-@pytest.mark.parametrize("error", [TimeoutError(), ConnectionResetError(), TransientError("busy"),
-                                   TransientError("rate limited", status=429)])
+@pytest.mark.parametrize(
+    "error",
+    [
+        TimeoutError(),
+        ConnectionResetError(),
+        TransientError("busy"),
+        TransientError("rate limited", status=429),
+    ],
+)
 def test_timeouts_dropped_connections_and_retryable_statuses_are_transient(error):
     assert is_transient(error)
 
@@ -69,8 +77,16 @@ class HTTPError(Exception):
         self.status_code = status_code
 
 
-@pytest.mark.parametrize("error", [ValueError("bad"), KeyError("id"), HTTPError(404), HTTPError(400),
-                                   ToolError("timeout", "a tool's own verdict")])
+@pytest.mark.parametrize(
+    "error",
+    [
+        ValueError("bad"),
+        KeyError("id"),
+        HTTPError(404),
+        HTTPError(400),
+        ToolError("timeout", "a tool's own verdict"),
+    ],
+)
 def test_bugs_client_errors_and_a_tools_own_errors_are_not_transient(error):
     assert not is_transient(error)
 
@@ -82,8 +98,13 @@ def test_rate_limits_and_server_errors_are_transient(status):
 
 def test_on_retry_sees_each_retry_with_its_wait():
     seen = []
-    retry = RetryPolicy(attempts=3, base_s=1.0, sleep=lambda s: None, random=lambda: 1.0,
-                        on_retry=lambda n, wait, e: seen.append((n, wait, type(e).__name__)))
+    retry = RetryPolicy(
+        attempts=3,
+        base_s=1.0,
+        sleep=lambda s: None,
+        random=lambda: 1.0,
+        on_retry=lambda n, wait, e: seen.append((n, wait, type(e).__name__)),
+    )
     retry.call(flaky(2)[0])
     assert seen == [(1, 1.0, "ConnectionError"), (2, 2.0, "ConnectionError")]
 
@@ -96,6 +117,7 @@ def test_a_retrying_tool_is_described_exactly_like_the_original():
             city: A city.
         """
         return city
+
     wrapped = retrying(RetryPolicy())(weather)
     assert tool(wrapped).spec() == tool(weather).spec()
     assert wrapped(city="Oslo") == "Oslo"

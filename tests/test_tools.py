@@ -31,8 +31,12 @@ def test_parameters_without_a_default_are_required_and_the_rest_are_optional():
 
 def test_a_literal_becomes_an_enum_and_docstring_args_become_descriptions():
     props = function_schema(get_weather)["properties"]
-    assert props["unit"] == {"type": "string", "enum": ["celsius", "fahrenheit"],
-                             "default": "celsius", "description": "Temperature unit."}
+    assert props["unit"] == {
+        "type": "string",
+        "enum": ["celsius", "fahrenheit"],
+        "default": "celsius",
+        "description": "Temperature unit.",
+    }
     assert props["days"]["description"] == "How many days of forecast, counted from today."
 
 
@@ -52,6 +56,7 @@ class Address:
     Args:
         street: Street and number.
     """
+
     street: str
     postcode: str | None = None
 
@@ -65,16 +70,19 @@ class Order(BaseModel):
     quantity: int = 1
 
 
-@pytest.mark.parametrize(("hint", "expected"), [
-    (str, {"type": "string"}),
-    (float, {"type": "number"}),
-    (bool, {"type": "boolean"}),
-    (list[int], {"type": "array", "items": {"type": "integer"}}),
-    (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
-    (int | None, {"type": "integer"}),
-    (Colour, {"type": "string", "enum": ["red", "blue"]}),
-    (Literal[1, 2], {"type": "integer", "enum": [1, 2]}),
-])
+@pytest.mark.parametrize(
+    ("hint", "expected"),
+    [
+        (str, {"type": "string"}),
+        (float, {"type": "number"}),
+        (bool, {"type": "boolean"}),
+        (list[int], {"type": "array", "items": {"type": "integer"}}),
+        (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
+        (int | None, {"type": "integer"}),
+        (Colour, {"type": "string", "enum": ["red", "blue"]}),
+        (Literal[1, 2], {"type": "integer", "enum": [1, 2]}),
+    ],
+)
 def test_each_supported_type_hint_has_its_json_schema(hint, expected):
     assert type_schema(hint) == expected
 
@@ -98,6 +106,7 @@ def test_an_unsupported_type_is_refused_with_the_list_of_supported_ones():
 def test_star_args_cannot_be_described_to_a_model():
     def anything(*args, **kwargs):
         """Takes anything."""
+
     with pytest.raises(TypeError, match=r"\*args and \*\*kwargs"):
         function_schema(anything)
 

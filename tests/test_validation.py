@@ -21,8 +21,12 @@ from wirelab.validation import (
 ORDERS = {"ord_1001", "ord_1002"}
 
 
-def ship(order_id: str, speed: Literal["standard", "express"] = "standard", copies: int = 1,
-         date: str | None = None) -> str:
+def ship(
+    order_id: str,
+    speed: Literal["standard", "express"] = "standard",
+    copies: int = 1,
+    date: str | None = None,
+) -> str:
     """Ship an order.
 
     Args:
@@ -66,8 +70,10 @@ def test_a_value_outside_the_enum_lists_what_is_allowed():
 
 
 def test_a_wrong_case_enum_value_is_told_the_exact_spelling():
-    assert error_of({"order_id": "ord_1", "speed": "EXPRESS"})["suggestion"] == \
-        "Use 'express': values are case-sensitive."
+    assert (
+        error_of({"order_id": "ord_1", "speed": "EXPRESS"})["suggestion"]
+        == "Use 'express': values are case-sensitive."
+    )
 
 
 def test_a_wrong_type_says_the_expected_type():
@@ -88,8 +94,15 @@ def test_every_problem_is_listed_when_there_are_several():
 
 
 def test_nested_fields_are_named_by_their_path():
-    schema = {"type": "object", "properties": {"items": {"type": "array", "items": {
-        "type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+            }
+        },
+    }
     assert schema_problems({"items": [{"sku": "a"}, {}]}, schema)[0]["field"] == "items.1.sku"
 
 
@@ -146,8 +159,7 @@ def test_check_call_runs_syntax_before_semantics():
 
 def test_a_validating_runner_never_runs_the_tool_on_bad_arguments():
     ran = []
-    run = validating({"ship": [must_exist("order_id", ORDERS)]},
-                     run=lambda c, tools: ran.append(c) or "ran")
+    run = validating({"ship": [must_exist("order_id", ORDERS)]}, run=lambda c, tools: ran.append(c) or "ran")
     assert json.loads(run(call({"order_id": "nope"}), TOOLS))["error"]["code"] == "not_found"
     assert json.loads(run(call('{"order_id": '), TOOLS))["error"]["code"] == "invalid_json"
     assert ran == []

@@ -184,16 +184,20 @@ class Progress:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise DrillError(f"progress file {self.path} is unreadable ({exc}); move it away") from exc
-        if not (isinstance(data, dict) and isinstance(data.get("questions"), dict)
-                and isinstance(data.get("drills"), dict)):
+        if not (
+            isinstance(data, dict)
+            and isinstance(data.get("questions"), dict)
+            and isinstance(data.get("drills"), dict)
+        ):
             raise DrillError(f"progress file {self.path} is not drills progress; move it away")
         return data
 
     def save(self) -> None:
         """Write atomically: a crash mid-write leaves the old file intact."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False,
-                                         encoding="utf-8", suffix=".tmp") as tmp:
+        with tempfile.NamedTemporaryFile(
+            "w", dir=self.path.parent, delete=False, encoding="utf-8", suffix=".tmp"
+        ) as tmp:
             json.dump(self.data, tmp, indent=1, sort_keys=True)
         os.replace(tmp.name, self.path)
 
@@ -261,15 +265,28 @@ def check_drill(drill: CodingDrill, target: Path | None = None, timeout: float =
         raise DrillError(f"no file to check at {target}")
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.xml"
-        command = [sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "no:cacheprovider",
-                   f"--junitxml={report}", "--rootdir", str(drill.folder), str(drill.checks)]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "--tb=short",
+            "-p",
+            "no:cacheprovider",
+            f"--junitxml={report}",
+            "--rootdir",
+            str(drill.folder),
+            str(drill.checks),
+        ]
         env = {**os.environ, "WIRELAB_DRILL_FILE": str(target), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
         try:
-            run = subprocess.run(command, capture_output=True, text=True, env=env,
-                                 timeout=timeout, cwd=drill.folder)
+            run = subprocess.run(
+                command, capture_output=True, text=True, env=env, timeout=timeout, cwd=drill.folder
+            )
         except subprocess.TimeoutExpired as exc:
-            raise DrillError(f"checks did not finish in {timeout:g} s: does {target.name} "
-                             "wait forever?") from exc
+            raise DrillError(
+                f"checks did not finish in {timeout:g} s: does {target.name} wait forever?"
+            ) from exc
         passed, total = _count(report)
     return CheckResult(drill, passed, total, run.stdout + run.stderr)
 
@@ -315,8 +332,11 @@ def parse_hits(reply: str, total: int) -> int:
 
 
 def mock_interview(
-    questions: Sequence[Question], minutes: float, progress: Progress | None,
-    ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
+    questions: Sequence[Question],
+    minutes: float,
+    progress: Progress | None,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
     clock: Callable[[], float] = time.monotonic,
 ) -> list[tuple[str, bool]]:
     """Ask each question, reveal the model answer, self-grade; stop when time runs out.
@@ -329,21 +349,21 @@ def mock_interview(
         if elapsed >= minutes * 60:
             say(f"\nTime is up after {len(results)} of {len(questions)} questions.")
             break
-        say(f"\n[{number}/{len(questions)}] {question.topic} · {question.difficulty} · "
-            f"{format_minutes(elapsed)} of {format_minutes(minutes * 60)}\n{question.question}")
+        say(
+            f"\n[{number}/{len(questions)}] {question.topic} · {question.difficulty} · "
+            f"{format_minutes(elapsed)} of {format_minutes(minutes * 60)}\n{question.question}"
+        )
         answered = _ask_and_grade(question, ask, say)
         if answered is None:
             break
         results.append((question.id, answered))
         if progress is not None:
             progress.record(question.id, answered)
-    say(f"\nAnswered {sum(a for _, a in results)} of {len(results)} in "
-        f"{format_minutes(clock() - start)}.")
+    say(f"\nAnswered {sum(a for _, a in results)} of {len(results)} in {format_minutes(clock() - start)}.")
     return results
 
 
-def _ask_and_grade(question: Question, ask: Callable[[str], str],
-                   say: Callable[[str], None]) -> bool | None:
+def _ask_and_grade(question: Question, ask: Callable[[str], str], say: Callable[[str], None]) -> bool | None:
     """None when the learner ends the session (end of input)."""
     try:
         ask("Answer out loud, then press Enter to see the model answer... ")
@@ -375,8 +395,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_start(args: argparse.Namespace) -> int:
     drill = get_drill(args.drill)
     Progress().start_drill(drill.name)
-    print(f"{drill.title} - {drill.minutes} minutes from now.\n\n{drill.brief}\n\n"
-          f"Edit {drill.starter}\nThen run: python -m wirelab.drills check {drill.name}")
+    print(
+        f"{drill.title} - {drill.minutes} minutes from now.\n\n{drill.brief}\n\n"
+        f"Edit {drill.starter}\nThen run: python -m wirelab.drills check {drill.name}"
+    )
     return 0
 
 

@@ -24,8 +24,7 @@ from typing import Any
 class ToolError(Exception):
     """An error a tool reports back to the model as its result."""
 
-    def __init__(self, code: str, message: str, *, suggestion: str | None = None,
-                 **details: Any) -> None:
+    def __init__(self, code: str, message: str, *, suggestion: str | None = None, **details: Any) -> None:
         super().__init__(message)
         self.code, self.message, self.suggestion, self.details = code, message, suggestion, details
 

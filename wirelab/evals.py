@@ -61,8 +61,9 @@ def load_cases(path: str | Path) -> list[Case]:
 
 def first_call(client: Any, model: str, tools: ToolRegistry, request: str) -> tuple[str | None, dict]:
     """The name and parsed arguments of the model's first tool call, or (None, {})."""
-    reply = client.chat.completions.create(model=model, tools=tools.specs(),
-                                           messages=[{"role": "user", "content": request}])
+    reply = client.chat.completions.create(
+        model=model, tools=tools.specs(), messages=[{"role": "user", "content": request}]
+    )
     calls = reply.choices[0].message.tool_calls or []
     if not calls:
         return None, {}

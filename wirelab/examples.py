@@ -67,8 +67,9 @@ def convert_currency(amount: float, from_currency: str, to_currency: str) -> dic
     return {"amount": amount, "from": from_currency, "to": to_currency, "rate": 1.1}
 
 
-def translate_text(text: str,
-                   target_language: Literal["english", "french", "spanish", "german", "japanese"]) -> dict:
+def translate_text(
+    text: str, target_language: Literal["english", "french", "spanish", "german", "japanese"]
+) -> dict:
     """Translate text into another language; say which language to translate into.
 
     Args:
@@ -97,14 +98,24 @@ def set_reminder(text: str, date: str | None = None) -> dict:
     return {"reminder": text, "date": date or "tomorrow"}
 
 
-OFFICE = [send_email, search_contacts, create_event, get_weather, convert_currency, translate_text,
-          get_order_status, set_reminder]
+OFFICE = [
+    send_email,
+    search_contacts,
+    create_event,
+    get_weather,
+    convert_currency,
+    translate_text,
+    get_order_status,
+    set_reminder,
+]
 
 
 def without_descriptions(schema: JSONSchema) -> JSONSchema:
     """The same parameters schema with every parameter's `description` removed."""
-    properties = {name: {k: v for k, v in prop.items() if k != "description"}
-                  for name, prop in schema.get("properties", {}).items()}
+    properties = {
+        name: {k: v for k, v in prop.items() if k != "description"}
+        for name, prop in schema.get("properties", {}).items()
+    }
     return {**schema, "properties": properties}
 
 

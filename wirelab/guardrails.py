@@ -54,8 +54,10 @@ def truncate(text: str, max_chars: int) -> str:
     """`text` cut to `max_chars` characters plus a note saying how much was left out."""
     if len(text) <= max_chars:
         return text
-    return (f"{text[:max_chars]}\n[truncated: showing {max_chars:,} of {len(text):,} characters; "
-            "ask for less, e.g. a narrower query or a smaller limit]")
+    return (
+        f"{text[:max_chars]}\n[truncated: showing {max_chars:,} of {len(text):,} characters; "
+        "ask for less, e.g. a narrower query or a smaller limit]"
+    )
 
 
 def clean_result(content: str, max_chars: int = 4000) -> str:
@@ -67,25 +69,35 @@ def clean_result(content: str, max_chars: int = 4000) -> str:
     if looks_like_html(content):
         title = _TITLE.search(content)
         page = " ".join(title.group(1).split()) if title else "an HTML page"
-        return ToolError("upstream_error", f"the service answered with a web page, not data: {page!r}",
-                         suggestion="This is a server problem, not a bad call: tell the user "
-                                    "or try again later.").content()
+        return ToolError(
+            "upstream_error",
+            f"the service answered with a web page, not data: {page!r}",
+            suggestion="This is a server problem, not a bad call: tell the user or try again later.",
+        ).content()
     return truncate(_CONTROL.sub("", content), max_chars)
 
 
 def sequential(run: CallRunner) -> Executor:
     """An `Executor` that runs each call with `run`, one after another, in call order."""
+
     def execute(calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         return [run(call, tools) for call in calls]
+
     return execute
 
 
 class Guard:
     """An `Executor` wrapping another with a call budget, a correction cap and stop codes."""
 
-    def __init__(self, inner: Executor = execute_sequentially, *, max_calls: int = 20,
-                 max_corrections: int = 2, stop_codes: frozenset[str] = STOP_CODES,
-                 max_chars: int = 4000) -> None:
+    def __init__(
+        self,
+        inner: Executor = execute_sequentially,
+        *,
+        max_calls: int = 20,
+        max_corrections: int = 2,
+        stop_codes: frozenset[str] = STOP_CODES,
+        max_chars: int = 4000,
+    ) -> None:
         if max_calls < 1 or max_corrections < 0 or max_chars < 1:
             raise ValueError("need max_calls >= 1, max_corrections >= 0 and max_chars >= 1")
         self.inner, self.max_calls, self.max_corrections = inner, max_calls, max_corrections
@@ -95,8 +107,12 @@ class Guard:
 
     def __call__(self, calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         if self.calls_made + len(calls) > self.max_calls:
-            raise RunStopped("budget", f"the model asked for {len(calls)} more tool call(s) after "
-                             f"{self.calls_made}; the budget is {self.max_calls}", calls[0])
+            raise RunStopped(
+                "budget",
+                f"the model asked for {len(calls)} more tool call(s) after "
+                f"{self.calls_made}; the budget is {self.max_calls}",
+                calls[0],
+            )
         self.calls_made += len(calls)
         results = [clean_result(content, self.max_chars) for content in self.inner(calls, tools)]
         for call, content in zip(calls, results, strict=True):
@@ -113,5 +129,9 @@ class Guard:
             raise RunStopped(error["code"], error["message"], call)
         self.failures[name] += 1
         if self.failures[name] > self.max_corrections:
-            raise RunStopped("correction_cap", f"{name} failed {self.failures[name]} times in a row "
-                             f"(last: {error['code']}); max_corrections is {self.max_corrections}", call)
+            raise RunStopped(
+                "correction_cap",
+                f"{name} failed {self.failures[name]} times in a row "
+                f"(last: {error['code']}); max_corrections is {self.max_corrections}",
+                call,
+            )

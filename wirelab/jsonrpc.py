@@ -109,9 +109,9 @@ def parse(data: str | bytes) -> Message:
 def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
     """Check one incoming message: `(message, None)`, or `(None, the error response to send)`.
 
-        receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')  # -> ({... "id": 0 ...}, None)
-        receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')  # -> (None, error -32600 for id 7)
-        receive("{not json")                                     # -> (None, error -32700, id null)
+    receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')  # -> ({... "id": 0 ...}, None)
+    receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')  # -> (None, error -32600 for id 7)
+    receive("{not json")                                     # -> (None, error -32700, id null)
     """
     try:
         value = decode(data)
@@ -134,8 +134,10 @@ def decode(data: str | bytes) -> Any:
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise JsonRpcError(PARSE_ERROR, f"Parse error: the message is not valid UTF-8 "
-                                            f"(byte {e.start} is {data[e.start]:#04x})") from e
+            raise JsonRpcError(
+                PARSE_ERROR,
+                f"Parse error: the message is not valid UTF-8 (byte {e.start} is {data[e.start]:#04x})",
+            ) from e
     try:
         return json.loads(data, parse_int=_int, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
@@ -169,8 +171,9 @@ def _no_constant(text: str) -> float:
 def validate(message: Any) -> None:
     """Raise -32600 unless `message` is a JSON-RPC 2.0 request, notification or response."""
     if isinstance(message, list):
-        raise JsonRpcError(INVALID_REQUEST, "Invalid Request: batches are not supported, "
-                                            "send one message per line")
+        raise JsonRpcError(
+            INVALID_REQUEST, "Invalid Request: batches are not supported, send one message per line"
+        )
     if not isinstance(message, dict):
         raise JsonRpcError(INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
     if message.get("jsonrpc") != "2.0":
@@ -180,8 +183,11 @@ def validate(message: Any) -> None:
     if "method" in message:
         _validate_call(message)
     elif not is_response(message):
-        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: a message needs "method" '
-                                            '(request, notification) or "result"/"error" (response)')
+        raise JsonRpcError(
+            INVALID_REQUEST,
+            'Invalid Request: a message needs "method" '
+            '(request, notification) or "result"/"error" (response)',
+        )
 
 
 def _valid_id(id: Any, *, response: bool) -> bool:
@@ -194,8 +200,10 @@ def _validate_call(message: Message) -> None:
     if not isinstance(message["method"], str):
         raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "method" must be a string')
     if not isinstance(message.get("params", {}), dict):
-        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "params" must be an object here '
-                                            "(MCP uses named parameters only)")
+        raise JsonRpcError(
+            INVALID_REQUEST,
+            'Invalid Request: "params" must be an object here (MCP uses named parameters only)',
+        )
 
 
 def request_id(message: Any) -> Id | None:

@@ -43,8 +43,10 @@ def model_name() -> str:
     if chosen:
         return chosen
     if not using_offline_model():
-        raise RuntimeError("OPENAI_API_KEY is set, so a real provider is used: "
-                           "set WIRELAB_MODEL to the model you want to call")
+        raise RuntimeError(
+            "OPENAI_API_KEY is set, so a real provider is used: "
+            "set WIRELAB_MODEL to the model you want to call"
+        )
     return MODEL_ID
 
 
@@ -82,18 +84,31 @@ class ObservedTransport(httpx2.BaseTransport):
         if not self._wire.observed:
             return self._inner.handle_request(request)
         exchange, method = self._wire.next_exchange(), f"{request.method} {request.url.path}"
-        self._wire.publish(WireMessage(CHANNEL, "client", "request", parse_json(request.read()),
-                                       method, exchange))
+        self._wire.publish(
+            WireMessage(CHANNEL, "client", "request", parse_json(request.read()), method, exchange)
+        )
         response = self._inner.handle_request(request)
 
         def publish(body: bytes) -> None:
             kind = "error" if response.status_code >= 400 else "response"
-            self._wire.publish(WireMessage(CHANNEL, "server", kind, _payload(request, response, body),
-                                           method, exchange, response.status_code))
+            self._wire.publish(
+                WireMessage(
+                    CHANNEL,
+                    "server",
+                    kind,
+                    _payload(request, response, body),
+                    method,
+                    exchange,
+                    response.status_code,
+                )
+            )
 
-        return httpx2.Response(response.status_code, headers=response.headers,
-                               stream=_RecordingStream(response.stream, publish),
-                               extensions=response.extensions)
+        return httpx2.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_RecordingStream(response.stream, publish),
+            extensions=response.extensions,
+        )
 
     def close(self) -> None:
         self._inner.close()
@@ -101,8 +116,9 @@ class ObservedTransport(httpx2.BaseTransport):
 
 def _payload(request: httpx2.Request, response: httpx2.Response, body: bytes) -> object:
     if response.headers.get("content-type", "").startswith("text/event-stream"):
-        replay = httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body,
-                                 request=request)
+        replay = httpx2.Response(
+            200, headers={"content-type": "text/event-stream"}, content=body, request=request
+        )
         return [parse_json(event.data) for event in httpx2.EventSource(replay)]
     return parse_json(body)
 

@@ -58,14 +58,23 @@ def parse_arguments(call: Message) -> dict[str, Any]:
     try:
         arguments = json.loads(raw)
     except json.JSONDecodeError as e:
-        raise ToolError("invalid_json", f"arguments are not valid JSON ({e.msg} at char {e.pos})",
-                        suggestion="Send the arguments as one JSON object.") from e
+        raise ToolError(
+            "invalid_json",
+            f"arguments are not valid JSON ({e.msg} at char {e.pos})",
+            suggestion="Send the arguments as one JSON object.",
+        ) from e
     except (ValueError, RecursionError) as e:  # a 5,000-digit number, nesting too deep to read
-        raise ToolError("invalid_json", f"arguments cannot be read: {type(e).__name__}: {e}",
-                        suggestion="Send the arguments as one JSON object.") from e
+        raise ToolError(
+            "invalid_json",
+            f"arguments cannot be read: {type(e).__name__}: {e}",
+            suggestion="Send the arguments as one JSON object.",
+        ) from e
     if not isinstance(arguments, dict):
-        raise ToolError("invalid_arguments", "arguments must be a JSON object",
-                        suggestion="Send the arguments as one JSON object.")
+        raise ToolError(
+            "invalid_arguments",
+            "arguments must be a JSON object",
+            suggestion="Send the arguments as one JSON object.",
+        )
     return arguments
 
 
@@ -80,8 +89,11 @@ def execute_tool_call(call: Message, tools: ToolRegistry) -> str:
     try:
         tool = tools.get(name)
         if tool is None:
-            raise ToolError("unknown_tool", f"there is no tool named {name!r}",
-                            suggestion=f"Use one of: {', '.join(tools.names)}.")
+            raise ToolError(
+                "unknown_tool",
+                f"there is no tool named {name!r}",
+                suggestion=f"Use one of: {', '.join(tools.names)}.",
+            )
         return _as_content(_invoke(tool, parse_arguments(call)))
     except ToolError as e:
         return e.content()
@@ -91,8 +103,9 @@ def _invoke(tool: Any, arguments: dict[str, Any]) -> Any:
     try:
         inspect.signature(tool.function).bind(**arguments)
     except TypeError as e:
-        raise ToolError("invalid_arguments", str(e),
-                        suggestion=f"Parameters: {', '.join(tool.parameters['properties'])}.") from e
+        raise ToolError(
+            "invalid_arguments", str(e), suggestion=f"Parameters: {', '.join(tool.parameters['properties'])}."
+        ) from e
     try:
         return tool(**arguments)
     except ToolError:
@@ -128,8 +141,9 @@ def accumulate_stream(chunks: Iterable[Any]) -> Message:
             delta = choice.delta
             content.append(delta.content or "")
             for part in delta.tool_calls or []:
-                call = calls.setdefault(part.index, {
-                    "id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                call = calls.setdefault(
+                    part.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                )
                 call["id"] = part.id or call["id"]
                 if part.function:
                     call["function"]["name"] += part.function.name or ""
@@ -148,11 +162,18 @@ def assistant_message(client: Any, stream: bool, **request: Any) -> Message:
     return message.model_dump(exclude_none=True, exclude={"refusal", "annotations", "audio"})
 
 
-def run_tool_loop(client: Any, messages: Sequence[Message], tools: ToolRegistry, *,
-                  model: str | None = None, max_steps: int = 8, stream: bool = False,
-                  execute: Executor = execute_sequentially,
-                  on_event: Callable[[LoopEvent], None] | None = None,
-                  **create_args: Any) -> LoopResult:
+def run_tool_loop(
+    client: Any,
+    messages: Sequence[Message],
+    tools: ToolRegistry,
+    *,
+    model: str | None = None,
+    max_steps: int = 8,
+    stream: bool = False,
+    execute: Executor = execute_sequentially,
+    on_event: Callable[[LoopEvent], None] | None = None,
+    **create_args: Any,
+) -> LoopResult:
     """Run the six-step loop until the model answers or `max_steps` requests were made.
 
     `messages` is not modified: the conversation so far comes back in the result.
@@ -168,19 +189,24 @@ def run_tool_loop(client: Any, messages: Sequence[Message], tools: ToolRegistry,
     emit("define", 0, tools=tools.names)
     for turn in range(1, max_steps + 1):
         emit("send", turn, messages=len(history))
-        reply = assistant_message(client, stream, model=model or model_name(), messages=history,
-                                  tools=tools.specs(), **create_args)
+        reply = assistant_message(
+            client, stream, model=model or model_name(), messages=history, tools=tools.specs(), **create_args
+        )
         calls = reply.get("tool_calls") or []
-        emit("decide", turn, tool_calls=[c["function"]["name"] for c in calls],
-             content=reply.get("content"))
+        emit("decide", turn, tool_calls=[c["function"]["name"] for c in calls], content=reply.get("content"))
         history.append(reply)
         if not calls:
             emit("answer", turn, content=reply.get("content"))
             return LoopResult(reply.get("content"), history, turn, "answer", made)
         results = execute(calls, tools)
         for call, content in zip(calls, results, strict=True):
-            emit("execute", turn, name=call["function"]["name"],
-                 arguments=call["function"]["arguments"], result=content)
+            emit(
+                "execute",
+                turn,
+                name=call["function"]["name"],
+                arguments=call["function"]["arguments"],
+                result=content,
+            )
             history.append(tool_message(call, content))
             emit("append", turn, tool_call_id=call["id"])
         made.extend(calls)

@@ -100,8 +100,11 @@ class IdempotencyStore:
             if key in self._done:
                 return self._done[key]
             if key in self._running:
-                return ToolError("in_progress", "the same write is still running",
-                                 suggestion="Wait for its result; do not send it again.").content()
+                return ToolError(
+                    "in_progress",
+                    "the same write is still running",
+                    suggestion="Wait for its result; do not send it again.",
+                ).content()
             self._running.add(key)
             return None
 
@@ -118,6 +121,7 @@ class IdempotencyStore:
 
 def once(run: CallRunner, store: IdempotencyStore) -> CallRunner:
     """A call runner that runs each distinct write at most once (reads pass through)."""
+
     def runner(call: Message, tools: ToolRegistry) -> str:
         if not is_write(tools.get(call["function"]["name"])):
             return run(call, tools)
@@ -128,13 +132,18 @@ def once(run: CallRunner, store: IdempotencyStore) -> CallRunner:
         content = run(call, tools)
         store.finish(key, content)
         return content
+
     return runner
 
 
 def timeout_error(call: Message, timeout_s: float) -> str:
     """The result of a call abandoned after `timeout_s`: a `timeout` error the model can report."""
-    return ToolError("timeout", f"{call['function']['name']} did not answer within {timeout_s:g} s",
-                     suggestion="Try again later, or ask for less at once.", retryable=True).content()
+    return ToolError(
+        "timeout",
+        f"{call['function']['name']} did not answer within {timeout_s:g} s",
+        suggestion="Try again later, or ask for less at once.",
+        retryable=True,
+    ).content()
 
 
 def _in_daemon_thread(fn: Callable[[], str]) -> concurrent.futures.Future[str]:
@@ -148,6 +157,7 @@ def _in_daemon_thread(fn: Callable[[], str]) -> concurrent.futures.Future[str]:
             future.set_result(fn())
         except BaseException as e:  # handed to whoever waits on the future
             future.set_exception(e)
+
     threading.Thread(target=work, daemon=True, name="wirelab-tool-call").start()
     return future
 
@@ -169,8 +179,13 @@ class ThreadExecutor:
     one store per conversation.
     """
 
-    def __init__(self, max_parallel: int = 8, timeout_s: float | None = None,
-                 run: CallRunner = execute_tool_call, store: IdempotencyStore | None = None) -> None:
+    def __init__(
+        self,
+        max_parallel: int = 8,
+        timeout_s: float | None = None,
+        run: CallRunner = execute_tool_call,
+        store: IdempotencyStore | None = None,
+    ) -> None:
         self.max_parallel, self.timeout_s = _checked_limits(max_parallel, timeout_s)
         self.store = store or IdempotencyStore()
         self.run = once(run, self.store)
@@ -179,8 +194,9 @@ class ThreadExecutor:
         results: list[str] = [""] * len(calls)
         with concurrent.futures.ThreadPoolExecutor(self.max_parallel) as pool:
             for phase in phases(calls, tools):
-                for index, content in zip(phase, pool.map(lambda i: self._one(calls[i], tools), phase),
-                                          strict=True):
+                for index, content in zip(
+                    phase, pool.map(lambda i: self._one(calls[i], tools), phase), strict=True
+                ):
                     results[index] = content
         return results
 
@@ -226,8 +242,9 @@ class AsyncioExecutor:
     tool is cancelled, and a cancelled write may be tried again.
     """
 
-    def __init__(self, max_parallel: int = 8, timeout_s: float | None = None,
-                 store: IdempotencyStore | None = None) -> None:
+    def __init__(
+        self, max_parallel: int = 8, timeout_s: float | None = None, store: IdempotencyStore | None = None
+    ) -> None:
         self.max_parallel, self.timeout_s = _checked_limits(max_parallel, timeout_s)
         self.store = store or IdempotencyStore()
         self._in_thread = once(execute_tool_call, self.store)
@@ -245,6 +262,7 @@ class AsyncioExecutor:
         async def one(index: int) -> None:
             async with limit:
                 results[index] = await self._timed(calls[index], tools)
+
         for phase in phases(calls, tools):
             await asyncio.gather(*(one(i) for i in phase))
         return results

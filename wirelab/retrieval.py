@@ -41,13 +41,16 @@ def load_catalogue(path: str | Path) -> dict[str, tuple[str, list[Tool]]]:
     that echoes the call, enough for studying which tools get chosen.
     """
     domains = json.loads(Path(path).read_text(encoding="utf-8"))["domains"]
-    return {name: (domain["description"], [_stub(spec) for spec in domain["tools"]])
-            for name, domain in domains.items()}
+    return {
+        name: (domain["description"], [_stub(spec) for spec in domain["tools"]])
+        for name, domain in domains.items()
+    }
 
 
 def _stub(spec: Mapping[str, Any]) -> Tool:
     def echo(**arguments: Any) -> dict[str, Any]:
         return {"tool": spec["name"], "arguments": arguments, "result": "ok"}
+
     parameters = spec.get("parameters") or {"type": "object", "properties": {}}
     return Tool(spec["name"], spec["description"], parameters, echo)
 
@@ -134,6 +137,7 @@ def finder(index: ToolIndex, active: ToolRegistry, k: int = 3) -> Tool:
     a few tokens each; the loop sends `active.specs()` on every turn, so tools
     added here are callable from the next turn on.
     """
+
     def find_tools(query: str) -> dict[str, Any]:
         """Load the tools that fit `query`.
 
@@ -144,8 +148,10 @@ def finder(index: ToolIndex, active: ToolRegistry, k: int = 3) -> Tool:
         for name in names:
             active.add(next(t for t in index.tools if t.name == name))
         return {"loaded": names, "now_available": active.names}
-    about = ("Find and load the tools for a task, by what the user asks. Available tools:\n"
-             + catalogue(index.tools))
+
+    about = "Find and load the tools for a task, by what the user asks. Available tools:\n" + catalogue(
+        index.tools
+    )
     return tool(find_tools, description=about)
 
 
@@ -153,5 +159,6 @@ def prompt_tokens(client: Any, model: str, tools: ToolRegistry, request: str) ->
     """The prompt tokens the model reports for one user message sent with `tools`."""
     with_tools = {"tools": tools.specs(), "tool_choice": "none"} if len(tools) else {}
     reply = client.chat.completions.create(
-        model=model, messages=[{"role": "user", "content": request}], max_tokens=1, **with_tools)
+        model=model, messages=[{"role": "user", "content": request}], max_tokens=1, **with_tools
+    )
     return reply.usage.prompt_tokens

@@ -69,7 +69,7 @@ class RetryPolicy:
 
     def ceilings(self) -> list[float]:
         """The longest wait before each retry: base_s, 2*base_s, 4*base_s, … capped at cap_s."""
-        return [min(self.cap_s, self.base_s * 2 ** n) for n in range(self.attempts - 1)]
+        return [min(self.cap_s, self.base_s * 2**n) for n in range(self.attempts - 1)]
 
     def delay(self, retry: int) -> float:
         """The wait before retry number `retry` (0-based): uniform in [0, ceiling]."""
@@ -95,9 +95,12 @@ class RetryPolicy:
 
 def _gave_up(fn: Callable[..., Any], attempts: int, error: Exception) -> ToolError:
     name = getattr(fn, "__name__", "the service")
-    return ToolError("unavailable", f"{name} failed {attempts} times: {type(error).__name__}: {error}",
-                     suggestion="The service is down for now: tell the user, do not retry at once.",
-                     retryable=True)
+    return ToolError(
+        "unavailable",
+        f"{name} failed {attempts} times: {type(error).__name__}: {error}",
+        suggestion="The service is down for now: tell the user, do not retry at once.",
+        retryable=True,
+    )
 
 
 def retrying(policy: RetryPolicy) -> Callable[[Callable[..., T]], Callable[..., T]]:
@@ -106,9 +109,12 @@ def retrying(policy: RetryPolicy) -> Callable[[Callable[..., T]], Callable[..., 
     The wrapper keeps the function's name, docstring and signature, so
     `wirelab.tools.tool` describes it exactly as it describes the original.
     """
+
     def decorate(fn: Callable[..., T]) -> Callable[..., T]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> T:
             return policy.call(fn, *args, **kwargs)
+
         return wrapper
+
     return decorate

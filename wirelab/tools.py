@@ -81,18 +81,26 @@ def _class_schema(cls: Any) -> JSONSchema:
     if hasattr(cls, "model_json_schema"):  # a Pydantic model describes itself
         return cls.model_json_schema()
     if dataclasses.is_dataclass(cls):
-        fields = {f.name: f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-                  for f in dataclasses.fields(cls)}
+        fields = {
+            f.name: f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            for f in dataclasses.fields(cls)
+        }
         return _object_schema(typing.get_type_hints(cls), fields, _arg_descriptions(cls.__doc__))
     if typing.is_typeddict(cls):
         required = {name: name in cls.__required_keys__ for name in typing.get_type_hints(cls)}
         return _object_schema(typing.get_type_hints(cls), required, _arg_descriptions(cls.__doc__))
-    raise TypeError(f"cannot describe {cls!r} in JSON Schema: use str, int, float, bool, "
-                    "list, dict, Literal, Enum, a dataclass, a TypedDict or a Pydantic model")
+    raise TypeError(
+        f"cannot describe {cls!r} in JSON Schema: use str, int, float, bool, "
+        "list, dict, Literal, Enum, a dataclass, a TypedDict or a Pydantic model"
+    )
 
 
-def _object_schema(hints: dict[str, Any], required: dict[str, bool],
-                   descriptions: dict[str, str], defaults: dict[str, Any] | None = None) -> JSONSchema:
+def _object_schema(
+    hints: dict[str, Any],
+    required: dict[str, bool],
+    descriptions: dict[str, str],
+    defaults: dict[str, Any] | None = None,
+) -> JSONSchema:
     properties = {}
     for name in required:
         prop = type_schema(hints.get(name, Any))
@@ -101,8 +109,12 @@ def _object_schema(hints: dict[str, Any], required: dict[str, bool],
         if name in descriptions:
             prop["description"] = descriptions[name]
         properties[name] = prop
-    return {"type": "object", "properties": properties,
-            "required": [n for n, r in required.items() if r], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [n for n, r in required.items() if r],
+        "additionalProperties": False,
+    }
 
 
 def function_schema(fn: Callable[..., Any]) -> JSONSchema:
@@ -123,8 +135,11 @@ def _jsonable(value: Any) -> Any:
 
 def _arg_descriptions(doc: str | None) -> dict[str, str]:
     """Parameter descriptions from a Google-style docstring's `Args:` section."""
-    section = re.search(r"^\s*(?:Args|Arguments|Parameters):\s*\n(.*?)(?:\n\s*\n|\Z)",
-                        inspect.cleandoc(doc or ""), re.S | re.M)
+    section = re.search(
+        r"^\s*(?:Args|Arguments|Parameters):\s*\n(.*?)(?:\n\s*\n|\Z)",
+        inspect.cleandoc(doc or ""),
+        re.S | re.M,
+    )
     if not section:
         return {}
     entries = re.findall(r"^\s*(\w+)(?:\s*\([^)]*\))?:\s*(.+(?:\n\s{6,}.+)*)", section.group(1), re.M)
@@ -149,21 +164,26 @@ class Tool:
 
     def spec(self) -> dict[str, Any]:
         """The entry for the `tools` list of a Chat Completions request."""
-        return {"type": "function", "function": {
-            "name": self.name, "description": self.description, "parameters": self.parameters}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
 
     def __call__(self, **arguments: Any) -> Any:
         return self.function(**arguments)
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None,
-         description: str | None = None) -> Any:
+def tool(
+    fn: Callable[..., Any] | None = None, *, name: str | None = None, description: str | None = None
+) -> Any:
     """Make a `Tool` of `fn`; usable as `@tool` or `@tool(name=..., description=...)`."""
+
     def make(f: Callable[..., Any]) -> Tool:
         tool_name = name or f.__name__
         if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", tool_name):
             raise ValueError(f"tool name {tool_name!r} must match ^[a-zA-Z0-9_-]{{1,64}}$")
         return Tool(tool_name, description or summary(f.__doc__), function_schema(f), f)
+
     return make(fn) if fn is not None else make
 
 

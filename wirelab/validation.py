@@ -68,37 +68,69 @@ def _describe(error: ValidationError) -> list[dict[str, Any]]:
 
 def _required(error: ValidationError, path: str) -> list[dict[str, Any]]:
     missing = [name for name in error.validator_value if name not in error.instance]
-    return [{"field": _join(path, name), "message": f"the required field {name!r} is missing",
-             "suggestion": f"Add the required field {name!r}."} for name in missing]
+    return [
+        {
+            "field": _join(path, name),
+            "message": f"the required field {name!r} is missing",
+            "suggestion": f"Add the required field {name!r}.",
+        }
+        for name in missing
+    ]
 
 
 def _unexpected(error: ValidationError, path: str) -> list[dict[str, Any]]:
     known = list(error.schema.get("properties", {}))
-    return [{"field": _join(path, name), "message": f"there is no parameter {name!r}",
-             "suggestion": f"Remove {name!r}; the parameters are: {', '.join(known)}."}
-            for name in error.instance if name not in known]
+    return [
+        {
+            "field": _join(path, name),
+            "message": f"there is no parameter {name!r}",
+            "suggestion": f"Remove {name!r}; the parameters are: {', '.join(known)}.",
+        }
+        for name in error.instance
+        if name not in known
+    ]
 
 
 def _not_allowed(error: ValidationError, path: str) -> list[dict[str, Any]]:
-    return [{"field": path, "message": f"{error.instance!r} is not one of the allowed values",
-             "allowed": list(error.validator_value),
-             "suggestion": _enum_suggestion(error.instance, error.validator_value)}]
+    return [
+        {
+            "field": path,
+            "message": f"{error.instance!r} is not one of the allowed values",
+            "allowed": list(error.validator_value),
+            "suggestion": _enum_suggestion(error.instance, error.validator_value),
+        }
+    ]
 
 
 def _wrong_type(error: ValidationError, path: str) -> list[dict[str, Any]]:
     expected = error.validator_value
-    return [{"field": path, "message": f"{error.instance!r} is not of type {expected!r}",
-             "expected": expected, "suggestion": f"Send {path or 'the arguments'} as a JSON {expected}."}]
+    return [
+        {
+            "field": path,
+            "message": f"{error.instance!r} is not of type {expected!r}",
+            "expected": expected,
+            "suggestion": f"Send {path or 'the arguments'} as a JSON {expected}.",
+        }
+    ]
 
 
 def _other(error: ValidationError, path: str) -> list[dict[str, Any]]:
     rule = f"{error.validator} {error.validator_value!r}"
-    return [{"field": path, "message": error.message,
-             "suggestion": f"Fix {path or 'the arguments'}: it must satisfy {rule}."}]
+    return [
+        {
+            "field": path,
+            "message": error.message,
+            "suggestion": f"Fix {path or 'the arguments'}: it must satisfy {rule}.",
+        }
+    ]
 
 
-_DESCRIBERS = {"required": _required, "additionalProperties": _unexpected,
-               "enum": _not_allowed, "type": _wrong_type}
+_DESCRIBERS = {
+    "required": _required,
+    "additionalProperties": _unexpected,
+    "enum": _not_allowed,
+    "type": _wrong_type,
+}
 
 
 def _join(path: str, name: str) -> str:
@@ -112,9 +144,11 @@ def _enum_suggestion(value: Any, allowed: Sequence[Any]) -> str:
     return f"Use one of: {', '.join(map(repr, allowed))}."
 
 
-def must_exist(field: str, known: Collection[Any] | Callable[[], Collection[Any]],
-               kind: str = "record") -> SemanticCheck:
+def must_exist(
+    field: str, known: Collection[Any] | Callable[[], Collection[Any]], kind: str = "record"
+) -> SemanticCheck:
     """A check that `arguments[field]` names something that exists, with a did-you-mean."""
+
     def check(arguments: dict[str, Any]) -> None:
         value, existing = arguments.get(field), known() if callable(known) else known
         if value is None or value in existing:
@@ -122,19 +156,26 @@ def must_exist(field: str, known: Collection[Any] | Callable[[], Collection[Any]
         close = difflib.get_close_matches(str(value), [str(k) for k in existing], n=1)
         hint = f"Did you mean {close[0]!r}?" if close else f"Use an existing {kind}."
         raise ToolError("not_found", f"there is no {kind} {value!r}", suggestion=hint, field=field)
+
     return check
 
 
 def within(field: str, low: Any, high: Any) -> SemanticCheck:
     """A check that `low <= arguments[field] <= high`; ISO dates are compared as dates."""
+
     def check(arguments: dict[str, Any]) -> None:
         if field not in arguments:
             return
         value = _comparable(arguments[field], low)
         if not low <= value <= high:
-            raise ToolError("out_of_range", f"{field}={arguments[field]!r} is outside {low} … {high}",
-                            suggestion=f"Choose {field} between {low} and {high}.", field=field,
-                            allowed={"min": str(low), "max": str(high)})
+            raise ToolError(
+                "out_of_range",
+                f"{field}={arguments[field]!r} is outside {low} … {high}",
+                suggestion=f"Choose {field} between {low} and {high}.",
+                field=field,
+                allowed={"min": str(low), "max": str(high)},
+            )
+
     return check
 
 
@@ -143,8 +184,9 @@ def _comparable(value: Any, like: Any) -> Any:
         try:
             return dt.date.fromisoformat(value)
         except ValueError as e:
-            raise ToolError("invalid_arguments", f"{value!r} is not an ISO date",
-                            suggestion="Write dates as YYYY-MM-DD.") from e
+            raise ToolError(
+                "invalid_arguments", f"{value!r} is not an ISO date", suggestion="Write dates as YYYY-MM-DD."
+            ) from e
     return value
 
 
@@ -157,8 +199,9 @@ def check_call(call: Message, tool: Tool, checks: Iterable[SemanticCheck] = ()) 
     return arguments
 
 
-def validating(semantic: Mapping[str, Iterable[SemanticCheck]] | None = None,
-               run: CallRunner = execute_tool_call) -> CallRunner:
+def validating(
+    semantic: Mapping[str, Iterable[SemanticCheck]] | None = None, run: CallRunner = execute_tool_call
+) -> CallRunner:
     """A call runner that validates first and runs the tool only when the call is valid.
 
     `semantic` maps a tool name to its semantic checks. An unknown tool is
@@ -174,4 +217,5 @@ def validating(semantic: Mapping[str, Iterable[SemanticCheck]] | None = None,
             except ToolError as e:
                 return e.content()
         return run(call, tools)
+
     return runner

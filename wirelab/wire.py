@@ -115,4 +115,3 @@ def parse_json(data: bytes | str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError):
         return text
-

@@ -24,8 +24,15 @@ from dataclasses import dataclass
 import pytest
 
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 REPO = pathlib.Path(__file__).resolve().parents[2]
 OUTPUT = REPO / "test-output"
 
@@ -69,15 +76,20 @@ def _free_port() -> int:
 
 
 def _lab_environment(home: pathlib.Path) -> dict[str, str]:
-    chosen = {"apputils-extension/notification": {"fetchNews": "false"},
-              "notebook-extension/tracker": {"windowingMode": "none"}}  # render every cell
+    chosen = {
+        "apputils-extension/notification": {"fetchNews": "false"},
+        "notebook-extension/tracker": {"windowingMode": "none"},
+    }  # render every cell
     for name, values in chosen.items():
         path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    return {**os.environ, "PYTHONPATH": str(REPO),
-            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+    }
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, deadline: float) -> None:
@@ -99,12 +111,19 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     root.mkdir()
     port, token = _free_port(), secrets.token_hex(16)
     jupyter = pathlib.Path(sys.executable).parent / "jupyter"
-    command = [str(jupyter), "lab", "--allow-root", "--no-browser", "--ip=127.0.0.1",
-               f"--port={port}", f"--IdentityProvider.token={token}",
-               "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={root}"]
+    command = [
+        str(jupyter),
+        "lab",
+        "--allow-root",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--ServerApp.root_dir={root}",
+    ]
     log = (home / "lab.log").open("w")
-    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)

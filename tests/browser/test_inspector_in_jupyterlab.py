@@ -71,8 +71,13 @@ def flood(pairs=5_000):
             "result": {"content": [{"type": "text", "text": f"result {i}"}]}}))
 threading.Thread(target=flood).start()"""
 
-EXPECTED_METHODS = {"POST /v1/chat/completions", "initialize", "notifications/initialized",
-                    "tools/list", "tools/call"}
+EXPECTED_METHODS = {
+    "POST /v1/chat/completions",
+    "initialize",
+    "notifications/initialized",
+    "tools/list",
+    "tools/call",
+}
 
 MONITOR = """() => {
   const m = window.__frames = { gaps: [], longTasks: [], start: performance.now() };
@@ -97,17 +102,19 @@ SUMMARY = """() => {
 
 def write_notebook(lab, name, *cells):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(notebook, lab.root / name)
 
 
 def open_notebook(page, lab, name):
     page.goto(lab.notebook_url(name))
-    page.wait_for_function("""() => {
+    page.wait_for_function(
+        """() => {
         const panel = window.jupyterapp?.shell.currentWidget;
         return panel?.sessionContext?.session?.kernel?.status === "idle" && panel.content?.widgets.length;
-    }""", timeout=90_000)
+    }""",
+        timeout=90_000,
+    )
 
 
 def run_all_cells(page):
@@ -126,8 +133,11 @@ def test_the_inspector_fills_live_while_cells_run_and_errors_stand_out(lab, page
     open_notebook(page, lab, "live.ipynb")
     run_all_cells(page)
     inspector = page.locator(".wirelab-inspector")
-    page.wait_for_function("() => document.querySelector('.wirelab-inspector')?.dataset.count === '17'",
-                           timeout=60_000, polling=100)
+    page.wait_for_function(
+        "() => document.querySelector('.wirelab-inspector')?.dataset.count === '17'",
+        timeout=60_000,
+        polling=100,
+    )
     assert last_prompt(page) == "[*]:"  # the last cell has not finished: the rows came in live
     rows = inspector.locator(".wi-row")
     assert rows.count() == 17
@@ -135,8 +145,9 @@ def test_the_inspector_fills_live_while_cells_run_and_errors_stand_out(lab, page
     errors = inspector.locator(".wi-row.wi-alert")
     assert errors.evaluate_all("rows => rows.map(r => r.dataset.kind)") == ["error", "error"]
     assert inspector.get_attribute("data-errors") == "2"
-    page.wait_for_function("() => document.querySelector('.wirelab-stepper')?.dataset.step === 'answer'",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('.wirelab-stepper')?.dataset.step === 'answer'", timeout=30_000
+    )
     stepper = page.locator(".wirelab-stepper")
     assert stepper.locator(".ls-message").count() == 4
     assert stepper.locator(".ls-step[data-step='answer'].ls-active").count() == 1
@@ -149,14 +160,16 @@ def test_the_inspector_fills_live_while_cells_run_and_errors_stand_out(lab, page
 
 
 def test_ten_thousand_messages_render_in_a_virtual_list(lab, page, output_dir):
-    write_notebook(lab, "flood.ipynb", SETUP + "\nwire = Wire()\ninspector = inspect_wire(wire, height=400)",
-                   FLOOD)
+    write_notebook(
+        lab, "flood.ipynb", SETUP + "\nwire = Wire()\ninspector = inspect_wire(wire, height=400)", FLOOD
+    )
     open_notebook(page, lab, "flood.ipynb")
     run_all_cells(page)
     page.wait_for_selector(".wirelab-inspector", timeout=60_000)
     page.evaluate(MONITOR)
-    page.wait_for_function("() => document.querySelector('.wirelab-inspector').dataset.count === '10000'",
-                           timeout=120_000)
+    page.wait_for_function(
+        "() => document.querySelector('.wirelab-inspector').dataset.count === '10000'", timeout=120_000
+    )
     page.wait_for_timeout(500)
     numbers = page.evaluate(SUMMARY)
     inspector = page.locator(".wirelab-inspector")

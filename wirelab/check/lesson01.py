@@ -36,56 +36,98 @@ def check_weather_tool(describe_weather_tool: Any, llm: Any) -> None:
     expect(fn["name"] == "get_weather", f"name the tool get_weather, not {fn['name']!r}")
     expect(props.get("city", {}).get("type") == "string", 'add a "city" property of type string')
     expect("city" in fn["parameters"].get("required", []), 'list "city" in "required"')
-    expect(set(props.get("unit", {}).get("enum", [])) == {"celsius", "fahrenheit"},
-           'add a "unit" property with "enum": ["celsius", "fahrenheit"]')
+    expect(
+        set(props.get("unit", {}).get("enum", [])) == {"celsius", "fahrenheit"},
+        'add a "unit" property with "enum": ["celsius", "fahrenheit"]',
+    )
     reply = llm.chat.completions.create(
-        model=model_name(), tools=[spec],
-        messages=[{"role": "user", "content": "What is the weather in Lisbon in celsius?"}])
+        model=model_name(),
+        tools=[spec],
+        messages=[{"role": "user", "content": "What is the weather in Lisbon in celsius?"}],
+    )
     calls = reply.choices[0].message.tool_calls or []
-    expect(bool(calls), "the model did not choose your tool for a weather question: does the "
-           "description say it gets the weather for a city?")
+    expect(
+        bool(calls),
+        "the model did not choose your tool for a weather question: does the "
+        "description say it gets the weather for a city?",
+    )
     passed(f"the model calls your tool: {calls[0].function.name}({calls[0].function.arguments})")
 
 
 def _city_tool(name: str, description: str) -> dict:
     city = {"type": "string", "description": "City name, e.g. Paris"}
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": {"city": city}, "required": ["city"]}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "object", "properties": {"city": city}, "required": ["city"]},
+        },
+    }
 
 
-TOOLS = [_city_tool("get_weather", "Get the current weather for a city."),
-         _city_tool("get_time", "Get the current local time in a city.")]
+TOOLS = [
+    _city_tool("get_weather", "Get the current weather for a city."),
+    _city_tool("get_time", "Get the current local time in a city."),
+]
 
 
 def check_parse_tool_calls(parse_tool_calls: Any, llm: Any, tools: list = TOOLS) -> None:
     ask = "What is the weather in Paris and the time in Tokyo?"
-    message = llm.chat.completions.create(model=model_name(), tools=tools,
-                                          messages=[{"role": "user", "content": ask}]).choices[0].message
+    message = (
+        llm.chat.completions.create(
+            model=model_name(), tools=tools, messages=[{"role": "user", "content": ask}]
+        )
+        .choices[0]
+        .message
+    )
     parsed = attempt(parse_tool_calls, message)
-    want = [{"id": c.id, "name": c.function.name, "arguments": json.loads(c.function.arguments)}
-            for c in message.tool_calls]
-    expect(isinstance(parsed, list) and len(parsed) == len(want),
-           f"expected a list of {len(want)} calls, got {parsed!r}")
+    want = [
+        {"id": c.id, "name": c.function.name, "arguments": json.loads(c.function.arguments)}
+        for c in message.tool_calls
+    ]
+    expect(
+        isinstance(parsed, list) and len(parsed) == len(want),
+        f"expected a list of {len(want)} calls, got {parsed!r}",
+    )
     expect(parsed == want, f"expected {want}, got {parsed}: arguments must be parsed to a dict")
-    text_only = llm.chat.completions.create(model=model_name(), tools=tools, tool_choice="none",
-                                            messages=[{"role": "user", "content": ask}]).choices[0].message
-    expect(attempt(parse_tool_calls, text_only) == [],
-           "a message without tool_calls (tool_calls is None) must give an empty list")
+    text_only = (
+        llm.chat.completions.create(
+            model=model_name(), tools=tools, tool_choice="none", messages=[{"role": "user", "content": ask}]
+        )
+        .choices[0]
+        .message
+    )
+    expect(
+        attempt(parse_tool_calls, text_only) == [],
+        "a message without tool_calls (tool_calls is None) must give an empty list",
+    )
     _check_malformed(parse_tool_calls, llm, tools)
     passed("parse_tool_calls parses every call and rejects malformed arguments clearly")
 
 
 def _check_malformed(parse_tool_calls: Any, llm: Any, tools: list) -> None:
-    bad = llm.chat.completions.create(
-        model=f"{model_name()}/malformed_arguments", tools=tools,
-        messages=[{"role": "user", "content": "What is the weather in Paris?"}]).choices[0].message
+    bad = (
+        llm.chat.completions.create(
+            model=f"{model_name()}/malformed_arguments",
+            tools=tools,
+            messages=[{"role": "user", "content": "What is the weather in Paris?"}],
+        )
+        .choices[0]
+        .message
+    )
     try:
         parse_tool_calls(bad)
     except ValueError as e:
-        expect(bad.tool_calls[0].id in str(e),
-               f"the ValueError says {str(e)!r}: name the id of the call whose arguments are bad")
+        expect(
+            bad.tool_calls[0].id in str(e),
+            f"the ValueError says {str(e)!r}: name the id of the call whose arguments are bad",
+        )
         return
     except Exception as e:
-        expect(False, f"malformed arguments raised {type(e).__name__}: raise ValueError instead "
-               "(json.JSONDecodeError is a ValueError: catch it and add the call id)")
+        expect(
+            False,
+            f"malformed arguments raised {type(e).__name__}: raise ValueError instead "
+            "(json.JSONDecodeError is a ValueError: catch it and add the call id)",
+        )
     expect(False, "malformed arguments were accepted: json.loads them and let the error surface")

@@ -24,28 +24,44 @@ def get_time(city: str) -> dict:
 
 
 FUNCTIONS = {"get_weather": get_weather, "get_time": get_time}
-REGISTRY = ToolRegistry([Tool(t["function"]["name"], t["function"]["description"],
-                              t["function"]["parameters"], FUNCTIONS[t["function"]["name"]])
-                         for t in TOOLS])
+REGISTRY = ToolRegistry(
+    [
+        Tool(
+            t["function"]["name"],
+            t["function"]["description"],
+            t["function"]["parameters"],
+            FUNCTIONS[t["function"]["name"]],
+        )
+        for t in TOOLS
+    ]
+)
 
 
 def _call(name: str, arguments: str, call_id: str = "call_1") -> Any:
     from openai.types.chat import ChatCompletionMessageFunctionToolCall
 
     return ChatCompletionMessageFunctionToolCall.model_validate(
-        {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}})
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    )
 
 
 def check_execute_call(execute_call: Any) -> None:
     got = attempt(execute_call, _call("get_weather", '{"city": "Oslo"}'), FUNCTIONS)
-    expect(isinstance(got, str), f"execute_call returned {type(got).__name__}: a tool message's "
-           "content is a string, so return json.dumps(result)")
-    expect(json.loads(got) == get_weather("Oslo"), f"execute_call returned {got!r}: run "
-           "functions[call.function.name] with the parsed arguments")
+    expect(
+        isinstance(got, str),
+        f"execute_call returned {type(got).__name__}: a tool message's "
+        "content is a string, so return json.dumps(result)",
+    )
+    expect(
+        json.loads(got) == get_weather("Oslo"),
+        f"execute_call returned {got!r}: run functions[call.function.name] with the parsed arguments",
+    )
     unknown = attempt(execute_call, _call("get_news", "{}"), FUNCTIONS)
-    expect(isinstance(unknown, str) and "error" in json.loads(unknown),
-           "a call to a tool that does not exist must return a JSON error such as "
-           '{"error": "unknown tool get_news"}, not raise: the model can read it and recover')
+    expect(
+        isinstance(unknown, str) and "error" in json.loads(unknown),
+        "a call to a tool that does not exist must return a JSON error such as "
+        '{"error": "unknown tool get_news"}, not raise: the model can read it and recover',
+    )
     passed("execute_call runs known tools and reports unknown ones as a result")
 
 
@@ -58,8 +74,11 @@ class _ForcedModel:
 
     def create(self, **request: Any) -> Any:
         self.requests += 1
-        expect(self.requests <= self._limit, f"run_loop(..., max_steps={self._limit}) made more "
-               f"than {self._limit} requests: count them and stop at max_steps")
+        expect(
+            self.requests <= self._limit,
+            f"run_loop(..., max_steps={self._limit}) made more "
+            f"than {self._limit} requests: count them and stop at max_steps",
+        )
         return self._llm.chat.completions.create(**{**request, "model": self._model})
 
 
@@ -70,27 +89,35 @@ def check_run_loop(run_loop: Any, llm: Any) -> None:
     expect(isinstance(got, tuple) and len(got) == 2, "run_loop must return (answer, messages)")
     answer, messages = got
     roles = [m["role"] if isinstance(m, dict) else m.role for m in messages]
-    expect(roles == ["user", "assistant", "tool", "tool", "assistant"],
-           f"the messages' roles were {roles}: append the assistant message, then one tool "
-           "message per call, then ask again")
+    expect(
+        roles == ["user", "assistant", "tool", "tool", "assistant"],
+        f"the messages' roles were {roles}: append the assistant message, then one tool "
+        "message per call, then ask again",
+    )
     expect(answer == reference.answer, f"the answer was {answer!r}, expected {reference.answer!r}")
-    expect(len(question) == 1,
-           "run_loop changed the caller's list: copy it with list(messages) first")
+    expect(len(question) == 1, "run_loop changed the caller's list: copy it with list(messages) first")
     endless = _ForcedModel(llm, f"{model_name()}/endless_calls", limit=3)
-    stopped = attempt(run_loop, endless, [{"role": "user", "content": ASK}], TOOLS, FUNCTIONS,
-                      max_steps=3)
-    expect(stopped[0] is None and endless.requests == 3,
-           f"with a model that never stops calling tools, run_loop made {endless.requests} requests "
-           f"and returned {stopped[0]!r}: make at most max_steps requests, then return (None, messages)")
+    stopped = attempt(run_loop, endless, [{"role": "user", "content": ASK}], TOOLS, FUNCTIONS, max_steps=3)
+    expect(
+        stopped[0] is None and endless.requests == 3,
+        f"with a model that never stops calling tools, run_loop made {endless.requests} requests "
+        f"and returned {stopped[0]!r}: make at most max_steps requests, then return (None, messages)",
+    )
     passed("run_loop answers, pairs each result with its call, and stops at max_steps")
 
 
 def check_accumulate(accumulate: Any, llm: Any) -> None:
-    chunks = list(llm.chat.completions.create(model=model_name(), messages=QUESTION, tools=TOOLS,
-                                              stream=True))
-    want = [{"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
-            for c in accumulate_stream(chunks)["tool_calls"]]
+    chunks = list(
+        llm.chat.completions.create(model=model_name(), messages=QUESTION, tools=TOOLS, stream=True)
+    )
+    want = [
+        {"id": c["id"], "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+        for c in accumulate_stream(chunks)["tool_calls"]
+    ]
     got = attempt(accumulate, chunks)
-    expect(got == want, f"accumulate gave {got}, expected {want}: key the calls by part.index and "
-           "concatenate the argument fragments")
+    expect(
+        got == want,
+        f"accumulate gave {got}, expected {want}: key the calls by part.index and "
+        "concatenate the argument fragments",
+    )
     passed("accumulate joins streamed fragments into whole calls")

@@ -11,9 +11,14 @@ from wirelab.examples import vague_copy
 from wirelab.tools import ToolRegistry, function_schema
 
 
-def plan_trip(city: str, days: int, budget_eur: float | None = None,
-              pace: Literal["relaxed", "busy"] = "relaxed", interests: list[str] | None = None,
-              with_kids: bool = False) -> dict:
+def plan_trip(
+    city: str,
+    days: int,
+    budget_eur: float | None = None,
+    pace: Literal["relaxed", "busy"] = "relaxed",
+    interests: list[str] | None = None,
+    with_kids: bool = False,
+) -> dict:
     """Plan a trip day by day.
 
     Args:
@@ -65,15 +70,23 @@ def rent_car(city: str, pickup_date: str, days: int) -> dict:
     return {"car": "compact", "city": city, "days": days}
 
 
-VAGUE = ToolRegistry([vague_copy(book_hotel, "reserve", "Makes a reservation."),
-                      vague_copy(search_flights, "find", "Finds options."),
-                      vague_copy(rent_car, "get_one", "Gets one.")])
+VAGUE = ToolRegistry(
+    [
+        vague_copy(book_hotel, "reserve", "Makes a reservation."),
+        vague_copy(search_flights, "find", "Finds options."),
+        vague_copy(rent_car, "get_one", "Gets one."),
+    ]
+)
 CASES = [
-    Case("Book a hotel room in Rome for 3 nights from 2026-06-01", "book_hotel",
-         {"city": "Rome", "nights": 3}),
+    Case(
+        "Book a hotel room in Rome for 3 nights from 2026-06-01", "book_hotel", {"city": "Rome", "nights": 3}
+    ),
     Case("I need a hotel in Paris for 2 nights, check in 2026-07-10", "book_hotel", {"city": "Paris"}),
-    Case("Search flights from Oslo to Madrid on 2026-05-02", "search_flights",
-         {"origin": "Oslo", "destination": "Madrid"}),
+    Case(
+        "Search flights from Oslo to Madrid on 2026-05-02",
+        "search_flights",
+        {"origin": "Oslo", "destination": "Madrid"},
+    ),
     Case("Find me a flight from Berlin to Lisbon on 2026-08-15", "search_flights", {"origin": "Berlin"}),
     Case("Rent a car in Nice for 5 days from 2026-06-03", "rent_car", {"city": "Nice", "days": 5}),
     Case("I want to hire a car in Porto for 7 days, pick-up 2026-09-01", "rent_car", {"city": "Porto"}),
@@ -85,21 +98,30 @@ def check_schema_of(schema_of: Any) -> None:
         got, want = attempt(schema_of, fn), function_schema(fn)
         expect(isinstance(got, dict), f"schema_of({fn.__name__}) returned {got!r}: return a dict")
         for key in ("type", "required", "additionalProperties"):
-            expect(got.get(key) == want[key], f"schema_of({fn.__name__})[{key!r}] is {got.get(key)!r}, "
-                   f"expected {want[key]!r}" + _why(key))
-        expect(list(got.get("properties", {})) == list(want["properties"]),
-               f"schema_of({fn.__name__}) has properties {list(got.get('properties', {}))}: one per "
-               f"parameter, in order: {list(want['properties'])}")
+            expect(
+                got.get(key) == want[key],
+                f"schema_of({fn.__name__})[{key!r}] is {got.get(key)!r}, expected {want[key]!r}" + _why(key),
+            )
+        expect(
+            list(got.get("properties", {})) == list(want["properties"]),
+            f"schema_of({fn.__name__}) has properties {list(got.get('properties', {}))}: one per "
+            f"parameter, in order: {list(want['properties'])}",
+        )
         for name, prop in want["properties"].items():
-            expect(got["properties"][name] == prop, f"schema_of({fn.__name__}) property {name!r} is "
-                   f"{got['properties'][name]}, expected {prop}" + _hint(prop))
+            expect(
+                got["properties"][name] == prop,
+                f"schema_of({fn.__name__}) property {name!r} is "
+                f"{got['properties'][name]}, expected {prop}" + _hint(prop),
+            )
     passed("schema_of agrees with wirelab.tools.function_schema on types, enums, defaults and descriptions")
 
 
 def _why(key: str) -> str:
-    return {"required": ": a parameter is required when it has no default",
-            "additionalProperties": ": set it to False so the model cannot invent parameters",
-            "type": ': the parameters schema is always {"type": "object", ...}'}[key]
+    return {
+        "required": ": a parameter is required when it has no default",
+        "additionalProperties": ": set it to False so the model cannot invent parameters",
+        "type": ': the parameters schema is always {"type": "object", ...}',
+    }[key]
 
 
 def _hint(prop: dict[str, Any]) -> str:
@@ -117,17 +139,24 @@ def check_better_tools(describe_better: Any, llm: Any, model: str) -> None:
     better = attempt(describe_better)
     expect(isinstance(better, ToolRegistry), f"better is a {type(better).__name__}: return a ToolRegistry")
     functions = sorted(t.function.__name__ for t in better)
-    expect(functions == ["book_hotel", "rent_car", "search_flights"], f"better holds {functions}: "
-           "describe the same three functions, book_hotel, search_flights and rent_car")
+    expect(
+        functions == ["book_hotel", "rent_car", "search_flights"],
+        f"better holds {functions}: "
+        "describe the same three functions, book_hotel, search_flights and rent_car",
+    )
     outcomes = attempt(evaluate, llm, model, better, CASES)
     score = accuracy(outcomes)
     missed = [f"{o.case.request!r} -> {o.called}({dict(o.arguments)})" for o in outcomes if not o.ok]
     if score < 5 / 6:
-        raise CheckFailed(f"accuracy {score:.0%} (vague: {baseline:.0%}); missed: {missed[0]}. Use the "
-                          "words users use in the name and the description (hotel, flight, car, rent…)")
+        raise CheckFailed(
+            f"accuracy {score:.0%} (vague: {baseline:.0%}); missed: {missed[0]}. Use the "
+            "words users use in the name and the description (hotel, flight, car, rent…)"
+        )
     for t in better:
-        expect(re.search(r"side effect|books|reserv|charge", t.description, re.I) is not None
-               or t.function is search_flights,
-               f"{t.name}'s description does not say what it changes: state the side effect "
-               "(e.g. 'Side effect: reserves and charges the room.')")
+        expect(
+            re.search(r"side effect|books|reserv|charge", t.description, re.I) is not None
+            or t.function is search_flights,
+            f"{t.name}'s description does not say what it changes: state the side effect "
+            "(e.g. 'Side effect: reserves and charges the room.')",
+        )
     passed(f"accuracy {baseline:.0%} with the vague descriptions, {score:.0%} with yours")

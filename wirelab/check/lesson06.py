@@ -18,30 +18,40 @@ REQUIRED_RECALL_AT_5 = 0.8
 
 def check_recall_at_k(learner_recall_at_k: Any) -> None:
     ranked = {"q1": ["a", "b", "c"], "q2": ["x", "b", "y"], "q3": ["z"]}
-    cases = [{"request": "q1", "tools": ["a"]}, {"request": "q2", "tools": ["b", "c"]},
-             {"request": "q3", "tools": ["a"]}]
+    cases = [
+        {"request": "q1", "tools": ["a"]},
+        {"request": "q2", "tools": ["b", "c"]},
+        {"request": "q3", "tools": ["a"]},
+    ]
 
     def retrieve(request: str, k: int) -> list[str]:
         return ranked[request][:k]
+
     for k, want in ((1, 1 / 3), (2, 0.5), (3, 0.5)):
         got = attempt(learner_recall_at_k, retrieve, cases, k)
         expect(isinstance(got, float | int), f"recall_at_k returned {got!r}: return a number")
         if abs(got - want) > 1e-9:
-            raise CheckFailed(f"with k={k} recall_at_k returned {got:.3f}, expected {want:.3f}: per "
-                              "case, the share of its expected tools found in retrieve(request, k) "
-                              "(q2 needs 2 tools: finding 1 counts 0.5), then the mean over cases")
+            raise CheckFailed(
+                f"with k={k} recall_at_k returned {got:.3f}, expected {want:.3f}: per "
+                "case, the share of its expected tools found in retrieve(request, k) "
+                "(q2 needs 2 tools: finding 1 counts 0.5), then the mean over cases"
+            )
     passed("recall_at_k averages, per request, the share of needed tools found in the top k")
 
 
 def check_retriever(retrieve: Any) -> None:
     first = attempt(retrieve, CASES[0]["request"], 5)
-    expect(isinstance(first, list) and all(isinstance(n, str) for n in first),
-           f"retrieve returned {first!r}: return a list of tool names")
+    expect(
+        isinstance(first, list) and all(isinstance(n, str) for n in first),
+        f"retrieve returned {first!r}: return a list of tool names",
+    )
     expect(len(first) <= 5, f"retrieve(..., 5) returned {len(first)} names: at most k")
     score = attempt(recall_at_k, retrieve, CASES, 5)
     missed = [c["request"] for c in CASES if not set(c["tools"]) <= set(retrieve(c["request"], 5))]
     if score < REQUIRED_RECALL_AT_5:
-        raise CheckFailed(f"Recall@5 is {score:.0%}, {REQUIRED_RECALL_AT_5:.0%} needed; e.g. missed "
-                          f"{missed[0]!r}. Score each tool by the request words found in its name and "
-                          "description (lower-case both, split on non-letters)")
+        raise CheckFailed(
+            f"Recall@5 is {score:.0%}, {REQUIRED_RECALL_AT_5:.0%} needed; e.g. missed "
+            f"{missed[0]!r}. Score each tool by the request words found in its name and "
+            "description (lower-case both, split on non-letters)"
+        )
     passed(f"your retriever reaches Recall@5 = {score:.0%} on {len(CASES)} requests")

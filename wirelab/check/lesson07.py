@@ -46,21 +46,42 @@ def attempt_case(fn: Any, *args: Any, why: str) -> Any:
             raise
         raise CheckFailed(f"{failed}; here {why}") from None
 
+
 # line, expected id of the error response, expected code, why
 BAD_LINES = [
-    ('{"jsonrpc": "2.0", "id": 1, "method": "add"', None, -32700,
-     "the text is not JSON, so no id can be read: answer -32700 with id None"),
+    (
+        '{"jsonrpc": "2.0", "id": 1, "method": "add"',
+        None,
+        -32700,
+        "the text is not JSON, so no id can be read: answer -32700 with id None",
+    ),
     ("[1, 2]", None, -32600, "a JSON array (a batch) is not one message: -32600"),
     ("42", None, -32600, "a JSON number is not a message: -32600"),
-    ('{"jsonrpc": "1.0", "id": 7, "method": "add"}', 7, -32600,
-     'only "jsonrpc": "2.0" is JSON-RPC 2.0: -32600, with the id 7 you could read'),
+    (
+        '{"jsonrpc": "1.0", "id": 7, "method": "add"}',
+        7,
+        -32600,
+        'only "jsonrpc": "2.0" is JSON-RPC 2.0: -32600, with the id 7 you could read',
+    ),
     ('{"id": 8, "method": "add"}', 8, -32600, 'a message without "jsonrpc" is invalid: -32600'),
-    ('{"jsonrpc": "2.0", "id": true, "method": "add"}', None, -32600,
-     "true is not an id (in Python, bool is an int: exclude it), and it cannot be echoed: id None"),
-    ('{"jsonrpc": "2.0", "id": 9, "method": "add", "params": [1, 2]}', 9, -32600,
-     '"params" must be an object (MCP uses named parameters): -32600'),
-    ('{"jsonrpc": "2.0", "id": 10}', 10, -32600,
-     'a message needs "method" (request, notification) or "result"/"error" (response)'),
+    (
+        '{"jsonrpc": "2.0", "id": true, "method": "add"}',
+        None,
+        -32600,
+        "true is not an id (in Python, bool is an int: exclude it), and it cannot be echoed: id None",
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 9, "method": "add", "params": [1, 2]}',
+        9,
+        -32600,
+        '"params" must be an object (MCP uses named parameters): -32600',
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 10}',
+        10,
+        -32600,
+        'a message needs "method" (request, notification) or "result"/"error" (response)',
+    ),
 ]
 
 GOOD_LINES = [
@@ -74,56 +95,85 @@ GOOD_LINES = [
 
 def _pair(parse_message: Any, line: str) -> tuple[Any, Any]:
     got = attempt(parse_message, line)
-    expect(isinstance(got, tuple) and len(got) == 2,
-           f"parse_message({line!r}) returned {got!r}: return a pair (message, error_response), "
-           "with None in one of the two places")
+    expect(
+        isinstance(got, tuple) and len(got) == 2,
+        f"parse_message({line!r}) returned {got!r}: return a pair (message, error_response), "
+        "with None in one of the two places",
+    )
     return got
 
 
 def _error_of(response: Any, where: str) -> dict[str, Any]:
-    expect(isinstance(response, dict) and response.get("jsonrpc") == "2.0" and "id" in response,
-           f"{where} gave {response!r}: an error response is "
-           '{"jsonrpc": "2.0", "id": ..., "error": {"code": ..., "message": ...}}')
+    expect(
+        isinstance(response, dict) and response.get("jsonrpc") == "2.0" and "id" in response,
+        f"{where} gave {response!r}: an error response is "
+        '{"jsonrpc": "2.0", "id": ..., "error": {"code": ..., "message": ...}}',
+    )
     error = response.get("error")
-    expect(isinstance(error, dict) and isinstance(error.get("code"), int)
-           and isinstance(error.get("message"), str) and error["message"],
-           f"{where} gave {response!r}: its \"error\" must be an object with an int \"code\" and a "
-           "non-empty \"message\"")
+    expect(
+        isinstance(error, dict)
+        and isinstance(error.get("code"), int)
+        and isinstance(error.get("message"), str)
+        and error["message"],
+        f'{where} gave {response!r}: its "error" must be an object with an int "code" and a '
+        'non-empty "message"',
+    )
     return error
 
 
 def check_parse_message(parse_message: Any) -> None:
     for line in GOOD_LINES:
         message, problem = _pair(parse_message, line)
-        expect(problem is None and message == json.loads(line),
-               f"parse_message({line!r}) returned ({message!r}, {problem!r}): a valid message "
-               "comes back parsed, with no error" + (" (id 0 is a valid id)" if '"id": 0' in line
-                                                     else ""))
+        expect(
+            problem is None and message == json.loads(line),
+            f"parse_message({line!r}) returned ({message!r}, {problem!r}): a valid message "
+            "comes back parsed, with no error" + (" (id 0 is a valid id)" if '"id": 0' in line else ""),
+        )
     for line, id, code, why in BAD_LINES:
         message, problem = _pair(parse_message, line)
         expect(message is None, f"parse_message({line!r}) returned the message {message!r}: {why}")
         error = _error_of(problem, f"parse_message({line!r})")
-        expect(error["code"] == code and problem["id"] == id and "result" not in problem,
-               f"parse_message({line!r}) answered code {error['code']} with id {problem['id']!r}; "
-               f"expected code {code} with id {id!r}: {why}")
+        expect(
+            error["code"] == code and problem["id"] == id and "result" not in problem,
+            f"parse_message({line!r}) answered code {error['code']} with id {problem['id']!r}; "
+            f"expected code {code} with id {id!r}: {why}",
+        )
     passed("parse_message returns valid messages and answers each bad line with the right code and id")
 
 
 # message, expected response (None: no response), why
 DISPATCH_CASES: list[tuple[dict[str, Any], Any, str]] = [
-    ({"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 2, "b": 3}},
-     {"jsonrpc": "2.0", "id": 1, "result": 5}, "a request gets its handler's result"),
-    ({"jsonrpc": "2.0", "id": 0, "method": "add", "params": {"a": 2, "b": 3}},
-     {"jsonrpc": "2.0", "id": 0, "result": 5}, "id 0 is an id: echo it (test `\"id\" in message`)"),
+    (
+        {"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 2, "b": 3}},
+        {"jsonrpc": "2.0", "id": 1, "result": 5},
+        "a request gets its handler's result",
+    ),
+    (
+        {"jsonrpc": "2.0", "id": 0, "method": "add", "params": {"a": 2, "b": 3}},
+        {"jsonrpc": "2.0", "id": 0, "result": 5},
+        'id 0 is an id: echo it (test `"id" in message`)',
+    ),
     ({"jsonrpc": "2.0", "id": "s", "method": "sub"}, -32601, "no handler for the method: -32601"),
-    ({"jsonrpc": "2.0", "id": 2, "method": "add", "params": {"a": "two"}}, -32602,
-     "the handler raised InvalidParams: -32602"),
-    ({"jsonrpc": "2.0", "id": 3, "method": "crash"}, -32603,
-     "the handler raised another exception: answer -32603, do not let it escape"),
-    ({"jsonrpc": "2.0", "method": "log", "params": {"text": "hello"}}, None,
-     "a notification (no id) is never answered, but its handler runs"),
-    ({"jsonrpc": "2.0", "method": "sub"}, None,
-     "a notification is not answered, even with an unknown method"),
+    (
+        {"jsonrpc": "2.0", "id": 2, "method": "add", "params": {"a": "two"}},
+        -32602,
+        "the handler raised InvalidParams: -32602",
+    ),
+    (
+        {"jsonrpc": "2.0", "id": 3, "method": "crash"},
+        -32603,
+        "the handler raised another exception: answer -32603, do not let it escape",
+    ),
+    (
+        {"jsonrpc": "2.0", "method": "log", "params": {"text": "hello"}},
+        None,
+        "a notification (no id) is never answered, but its handler runs",
+    ),
+    (
+        {"jsonrpc": "2.0", "method": "sub"},
+        None,
+        "a notification is not answered, even with an unknown method",
+    ),
     ({"jsonrpc": "2.0", "method": "crash"}, None, "a notification is not answered, even when it fails"),
     ({"jsonrpc": "2.0", "id": 5, "result": 3}, None, "a response is not answered"),
 ]
@@ -138,10 +188,12 @@ def check_dispatch(dispatch: Any) -> None:
             expect(got == want, f"{where} returned {got!r}, expected {want!r}: {why}")
             continue
         error = _error_of(got, where)
-        expect(error["code"] == want and got["id"] == message["id"] and "result" not in got,
-               f"{where} answered {got!r}: expected an error with code {want} and id "
-               f"{message['id']!r}: {why}")
+        expect(
+            error["code"] == want and got["id"] == message["id"] and "result" not in got,
+            f"{where} answered {got!r}: expected an error with code {want} and id {message['id']!r}: {why}",
+        )
     if LOGGED != ["hello"]:
-        raise CheckFailed(f"the log handler saw {LOGGED!r}: call the handler of a notification "
-                          "(once), then return None")
+        raise CheckFailed(
+            f"the log handler saw {LOGGED!r}: call the handler of a notification (once), then return None"
+        )
     passed("dispatch answers requests, never notifications, with -32601, -32602 and -32603 where due")

@@ -40,36 +40,45 @@ def check_match_template(match_template: Any) -> None:
     for template, uri, why in TEMPLATE_CASES:
         got = attempt(match_template, template, uri)
         want = _expected(template, uri)
-        expect(got == want, f"match_template({template!r}, {uri!r}) returned {got!r}, expected "
-               f"{want!r}: {why}")
+        expect(
+            got == want, f"match_template({template!r}, {uri!r}) returned {got!r}, expected {want!r}: {why}"
+        )
     passed("match_template finds a template's variables in a URI, and only in a URI it names")
 
 
 PROMPTS = {
-    "summarize": {"description": "Ask for a summary of a text.",
-                  "arguments": [{"name": "text", "required": True},
-                                {"name": "sentences", "required": False}],
-                  "render": lambda text, sentences="2": f"Summarize in {sentences} sentences:\n\n{text}"},
-    "greet": {"description": "Say hello.", "arguments": [],
-              "render": lambda: "Hello!"},
+    "summarize": {
+        "description": "Ask for a summary of a text.",
+        "arguments": [{"name": "text", "required": True}, {"name": "sentences", "required": False}],
+        "render": lambda text, sentences="2": f"Summarize in {sentences} sentences:\n\n{text}",
+    },
+    "greet": {"description": "Say hello.", "arguments": [], "render": lambda: "Hello!"},
 }
 
 # params, expected text of the one user message, or None when -32602 is expected; why
 PROMPT_CASES: list[tuple[dict[str, Any], str | None, str]] = [
-    ({"name": "summarize", "arguments": {"text": "abc"}}, "Summarize in 2 sentences:\n\nabc",
-     "the optional argument keeps its default"),
-    ({"name": "summarize", "arguments": {"text": "abc", "sentences": "3"}},
-     "Summarize in 3 sentences:\n\nabc", "pass every argument to render"),
+    (
+        {"name": "summarize", "arguments": {"text": "abc"}},
+        "Summarize in 2 sentences:\n\nabc",
+        "the optional argument keeps its default",
+    ),
+    (
+        {"name": "summarize", "arguments": {"text": "abc", "sentences": "3"}},
+        "Summarize in 3 sentences:\n\nabc",
+        "pass every argument to render",
+    ),
     ({"name": "greet"}, "Hello!", '"arguments" may be absent: treat it as {}'),
     ({"name": "summarize", "arguments": {}}, None, 'the required argument "text" is missing'),
-    ({"name": "summarize", "arguments": {"text": "abc", "tone": "dry"}}, None,
-     'the prompt declares no argument "tone"'),
+    (
+        {"name": "summarize", "arguments": {"text": "abc", "tone": "dry"}},
+        None,
+        'the prompt declares no argument "tone"',
+    ),
     ({"name": "translate", "arguments": {}}, None, "there is no prompt named translate"),
 ]
 
 
-def _prompt_result(get_prompt: Any, params: dict[str, Any],
-                   why: str) -> tuple[Any, JsonRpcError | None]:
+def _prompt_result(get_prompt: Any, params: dict[str, Any], why: str) -> tuple[Any, JsonRpcError | None]:
     def getting(params: dict[str, Any]) -> tuple[Any, JsonRpcError | None]:
         try:
             return get_prompt(PROMPTS, params), None
@@ -86,12 +95,16 @@ def check_get_prompt(get_prompt: Any) -> None:
         expected = why if text is not None else f"{why}: raise JsonRpcError(INVALID_PARAMS, ...)"
         result, error = _prompt_result(get_prompt, params, expected)
         if text is None:
-            expect(error is not None and error.code == INVALID_PARAMS,
-                   f"{where} returned {result!r}: {why}, so raise JsonRpcError(INVALID_PARAMS, ...)"
-                   + (f" (it raised code {error.code})" if error else ""))
+            expect(
+                error is not None and error.code == INVALID_PARAMS,
+                f"{where} returned {result!r}: {why}, so raise JsonRpcError(INVALID_PARAMS, ...)"
+                + (f" (it raised code {error.code})" if error else ""),
+            )
             continue
         expect(error is None, f"{where} raised {error}: {why}")
-        want = {"description": PROMPTS[params["name"]]["description"],
-                "messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
+        want = {
+            "description": PROMPTS[params["name"]]["description"],
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        }
         expect(result == want, f"{where} returned {result!r}, expected {want!r}: {why}")
     passed("get_prompt renders messages from the arguments and refuses missing or unknown ones")

@@ -34,23 +34,27 @@ def check_to_openai_tool(to_openai_tool: Any) -> None:
     for mcp_tool in [*example_tools(), BARE_TOOL, NO_SCHEMA_TOOL]:
         got = attempt(to_openai_tool, dict(mcp_tool))
         want = openai_tool_spec(mcp_tool)
-        expect(isinstance(got, dict) and got.get("type") == "function"
-               and isinstance(got.get("function"), dict),
-               f"to_openai_tool({mcp_tool['name']!r}) returned {got!r}: a Chat Completions tool is "
-               '{"type": "function", "function": {"name": ..., "description": ..., "parameters": ...}}')
+        expect(
+            isinstance(got, dict) and got.get("type") == "function" and isinstance(got.get("function"), dict),
+            f"to_openai_tool({mcp_tool['name']!r}) returned {got!r}: a Chat Completions tool is "
+            '{"type": "function", "function": {"name": ..., "description": ..., "parameters": ...}}',
+        )
         for key in ("name", "description", "parameters"):
-            expect(got["function"].get(key) == want["function"][key],
-                   f"to_openai_tool({mcp_tool['name']!r}) gave function.{key} = "
-                   f"{got['function'].get(key)!r}, expected {want['function'][key]!r}: "
-                   + _why(key))
+            expect(
+                got["function"].get(key) == want["function"][key],
+                f"to_openai_tool({mcp_tool['name']!r}) gave function.{key} = "
+                f"{got['function'].get(key)!r}, expected {want['function'][key]!r}: " + _why(key),
+            )
     passed("to_openai_tool turns every MCP tool into a Chat Completions tool spec")
 
 
 def _why(key: str) -> str:
-    return {"name": "keep the MCP tool's name",
-            "description": 'use the description, or "" when the tool has none',
-            "parameters": 'parameters is the inputSchema, or {"type": "object", "properties": {}} '
-                          "when there is none"}[key]
+    return {
+        "name": "keep the MCP tool's name",
+        "description": 'use the description, or "" when the tool has none',
+        "parameters": 'parameters is the inputSchema, or {"type": "object", "properties": {}} '
+        "when there is none",
+    }[key]
 
 
 def _read_note(slug: str) -> str:
@@ -63,16 +67,30 @@ def _delete_note(slug: str) -> str:
     return f"deleted {slug}"
 
 
-LIBRARY = ToolRegistry([
-    Tool("read_note", "Read one note.", {"type": "object", "properties": {"slug": {"type": "string"}},
-                                         "required": ["slug"]}, _read_note),
-    Tool("delete_note", "Delete one note.", {"type": "object", "properties": {
-        "slug": {"type": "string"}}, "required": ["slug"]}, _delete_note)])
+LIBRARY = ToolRegistry(
+    [
+        Tool(
+            "read_note",
+            "Read one note.",
+            {"type": "object", "properties": {"slug": {"type": "string"}}, "required": ["slug"]},
+            _read_note,
+        ),
+        Tool(
+            "delete_note",
+            "Delete one note.",
+            {"type": "object", "properties": {"slug": {"type": "string"}}, "required": ["slug"]},
+            _delete_note,
+        ),
+    ]
+)
 
 
 def _call(index: int, name: str, slug: str) -> dict[str, Any]:
-    return {"id": f"call_{index}", "type": "function",
-            "function": {"name": name, "arguments": json.dumps({"slug": slug})}}
+    return {
+        "id": f"call_{index}",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps({"slug": slug})},
+    }
 
 
 CALLS = [_call(1, "read_note", "stdio"), _call(2, "delete_note", "stdio"), _call(3, "read_note", "ids")]
@@ -87,22 +105,36 @@ def check_approval_executor(approval_executor: Any) -> None:
         return call["function"]["name"] != "delete_note"
 
     execute = attempt(approval_executor, approve)
-    expect(callable(execute), f"approval_executor(approve) returned {execute!r}: return an executor, "
-           "a function (calls, tools) -> list of result strings")
+    expect(
+        callable(execute),
+        f"approval_executor(approve) returned {execute!r}: return an executor, "
+        "a function (calls, tools) -> list of result strings",
+    )
     results = attempt(execute, CALLS, LIBRARY)
-    expect(isinstance(results, list) and len(results) == len(CALLS),
-           f"the executor returned {results!r}: one result string per call, in call order")
-    expect(seen == [c["function"]["name"] for c in CALLS],
-           f"approve was asked about {seen}: ask it once about every call, in order, before running it")
-    expect(RUNS["delete_note"] == 0, "delete_note ran although approve said no: check approve(call) "
-           "before running the call")
+    expect(
+        isinstance(results, list) and len(results) == len(CALLS),
+        f"the executor returned {results!r}: one result string per call, in call order",
+    )
+    expect(
+        seen == [c["function"]["name"] for c in CALLS],
+        f"approve was asked about {seen}: ask it once about every call, in order, before running it",
+    )
+    expect(
+        RUNS["delete_note"] == 0,
+        "delete_note ran although approve said no: check approve(call) before running the call",
+    )
     for call, result in zip(CALLS, results, strict=True):
         if call["function"]["name"] == "read_note":
             want = execute_tool_call(call, LIBRARY)
-            expect(result == want, f"the approved call {call['function']['arguments']} gave {result!r}, "
-                   f"expected {want!r}: run it with execute_tool_call(call, tools)")
+            expect(
+                result == want,
+                f"the approved call {call['function']['arguments']} gave {result!r}, "
+                f"expected {want!r}: run it with execute_tool_call(call, tools)",
+            )
     error = error_of(results[1]) if isinstance(results[1], str) else None
-    expect(error is not None and error.get("code") == "denied",
-           f"the denied call gave {results[1]!r}: return a structured error the model can read, "
-           'e.g. ToolError("denied", "the user did not approve delete_note").content()')
+    expect(
+        error is not None and error.get("code") == "denied",
+        f"the denied call gave {results[1]!r}: return a structured error the model can read, "
+        'e.g. ToolError("denied", "the user did not approve delete_note").content()',
+    )
     passed("the executor asks before each call, runs the approved ones, and reports the denied ones")

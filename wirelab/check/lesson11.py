@@ -27,21 +27,49 @@ META = {VERSION_KEY: "2026-07-28", "io.modelcontextprotocol/clientCapabilities":
 # (headers, allowed host names, expected answer, why)
 ORIGIN_CASES: list[tuple[dict[str, str], set[str], int | None, str]] = [
     ({}, LOOPBACK, None, "a request with no Origin comes from a program, not a web page: let it in"),
-    ({"Origin": "http://localhost:6274"}, LOOPBACK, None,
-     "compare the Origin's host name only: the port may be anything"),
-    ({"origin": "http://127.0.0.1:8000"}, LOOPBACK, None,
-     "header names are case-insensitive: find 'origin' in any case"),
+    (
+        {"Origin": "http://localhost:6274"},
+        LOOPBACK,
+        None,
+        "compare the Origin's host name only: the port may be anything",
+    ),
+    (
+        {"origin": "http://127.0.0.1:8000"},
+        LOOPBACK,
+        None,
+        "header names are case-insensitive: find 'origin' in any case",
+    ),
     ({"Origin": "https://evil.example"}, LOOPBACK, 403, "another site's page must get 403"),
-    ({"origin": "https://evil.example"}, LOOPBACK, 403,
-     "header names are case-insensitive: an 'origin' header is the Origin header"),
-    ({"Origin": "http://localhost.evil.example"}, LOOPBACK, 403,
-     "a host that only starts with 'localhost' is another machine: compare whole host names"),
-    ({"Origin": "null"}, LOOPBACK, 403,
-     "a sandboxed page sends Origin: null, which names no allowed host: 403"),
-    ({"Origin": "https://notes.example"}, {"notes.example"}, None,
-     "use the `allowed` argument, not a fixed list"),
-    ({"Origin": "http://localhost:3000"}, {"notes.example"}, 403,
-     "use the `allowed` argument, not a fixed list"),
+    (
+        {"origin": "https://evil.example"},
+        LOOPBACK,
+        403,
+        "header names are case-insensitive: an 'origin' header is the Origin header",
+    ),
+    (
+        {"Origin": "http://localhost.evil.example"},
+        LOOPBACK,
+        403,
+        "a host that only starts with 'localhost' is another machine: compare whole host names",
+    ),
+    (
+        {"Origin": "null"},
+        LOOPBACK,
+        403,
+        "a sandboxed page sends Origin: null, which names no allowed host: 403",
+    ),
+    (
+        {"Origin": "https://notes.example"},
+        {"notes.example"},
+        None,
+        "use the `allowed` argument, not a fixed list",
+    ),
+    (
+        {"Origin": "http://localhost:3000"},
+        {"notes.example"},
+        403,
+        "use the `allowed` argument, not a fixed list",
+    ),
 ]
 
 
@@ -50,38 +78,74 @@ def _call(method: str, **params: Any) -> dict[str, Any]:
 
 
 SEARCH = _call("tools/call", name="search_notes", arguments={"query": "stdout"})
-SEARCH_HEADERS = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
-                  "Mcp-Name": "search_notes"}
+SEARCH_HEADERS = {
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": "search_notes",
+}
 READ = _call("resources/read", uri="notes://note/stdio")
-READ_HEADERS = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read",
-                "Mcp-Name": "notes://note/stdio"}
+READ_HEADERS = {
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "resources/read",
+    "Mcp-Name": "notes://note/stdio",
+}
 
 # (body, headers, the header that must be named in the error or None, why)
 HEADER_CASES: list[tuple[dict[str, Any], dict[str, str], str | None, str]] = [
     (SEARCH, SEARCH_HEADERS, None, "every header matches the body"),
-    (SEARCH, {k.lower(): v for k, v in SEARCH_HEADERS.items()}, None,
-     "header names are case-insensitive: 'mcp-method' is 'Mcp-Method'"),
-    (_call("tools/list"), {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, None,
-     "tools/list names nothing, so it needs no Mcp-Name"),
+    (
+        SEARCH,
+        {k.lower(): v for k, v in SEARCH_HEADERS.items()},
+        None,
+        "header names are case-insensitive: 'mcp-method' is 'Mcp-Method'",
+    ),
+    (
+        _call("tools/list"),
+        {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},
+        None,
+        "tools/list names nothing, so it needs no Mcp-Name",
+    ),
     (READ, READ_HEADERS, None, "for resources/read, Mcp-Name carries params.uri"),
-    (SEARCH, {**SEARCH_HEADERS, "Mcp-Method": "tools/list"}, "Mcp-Method",
-     "the method header says tools/list, the body tools/call"),
-    (SEARCH, {**SEARCH_HEADERS, "Mcp-Name": "add_note"}, "Mcp-Name",
-     "the name header says add_note, the body search_notes"),
-    (SEARCH, {k: v for k, v in SEARCH_HEADERS.items() if k != "Mcp-Name"}, "Mcp-Name",
-     "a tools/call without Mcp-Name is a mismatch too"),
-    (SEARCH, {**SEARCH_HEADERS, "MCP-Protocol-Version": "2025-11-25"}, "MCP-Protocol-Version",
-     "the version header must equal params._meta's protocolVersion"),
-    (READ, {**READ_HEADERS, "Mcp-Name": "notes://note/json-rpc"}, "Mcp-Name",
-     "for resources/read, compare Mcp-Name with params.uri"),
+    (
+        SEARCH,
+        {**SEARCH_HEADERS, "Mcp-Method": "tools/list"},
+        "Mcp-Method",
+        "the method header says tools/list, the body tools/call",
+    ),
+    (
+        SEARCH,
+        {**SEARCH_HEADERS, "Mcp-Name": "add_note"},
+        "Mcp-Name",
+        "the name header says add_note, the body search_notes",
+    ),
+    (
+        SEARCH,
+        {k: v for k, v in SEARCH_HEADERS.items() if k != "Mcp-Name"},
+        "Mcp-Name",
+        "a tools/call without Mcp-Name is a mismatch too",
+    ),
+    (
+        SEARCH,
+        {**SEARCH_HEADERS, "MCP-Protocol-Version": "2025-11-25"},
+        "MCP-Protocol-Version",
+        "the version header must equal params._meta's protocolVersion",
+    ),
+    (
+        READ,
+        {**READ_HEADERS, "Mcp-Name": "notes://note/json-rpc"},
+        "Mcp-Name",
+        "for resources/read, compare Mcp-Name with params.uri",
+    ),
 ]
 
 
 def check_check_origin(check_origin: Any) -> None:
     for headers, allowed, want, why in ORIGIN_CASES:
         got = attempt(check_origin, dict(headers), set(allowed))
-        expect(got == want, f"check_origin({headers}, {sorted(allowed)}) returned {got!r}, "
-               f"expected {want!r}: {why}")
+        expect(
+            got == want,
+            f"check_origin({headers}, {sorted(allowed)}) returned {got!r}, expected {want!r}: {why}",
+        )
     passed("check_origin lets programs and allowed pages in and refuses every other Origin with 403")
 
 
@@ -91,12 +155,16 @@ def check_headers_match(headers_match: Any) -> None:
         if wrong is None:
             expect(got is None, f"headers_match returned {got!r} for {headers}: {why}, so return None")
             continue
-        expect(isinstance(got, Mapping) and got.get("code") == HEADER_MISMATCH,
-               f"headers_match returned {got!r} for {headers}: {why}; return an error "
-               f'such as {{"code": {HEADER_MISMATCH}, "message": "Header mismatch: ..."}}')
-        expect(wrong.lower() in str(got.get("message", "")).lower(),
-               f"the error for {headers} says {got.get('message')!r}: name the header that "
-               f"disagrees ({wrong}), so the client knows what to fix")
+        expect(
+            isinstance(got, Mapping) and got.get("code") == HEADER_MISMATCH,
+            f"headers_match returned {got!r} for {headers}: {why}; return an error "
+            f'such as {{"code": {HEADER_MISMATCH}, "message": "Header mismatch: ..."}}',
+        )
+        expect(
+            wrong.lower() in str(got.get("message", "")).lower(),
+            f"the error for {headers} says {got.get('message')!r}: name the header that "
+            f"disagrees ({wrong}), so the client knows what to fix",
+        )
     passed("headers_match accepts matching headers in any case and names each mismatch (-32020)")
 
 
@@ -109,11 +177,15 @@ def check_start_session(start_session: Any) -> None:
         finally:
             unsubscribe()
         _expect_a_ready_session(running.app.sessions, session_id, refusals)
-        listed = http.post(running.url, json={"jsonrpc": "2.0", "id": 9, "method": "tools/list"},
-                           headers={"Accept": "application/json, text/event-stream",
-                                    SESSION_HEADER: session_id})
-        expect(listed.status_code == 200, f"a tools/list with your session id got HTTP "
-               f"{listed.status_code}: {listed.text[:200]}")
+        listed = http.post(
+            running.url,
+            json={"jsonrpc": "2.0", "id": 9, "method": "tools/list"},
+            headers={"Accept": "application/json, text/event-stream", SESSION_HEADER: session_id},
+        )
+        expect(
+            listed.status_code == 200,
+            f"a tools/list with your session id got HTTP {listed.status_code}: {listed.text[:200]}",
+        )
     passed("start_session initializes, keeps the Mcp-Session-Id and ends the handshake (202)")
 
 
@@ -137,13 +209,17 @@ def _quote(refusals: list[WireMessage]) -> str:
     return f" (the server answered HTTP {last.status}: {last.payload['error']['message']})"
 
 
-def _expect_a_ready_session(sessions: Mapping[str, Any], session_id: Any,
-                            refusals: list[WireMessage]) -> None:
-    expect(isinstance(session_id, str) and session_id in sessions,
-           f"start_session returned {type(session_id).__name__ if session_id is not None else None}, "
-           f"not the session's id: return initialize's {SESSION_HEADER} response header"
-           + _quote(refusals))
-    expect(sessions[session_id].session.client_ready,
-           "the session is open but the handshake is unfinished: POST "
-           '{"jsonrpc": "2.0", "method": "notifications/initialized"} with the '
-           f"{SESSION_HEADER} header (the server answers 202)" + _quote(refusals))
+def _expect_a_ready_session(
+    sessions: Mapping[str, Any], session_id: Any, refusals: list[WireMessage]
+) -> None:
+    expect(
+        isinstance(session_id, str) and session_id in sessions,
+        f"start_session returned {type(session_id).__name__ if session_id is not None else None}, "
+        f"not the session's id: return initialize's {SESSION_HEADER} response header" + _quote(refusals),
+    )
+    expect(
+        sessions[session_id].session.client_ready,
+        "the session is open but the handshake is unfinished: POST "
+        '{"jsonrpc": "2.0", "method": "notifications/initialized"} with the '
+        f"{SESSION_HEADER} header (the server answers 202)" + _quote(refusals),
+    )

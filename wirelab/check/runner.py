@@ -54,8 +54,13 @@ def find_lab(name: str, root: Path) -> Path:
 def run_lab(path: Path, timeout_s: int = 120) -> LabReport:
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
-    NotebookClient(nb, timeout=timeout_s, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=timeout_s,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     checks, others = [], []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":

@@ -53,9 +53,7 @@ def sentences(text: str) -> list[str]:
     return [s for s in SENTENCE_END.split(" ".join(text.split())) if s]
 
 
-def weighted_coverage(
-    wanted: Sequence[str], present: Sequence[str], weight: Callable[[str], float]
-) -> float:
+def weighted_coverage(wanted: Sequence[str], present: Sequence[str], weight: Callable[[str], float]) -> float:
     """Weighted share of the distinct `wanted` terms that are `present` (0.0 to 1.0)."""
     total = sum(weight(term) for term in set(wanted))
     found = sum(weight(term) for term in set(wanted) & set(present))

@@ -136,6 +136,4 @@ def chunk_document(doc: Document, max_words: int = 160) -> list[Chunk]:
         for heading, text in sections(doc.body)
         for piece in split_paragraphs(text, max_words)
     ]
-    return [
-        Chunk(f"{doc.id}#{i}", doc.id, i, heading, text) for i, (heading, text) in enumerate(texts)
-    ]
+    return [Chunk(f"{doc.id}#{i}", doc.id, i, heading, text) for i, (heading, text) in enumerate(texts)]

@@ -38,8 +38,7 @@ def load_eval_set(kb: KnowledgeBase, path: Path = DEFAULT_EVAL_SET) -> list[Eval
     """Read the eval set; a relevant id or chunk id that `kb` lacks is a `ValueError`."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))["questions"]
     questions = [
-        EvalQuestion(q["id"], q["question"], frozenset(q["relevant"]), tuple(q.get("chunks", ())),
-                     q["style"])
+        EvalQuestion(q["id"], q["question"], frozenset(q["relevant"]), tuple(q.get("chunks", ())), q["style"])
         for q in raw
     ]
     for q in questions:

@@ -17,9 +17,7 @@ from collections.abc import Sequence
 RRF_K = 60
 
 
-def reciprocal_rank_fusion(
-    rankings: Sequence[Sequence[str]], k: int = RRF_K
-) -> list[tuple[str, float]]:
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
     """Fused `(item, score)` pairs, best first; ties go to the item seen first."""
     if k < 0:
         raise ValueError(f"the RRF constant k must be >= 0, not {k}")

@@ -122,8 +122,13 @@ class KnowledgeBase:
         for chunk in self.chunks:
             counts[chunk.doc_id] += 1
         return [
-            {"id": d.id, "title": d.title, "tags": list(d.tags), "chunks": counts[d.id],
-             "words": len(d.body.split())}
+            {
+                "id": d.id,
+                "title": d.title,
+                "tags": list(d.tags),
+                "chunks": counts[d.id],
+                "words": len(d.body.split()),
+            }
             for d in sorted(self.documents.values(), key=lambda d: d.id)
         ]
 

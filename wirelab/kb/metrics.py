@@ -37,17 +37,13 @@ def check_run(run: Sequence[Sequence[str]], relevant: Sequence[Collection[str]])
         raise ValueError(f"questions {empty} have no relevant ids")
 
 
-def mean_hit_at_k(
-    run: Sequence[Sequence[str]], relevant: Sequence[Collection[str]], k: int
-) -> float:
+def mean_hit_at_k(run: Sequence[Sequence[str]], relevant: Sequence[Collection[str]], k: int) -> float:
     """hit@k averaged over questions."""
     check_run(run, relevant)
     return sum(hit_at_k(r, rel, k) for r, rel in zip(run, relevant, strict=True)) / len(run)
 
 
-def mean_reciprocal_rank(
-    run: Sequence[Sequence[str]], relevant: Sequence[Collection[str]]
-) -> float:
+def mean_reciprocal_rank(run: Sequence[Sequence[str]], relevant: Sequence[Collection[str]]) -> float:
     """MRR: reciprocal rank averaged over questions."""
     check_run(run, relevant)
     return sum(reciprocal_rank(r, rel) for r, rel in zip(run, relevant, strict=True)) / len(run)

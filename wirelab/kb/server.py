@@ -86,8 +86,11 @@ class KnowledgeService:
         try:
             kb = self._built.result()
         except Exception as e:
-            raise ToolError("index_unavailable", f"the index could not be built: {e}",
-                            suggestion="Read the server's stderr; restart it with --dense off.") from e
+            raise ToolError(
+                "index_unavailable",
+                f"the index could not be built: {e}",
+                suggestion="Read the server's stderr; restart it with --dense off.",
+            ) from e
         try:
             return query(kb)
         except UnknownDocumentError as e:
@@ -261,30 +264,50 @@ def document_uri(doc_id: str) -> str:
 
 
 def passages(hits: Sequence[SearchHit]) -> list[Passage]:
-    return [Passage(rank=h.rank, chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title,
-                    heading=h.heading, score=round(h.score, 4), text=h.text) for h in hits]
+    return [
+        Passage(
+            rank=h.rank,
+            chunk_id=h.chunk_id,
+            doc_id=h.doc_id,
+            title=h.title,
+            heading=h.heading,
+            score=round(h.score, 4),
+            text=h.text,
+        )
+        for h in hits
+    ]
 
 
 def cited_answer(kb: KnowledgeBase, question: str, max_sentences: int) -> CitedAnswer:
     found = kb.answer(question, max_sentences=max_sentences)
-    sources = [Source(chunk_id=c.chunk_id, doc_id=c.doc_id, title=c.title,
-                      uri=document_uri(c.doc_id)) for c in found.citations]
+    sources = [
+        Source(chunk_id=c.chunk_id, doc_id=c.doc_id, title=c.title, uri=document_uri(c.doc_id))
+        for c in found.citations
+    ]
     return CitedAnswer(answer=found.text, found=found.found, sources=sources)
 
 
 def full_document(kb: KnowledgeBase, doc_id: str) -> FullDocument:
     if "#" in doc_id and doc_id.split("#")[0] in kb.documents:
-        raise ToolError("unknown_id", f"{doc_id!r} is a chunk id, not a document id",
-                        suggestion=f"Ask for the document {doc_id.split('#')[0]!r}.")
+        raise ToolError(
+            "unknown_id",
+            f"{doc_id!r} is a chunk id, not a document id",
+            suggestion=f"Ask for the document {doc_id.split('#')[0]!r}.",
+        )
     doc = kb.get_document(doc_id)
-    return FullDocument(id=doc.id, title=doc.title, tags=list(doc.tags), uri=document_uri(doc.id),
-                        chunk_ids=[c.id for c in kb.chunks if c.doc_id == doc.id], text=doc.body)
+    return FullDocument(
+        id=doc.id,
+        title=doc.title,
+        tags=list(doc.tags),
+        uri=document_uri(doc.id),
+        chunk_ids=[c.id for c in kb.chunks if c.doc_id == doc.id],
+        text=doc.body,
+    )
 
 
 def build_server(service: KnowledgeService, documents: Sequence[Document]) -> Server:
     """The knowledge-base server: six read-only tools over `service`, `documents` as resources."""
-    server = Server(SERVER_NAME, "0.1.0", title="Tools on the Wire knowledge base",
-                    instructions=INSTRUCTIONS)
+    server = Server(SERVER_NAME, "0.1.0", title="Tools on the Wire knowledge base", instructions=INSTRUCTIONS)
     _add_search_tools(server, service)
     _add_document_tools(server, service)
     _add_resources(server, {doc.id: doc for doc in documents})
@@ -310,8 +333,9 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
         return await service.run(lambda kb: cited_answer(kb, question, max_sentences))
 
     @server.tool(title="Search passages (hybrid)", annotations=READ_ONLY)
-    async def search(query: str, k: int = 5,
-                     mode: Literal["hybrid", "bm25", "vector"] = "hybrid") -> SearchResults:
+    async def search(
+        query: str, k: int = 5, mode: Literal["hybrid", "bm25", "vector"] = "hybrid"
+    ) -> SearchResults:
         """Search the knowledge base for passages: BM25 and vector rankings fused by
         Reciprocal Rank Fusion.
 
@@ -366,16 +390,24 @@ def _add_resources(server: Server, documents: dict[str, Document]) -> None:
     @server.resource(INDEX_URI, name="documents", title="Documents", mime_type="application/json")
     def index() -> str:
         """Every document: id, title, tags and URI."""
-        return json.dumps([{"id": d.id, "title": d.title, "tags": list(d.tags),
-                            "uri": document_uri(d.id)} for d in documents.values()], indent=2)
+        return json.dumps(
+            [
+                {"id": d.id, "title": d.title, "tags": list(d.tags), "uri": document_uri(d.id)}
+                for d in documents.values()
+            ],
+            indent=2,
+        )
 
     for doc in documents.values():
-        server.resource(document_uri(doc.id), name=doc.id, title=doc.title,
-                        description=f"The document {doc.title!r}, as Markdown.",
-                        mime_type="text/markdown")(lambda doc=doc: doc.body)
+        server.resource(
+            document_uri(doc.id),
+            name=doc.id,
+            title=doc.title,
+            description=f"The document {doc.title!r}, as Markdown.",
+            mime_type="text/markdown",
+        )(lambda doc=doc: doc.body)
 
-    @server.resource_template(DOCUMENT_URI, name="document", title="A document",
-                              mime_type="text/markdown")
+    @server.resource_template(DOCUMENT_URI, name="document", title="A document", mime_type="text/markdown")
     def document(id: str) -> str:
         """One document of the knowledge base, as Markdown."""
         return documents[id].body  # KeyError, a LookupError: no such resource
@@ -390,19 +422,30 @@ def _add_resources(server: Server, documents: dict[str, Document]) -> None:
 
 def host_config(python: str = sys.executable, args: Sequence[str] = ()) -> dict[str, object]:
     """The `mcpServers` block desktop hosts (Claude Desktop, Cursor, VS Code…) read to launch it."""
-    return {"mcpServers": {SERVER_NAME: {"command": python,
-                                         "args": ["-m", "wirelab.kb.server", *args]}}}
+    return {"mcpServers": {SERVER_NAME: {"command": python, "args": ["-m", "wirelab.kb.server", *args]}}}
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m wirelab.kb.server", description=__doc__.split(
-        "\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dense", choices=("auto", "off", "require"), default="auto",
-                        help="MiniLM vectors if installed (auto), never (off), or fail without")
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
-                        help="the folder of Markdown documents (default: assets/kb)")
-    parser.add_argument("--print-config", action="store_true",
-                        help="print the mcpServers block for a desktop host, then exit")
+    parser = argparse.ArgumentParser(
+        prog="python -m wirelab.kb.server",
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--dense",
+        choices=("auto", "off", "require"),
+        default="auto",
+        help="MiniLM vectors if installed (auto), never (off), or fail without",
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=DEFAULT_CORPUS,
+        help="the folder of Markdown documents (default: assets/kb)",
+    )
+    parser.add_argument(
+        "--print-config", action="store_true", help="print the mcpServers block for a desktop host, then exit"
+    )
     return parser.parse_args(argv)
 
 
@@ -413,8 +456,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         extra = [] if options.dense == "auto" else ["--dense", options.dense]
         print(json.dumps(host_config(args=extra), indent=2))
         return
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     try:
         documents = load_documents(options.corpus)
     except CorpusError as e:
@@ -433,8 +477,12 @@ def _logged_build(documents: Sequence[Document], dense: str) -> KnowledgeBase:
     except Exception:
         log.exception("the index could not be built")
         raise
-    log.info("index ready: %d chunks, vectors by %s, in %.1f s", len(kb.chunks),
-             kb.vectors.embedder.backend, kb.build_seconds)
+    log.info(
+        "index ready: %d chunks, vectors by %s, in %.1f s",
+        len(kb.chunks),
+        kb.vectors.embedder.backend,
+        kb.build_seconds,
+    )
     return kb
 
 

@@ -86,11 +86,17 @@ def checked_roots(roots: Sequence[dict[str, str]]) -> list[dict[str, str]]:
 class Client:
     """A client session over one transport. Use `async with`, or `start()` and `close()`."""
 
-    def __init__(self, transport: Transport, *, timeout: float = 30.0,
-                 name: str = "wirelab-client", version: str = "0.1.0",
-                 on_sampling: RequestHandler | None = None,
-                 roots: Sequence[dict[str, str]] | None = None,
-                 on_elicitation: RequestHandler | None = None) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        timeout: float = 30.0,
+        name: str = "wirelab-client",
+        version: str = "0.1.0",
+        on_sampling: RequestHandler | None = None,
+        roots: Sequence[dict[str, str]] | None = None,
+        on_elicitation: RequestHandler | None = None,
+    ) -> None:
         self.transport, self.timeout = transport, timeout
         self.on_sampling, self.on_elicitation = on_sampling, on_elicitation
         self.roots = checked_roots(roots) if roots is not None else None
@@ -134,12 +140,19 @@ class Client:
 
     async def initialize(self, protocol_version: str = LATEST_PROTOCOL_VERSION) -> dict[str, Any]:
         """`initialize`, check the version the server chose, then `notifications/initialized`."""
-        result = await self.request("initialize", {
-            "protocolVersion": protocol_version, "capabilities": self.capabilities(),
-            "clientInfo": self.client_info})
+        result = await self.request(
+            "initialize",
+            {
+                "protocolVersion": protocol_version,
+                "capabilities": self.capabilities(),
+                "clientInfo": self.client_info,
+            },
+        )
         if result.get("protocolVersion") not in SUPPORTED_PROTOCOL_VERSIONS:
-            raise ConnectionError(f"the server chose protocol {result.get('protocolVersion')!r}; "
-                                  f"this client speaks {', '.join(SUPPORTED_PROTOCOL_VERSIONS)}")
+            raise ConnectionError(
+                f"the server chose protocol {result.get('protocolVersion')!r}; "
+                f"this client speaks {', '.join(SUPPORTED_PROTOCOL_VERSIONS)}"
+            )
         self.protocol_version = result["protocolVersion"]
         self.server_info = result.get("serverInfo", {})
         self.server_capabilities = result.get("capabilities", {})
@@ -149,8 +162,11 @@ class Client:
 
     def capabilities(self) -> dict[str, Any]:
         """What this client declares in `initialize`: only what it was given handlers for."""
-        offered = {"sampling": self.on_sampling is not None, "roots": self.roots is not None,
-                   "elicitation": self.on_elicitation is not None}
+        offered = {
+            "sampling": self.on_sampling is not None,
+            "roots": self.roots is not None,
+            "elicitation": self.on_elicitation is not None,
+        }
         declared = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}}}
         return {name: declared[name] for name, given in offered.items() if given}
 
@@ -165,9 +181,14 @@ class Client:
 
     # --- the JSON-RPC layer ---
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, *,
-                      timeout: float | None = None,
-                      on_progress: ProgressHandler | None = None) -> Any:
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressHandler | None = None,
+    ) -> Any:
         """Send a request and wait for its result; an error response raises `JsonRpcError`."""
         if self._died:
             raise self._died
@@ -187,10 +208,12 @@ class Client:
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            await self.notify("notifications/cancelled", {
-                "requestId": id, "reason": f"no answer within {timeout} s"})
-            raise RequestTimeout(f"{method} (id {id}): no answer within {timeout} s; "
-                                 "the request was cancelled") from None
+            await self.notify(
+                "notifications/cancelled", {"requestId": id, "reason": f"no answer within {timeout} s"}
+            )
+            raise RequestTimeout(
+                f"{method} (id {id}): no answer within {timeout} s; the request was cancelled"
+            ) from None
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         await self.transport.send(jsonrpc.notification(method, params))
@@ -268,14 +291,18 @@ class Client:
         """Check a `sampling/createMessage`, then ask `on_sampling`; `Declined` becomes -1."""
         messages, max_tokens = params.get("messages"), params.get("maxTokens")
         if not isinstance(messages, list) or not messages or not all(map(_is_message, messages)):
-            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: "messages" must be a '
-                                                       "non-empty list of {role, content}")
+            raise JsonRpcError(
+                jsonrpc.INVALID_PARAMS,
+                'Invalid params: "messages" must be a non-empty list of {role, content}',
+            )
         if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
-            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: "maxTokens" must be a '
-                                                       "positive integer")
+            raise JsonRpcError(
+                jsonrpc.INVALID_PARAMS, 'Invalid params: "maxTokens" must be a positive integer'
+            )
         if params.get("tools") is not None:
-            raise JsonRpcError(jsonrpc.INVALID_PARAMS, "Invalid params: this client did not "
-                                                       'declare "sampling.tools"')
+            raise JsonRpcError(
+                jsonrpc.INVALID_PARAMS, 'Invalid params: this client did not declare "sampling.tools"'
+            )
         try:
             return await _outcome(self.on_sampling, params)
         except Declined as e:
@@ -284,19 +311,26 @@ class Client:
     async def _elicit(self, params: dict[str, Any]) -> dict[str, Any]:
         """Check an `elicitation/create` (form mode only), ask `on_elicitation`, check its answer."""
         if params.get("mode", "form") != "form":
-            raise JsonRpcError(jsonrpc.INVALID_PARAMS, f"Invalid params: elicitation mode "
-                                                       f"{params.get('mode')!r} was not declared")
+            raise JsonRpcError(
+                jsonrpc.INVALID_PARAMS,
+                f"Invalid params: elicitation mode {params.get('mode')!r} was not declared",
+            )
         schema = params.get("requestedSchema")
         if not isinstance(params.get("message"), str) or not isinstance(schema, dict):
-            raise JsonRpcError(jsonrpc.INVALID_PARAMS, 'Invalid params: form elicitation needs '
-                                                       '"message" and "requestedSchema"')
+            raise JsonRpcError(
+                jsonrpc.INVALID_PARAMS,
+                'Invalid params: form elicitation needs "message" and "requestedSchema"',
+            )
         result = await _outcome(self.on_elicitation, params)
         if not isinstance(result, dict) or result.get("action") not in ELICIT_ACTIONS:
-            raise ValueError(f"on_elicitation returned {result!r}: return an action, "
-                             f"one of {', '.join(ELICIT_ACTIONS)}")
+            raise ValueError(
+                f"on_elicitation returned {result!r}: return an action, one of {', '.join(ELICIT_ACTIONS)}"
+            )
         if result["action"] == "accept" and argument_problems(schema, result.get("content")):
-            raise ValueError("on_elicitation accepted content that breaks the requested schema: "
-                             + "; ".join(argument_problems(schema, result.get("content"))))
+            raise ValueError(
+                "on_elicitation accepted content that breaks the requested schema: "
+                + "; ".join(argument_problems(schema, result.get("content")))
+            )
         return result
 
     async def set_roots(self, roots: Sequence[dict[str, str]]) -> None:
@@ -342,12 +376,21 @@ class Client:
     async def list_tools(self) -> list[dict[str, Any]]:
         return await self._list("tools/list", "tools")
 
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                        timeout: float | None = None,
-                        on_progress: ProgressHandler | None = None) -> dict[str, Any]:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressHandler | None = None,
+    ) -> dict[str, Any]:
         """The `CallToolResult`; a failed tool is a result with `isError: true`, not an exception."""
-        return await self.request("tools/call", {"name": name, "arguments": arguments or {}},
-                                  timeout=timeout, on_progress=on_progress)
+        return await self.request(
+            "tools/call",
+            {"name": name, "arguments": arguments or {}},
+            timeout=timeout,
+            on_progress=on_progress,
+        )
 
     async def list_resources(self) -> list[dict[str, Any]]:
         return await self._list("resources/list", "resources")
@@ -372,8 +415,9 @@ class Client:
 
     async def complete(self, ref: dict[str, str], argument: str, value: str) -> list[str]:
         """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template."""
-        result = await self.request("completion/complete", {
-            "ref": ref, "argument": {"name": argument, "value": value}})
+        result = await self.request(
+            "completion/complete", {"ref": ref, "argument": {"name": argument, "value": value}}
+        )
         return result["completion"]["values"]
 
     async def set_log_level(self, level: str) -> None:
@@ -382,8 +426,11 @@ class Client:
 
 def _is_message(message: Any) -> bool:
     """A sampling message: role user or assistant, content a block or a list of blocks."""
-    return (isinstance(message, dict) and message.get("role") in ("user", "assistant")
-            and isinstance(message.get("content"), dict | list))
+    return (
+        isinstance(message, dict)
+        and message.get("role") in ("user", "assistant")
+        and isinstance(message.get("content"), dict | list)
+    )
 
 
 async def _outcome(handler: RequestHandler, params: dict[str, Any]) -> Any:
@@ -445,8 +492,9 @@ async def connect_in_process(server: Server, **options: Any) -> AsyncIterator[Cl
 
 
 @asynccontextmanager
-async def connect_stdio(command: Sequence[str], *, timeout: float = 30.0,
-                        env: dict[str, str] | None = None) -> AsyncIterator[Client]:
+async def connect_stdio(
+    command: Sequence[str], *, timeout: float = 30.0, env: dict[str, str] | None = None
+) -> AsyncIterator[Client]:
     """A started, initialized client of the server that `command` runs."""
     async with Client(StdioClientTransport(command, env=env), timeout=timeout) as client:
         yield client

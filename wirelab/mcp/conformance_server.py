@@ -28,14 +28,20 @@ from typing import Any
 
 from wirelab.mcp.server import Context, Send, Server, ServerTool, Session
 
-IMAGE_PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJ"
-             "RU5ErkJggg==")  # one red pixel
+IMAGE_PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJ"
+    "RU5ErkJggg=="
+)  # one red pixel
 AUDIO_WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="  # an empty WAV
 JSON_SCHEMA_2020_12 = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"},
-                                                             "city": {"type": "string"}}}},
+    "$defs": {
+        "address": {
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
     "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
     "additionalProperties": False,
 }
@@ -64,16 +70,14 @@ class FixtureServer(Server):
         session.handlers["prompts/get"] = partial(self.get_prompt, session.handlers["prompts/get"])
         return session
 
-    async def call_tool(self, call: Callable, params: dict[str, Any],
-                        meta: dict[str, Any]) -> dict[str, Any]:
+    async def call_tool(self, call: Callable, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         result = await call(params, meta)
         tool = self.tools.get(params.get("name"))
         if tool and getattr(tool.function, "returns_blocks", False) and not result.get("isError"):
             result["content"] = json.loads(result["content"][0]["text"])  # our text, undone
         return result
 
-    def get_prompt(self, get: Callable, params: dict[str, Any],
-                   meta: dict[str, Any]) -> dict[str, Any]:
+    def get_prompt(self, get: Callable, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         result = get(params, meta)
         prompt = self.prompts.get(params.get("name"))
         if prompt and getattr(prompt.render, "returns_blocks", False):
@@ -115,14 +119,21 @@ def _add_tools(server: FixtureServer) -> None:
     @server.tool(description="Tests response with multiple content types (text, image, resource)")
     @blocks
     def test_multiple_content_types() -> list[dict[str, Any]]:
-        return [{"type": "text", "text": "Multiple content types test:"}, _image(),
-                _embedded("test://mixed-content-resource", json.dumps({"test": "data", "value": 123}),
-                          "application/json")]
+        return [
+            {"type": "text", "text": "Multiple content types test:"},
+            _image(),
+            _embedded(
+                "test://mixed-content-resource",
+                json.dumps({"test": "data", "value": 123}),
+                "application/json",
+            ),
+        ]
 
     @server.tool(description="Tests tool that emits log messages during execution")
     async def test_tool_with_logging(ctx: Context) -> str:
-        for step, text in enumerate(("Tool execution started", "Tool processing data",
-                                     "Tool execution completed")):
+        for step, text in enumerate(
+            ("Tool execution started", "Tool processing data", "Tool execution completed")
+        ):
             if step:
                 await asyncio.sleep(0.05)
             ctx.log("info", text)
@@ -157,56 +168,99 @@ def _add_tools(server: FixtureServer) -> None:
     async def test_elicitation_sep1330_enums(ctx: Context) -> str:
         return _elicited(await ctx.elicit("Please select options from the enum fields", ENUMS_SCHEMA))
 
-    server.add_tool(ServerTool(
-        "json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance "
-        "testing (SEP-1613)", JSON_SCHEMA_2020_12,
-        lambda **arguments: f"JSON Schema 2020-12 tool called with: {json.dumps(arguments)}"))
+    server.add_tool(
+        ServerTool(
+            "json_schema_2020_12_tool",
+            "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+            JSON_SCHEMA_2020_12,
+            lambda **arguments: f"JSON Schema 2020-12 tool called with: {json.dumps(arguments)}",
+        )
+    )
 
 
 def _elicited(answer: dict[str, Any]) -> str:
     return f"Elicitation result: action={answer['action']}, content={json.dumps(answer.get('content', {}))}"
 
 
-USER_INFO_SCHEMA = {"type": "object", "required": ["username", "email"], "properties": {
-    "username": {"type": "string", "description": "User's response"},
-    "email": {"type": "string", "description": "User's email address"}}}
-DEFAULTS_SCHEMA = {"type": "object", "properties": {
-    "name": {"type": "string", "description": "User name", "default": "John Doe"},
-    "age": {"type": "integer", "description": "User age", "default": 30},
-    "score": {"type": "number", "description": "User score", "default": 95.5},
-    "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"],
-               "default": "active"},
-    "verified": {"type": "boolean", "description": "Verification status", "default": True}}}
+USER_INFO_SCHEMA = {
+    "type": "object",
+    "required": ["username", "email"],
+    "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"},
+    },
+}
+DEFAULTS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "User name", "default": "John Doe"},
+        "age": {"type": "integer", "description": "User age", "default": 30},
+        "score": {"type": "number", "description": "User score", "default": 95.5},
+        "status": {
+            "type": "string",
+            "description": "User status",
+            "enum": ["active", "inactive", "pending"],
+            "default": "active",
+        },
+        "verified": {"type": "boolean", "description": "Verification status", "default": True},
+    },
+}
 _TITLED = [{"const": f"value{i}", "title": title} for i, title in enumerate(("First", "Second", "Third"), 1)]
-ENUMS_SCHEMA = {"type": "object", "properties": {
-    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
-    "titledSingle": {"type": "string", "oneOf": _TITLED},
-    "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
-                   "enumNames": ["Option One", "Option Two", "Option Three"]},
-    "untitledMulti": {"type": "array",
-                      "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-    "titledMulti": {"type": "array", "items": {"anyOf": _TITLED}}}}
+ENUMS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {"type": "string", "oneOf": _TITLED},
+        "legacyEnum": {
+            "type": "string",
+            "enum": ["opt1", "opt2", "opt3"],
+            "enumNames": ["Option One", "Option Two", "Option Three"],
+        },
+        "untitledMulti": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        },
+        "titledMulti": {"type": "array", "items": {"anyOf": _TITLED}},
+    },
+}
 
 
 def _add_resources(server: FixtureServer) -> None:
-    @server.resource("test://static-text", name="static-text", title="Static Text Resource",
-                     description="A static text resource for testing")
+    @server.resource(
+        "test://static-text",
+        name="static-text",
+        title="Static Text Resource",
+        description="A static text resource for testing",
+    )
     def static_text() -> str:
         return "This is the content of the static text resource."
 
-    @server.resource("test://static-binary", name="static-binary", title="Static Binary Resource",
-                     description="A static binary resource (image) for testing", mime_type="image/png")
+    @server.resource(
+        "test://static-binary",
+        name="static-binary",
+        title="Static Binary Resource",
+        description="A static binary resource (image) for testing",
+        mime_type="image/png",
+    )
     def static_binary() -> bytes:
         return base64.b64decode(IMAGE_PNG)
 
-    @server.resource_template("test://template/{id}/data", name="template", title="Resource Template",
-                              description="A resource template with parameter substitution",
-                              mime_type="application/json")
+    @server.resource_template(
+        "test://template/{id}/data",
+        name="template",
+        title="Resource Template",
+        description="A resource template with parameter substitution",
+        mime_type="application/json",
+    )
     def template(id: str) -> str:
         return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"})
 
-    @server.resource("test://watched-resource", name="watched-resource", title="Watched Resource",
-                     description="A resource a client can subscribe to")
+    @server.resource(
+        "test://watched-resource",
+        name="watched-resource",
+        title="Watched Resource",
+        description="A resource a client can subscribe to",
+    )
     def watched_resource() -> str:
         return "Watched resource content"
 
@@ -230,8 +284,9 @@ def _add_prompts(server: FixtureServer) -> None:
     def complete_arg1(typed: str) -> list[str]:
         return [word for word in ("paris", "park", "party") if word.startswith(typed)]
 
-    @server.prompt(title="Prompt With Embedded Resource",
-                   description="A prompt that includes an embedded resource")
+    @server.prompt(
+        title="Prompt With Embedded Resource", description="A prompt that includes an embedded resource"
+    )
     @blocks
     def test_prompt_with_embedded_resource(resourceUri: str) -> list[tuple[str, Any]]:  # noqa: N803
         """A prompt that includes an embedded resource.
@@ -239,8 +294,10 @@ def _add_prompts(server: FixtureServer) -> None:
         Args:
             resourceUri: URI of the resource to embed
         """
-        return [("user", _embedded(resourceUri, "Embedded resource content for testing.")),
-                ("user", "Please process the embedded resource above.")]
+        return [
+            ("user", _embedded(resourceUri, "Embedded resource content for testing.")),
+            ("user", "Please process the embedded resource above."),
+        ]
 
     @server.prompt(title="Prompt With Image", description="A prompt that includes image content")
     @blocks

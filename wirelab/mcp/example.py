@@ -38,14 +38,28 @@ class Note:
 
 def starter_notes() -> dict[str, Note]:
     return {
-        "json-rpc": Note("JSON-RPC 2.0", "A request has an id and gets exactly one response; "
-                         "a notification has no id and is never answered.", ["protocol"]),
-        "stdio": Note("The stdio transport", "One JSON message per line on stdin and stdout; "
-                      "logs go to stderr, never stdout.", ["transport"]),
-        "lifecycle": Note("The MCP lifecycle", "initialize, then notifications/initialized, "
-                          "then normal operation; EOF on stdin ends a stdio server.", ["protocol"]),
-        "tool-errors": Note("Errors are results", "A tool that fails answers isError: true so "
-                            "the model can read the error and correct its call.", ["tools"]),
+        "json-rpc": Note(
+            "JSON-RPC 2.0",
+            "A request has an id and gets exactly one response; "
+            "a notification has no id and is never answered.",
+            ["protocol"],
+        ),
+        "stdio": Note(
+            "The stdio transport",
+            "One JSON message per line on stdin and stdout; logs go to stderr, never stdout.",
+            ["transport"],
+        ),
+        "lifecycle": Note(
+            "The MCP lifecycle",
+            "initialize, then notifications/initialized, "
+            "then normal operation; EOF on stdin ends a stdio server.",
+            ["protocol"],
+        ),
+        "tool-errors": Note(
+            "Errors are results",
+            "A tool that fails answers isError: true so the model can read the error and correct its call.",
+            ["tools"],
+        ),
     }
 
 
@@ -66,8 +80,12 @@ class NoteStats(TypedDict):
 def build_server() -> Server:
     """A fresh notes server with the starter notes."""
     notes = starter_notes()
-    server = Server("wirelab-notes", "0.1.0", title="Course notes",
-                    instructions="Search the course notes before answering questions about MCP.")
+    server = Server(
+        "wirelab-notes",
+        "0.1.0",
+        title="Course notes",
+        instructions="Search the course notes before answering questions about MCP.",
+    )
     _add_tools(server, notes)
     _add_resources(server, notes)
     _add_prompts(server, notes)
@@ -84,8 +102,11 @@ def _add_tools(server: Server, notes: dict[str, Note]) -> None:
             limit: The most notes to return.
         """
         words = query.lower().split()
-        found = [f"{slug}: {note.title}" for slug, note in notes.items()
-                 if all(w in f"{note.title} {note.body}".lower() for w in words)]
+        found = [
+            f"{slug}: {note.title}"
+            for slug, note in notes.items()
+            if all(w in f"{note.title} {note.body}".lower() for w in words)
+        ]
         return "\n".join(found[:limit]) or f"No note matches {query!r}."
 
     @server.tool()
@@ -99,11 +120,15 @@ def _add_tools(server: Server, notes: dict[str, Note]) -> None:
             tags: Topics, e.g. ["protocol"].
         """
         if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug):
-            raise ToolError("invalid_slug", f"{slug!r} is not a slug",
-                            suggestion="Use lowercase letters, digits and dashes, e.g. 'my-note'.")
+            raise ToolError(
+                "invalid_slug",
+                f"{slug!r} is not a slug",
+                suggestion="Use lowercase letters, digits and dashes, e.g. 'my-note'.",
+            )
         if slug in notes:
-            raise ToolError("duplicate_slug", f"a note {slug!r} exists already",
-                            suggestion="Choose another slug.")
+            raise ToolError(
+                "duplicate_slug", f"a note {slug!r} exists already", suggestion="Choose another slug."
+            )
         notes[slug] = Note(title, body, tags or [])
         server.resource_updated("notes://index")
         return f"Added notes://note/{slug}"
@@ -169,14 +194,17 @@ def _add_prompts(server: Server, notes: dict[str, Note]) -> None:
             topic: What to be quizzed on, e.g. "JSON-RPC ids".
             questions: How many questions to ask.
         """
-        return [("user", f"Quiz me on {topic}: ask {questions} questions, one at a time."),
-                ("assistant", f"Question 1 on {topic}, coming up. Ready?")]
+        return [
+            ("user", f"Quiz me on {topic}: ask {questions} questions, one at a time."),
+            ("assistant", f"Question 1 on {topic}, coming up. Ready?"),
+        ]
 
 
 def main() -> None:
     """Serve the notes on stdio; logs go to stderr."""
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     run_stdio(build_server())
 
 

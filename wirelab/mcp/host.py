@@ -50,9 +50,14 @@ STOP_REASONS = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse
 
 def openai_tool_spec(mcp_tool: dict[str, Any]) -> dict[str, Any]:
     """One MCP tool (from `tools/list`) as an entry of a Chat Completions `tools` list."""
-    return {"type": "function", "function": {
-        "name": mcp_tool["name"], "description": mcp_tool.get("description", ""),
-        "parameters": mcp_tool.get("inputSchema") or {"type": "object", "properties": {}}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": mcp_tool["name"],
+            "description": mcp_tool.get("description", ""),
+            "parameters": mcp_tool.get("inputSchema") or {"type": "object", "properties": {}},
+        },
+    }
 
 
 def openai_tools(tools_list_result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -72,8 +77,10 @@ def result_text(result: dict[str, Any]) -> str:
         return ToolError("tool_error", "\n".join(texts) or "the tool failed").content()
     if "structuredContent" in result:
         return json.dumps(result["structuredContent"], ensure_ascii=False)
-    return "\n".join(b["text"] if b.get("type") == "text" else json.dumps(b, ensure_ascii=False)
-                     for b in result.get("content", []))
+    return "\n".join(
+        b["text"] if b.get("type") == "text" else json.dumps(b, ensure_ascii=False)
+        for b in result.get("content", [])
+    )
 
 
 def chat_messages(params: dict[str, Any]) -> list[dict[str, str]]:
@@ -85,10 +92,8 @@ def chat_messages(params: dict[str, Any]) -> list[dict[str, str]]:
 
     Text only: other content (image, audio, tool use) is refused with -32602.
     """
-    system = [{"role": "system", "content": params["systemPrompt"]}] if params.get(
-        "systemPrompt") else []
-    return system + [{"role": m["role"], "content": _sampled_text(m["content"])}
-                     for m in params["messages"]]
+    system = [{"role": "system", "content": params["systemPrompt"]}] if params.get("systemPrompt") else []
+    return system + [{"role": m["role"], "content": _sampled_text(m["content"])} for m in params["messages"]]
 
 
 def _sampled_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
@@ -101,28 +106,36 @@ def _sampled_text(content: dict[str, Any] | list[dict[str, Any]]) -> str:
 def sampling_result(completion: Any) -> dict[str, Any]:
     """A chat completion as a `CreateMessageResult`: role, content, model, stopReason."""
     choice = completion.choices[0]
-    return {"role": "assistant", "content": {"type": "text", "text": choice.message.content or ""},
-            "model": completion.model,
-            "stopReason": STOP_REASONS.get(choice.finish_reason, choice.finish_reason)}
+    return {
+        "role": "assistant",
+        "content": {"type": "text", "text": choice.message.content or ""},
+        "model": completion.model,
+        "stopReason": STOP_REASONS.get(choice.finish_reason, choice.finish_reason),
+    }
 
 
 class McpHost:
     """One MCP client, driven from synchronous code, and its tools as a `ToolRegistry`."""
 
-    def __init__(self, client: Client, approve: Approve = lambda call: True,
-                 timeout: float = 60.0) -> None:
+    def __init__(self, client: Client, approve: Approve = lambda call: True, timeout: float = 60.0) -> None:
         self.client, self.approve, self.timeout = client, approve, timeout
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="mcp-host")
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-host")
         self.tools = ToolRegistry()
         self.approve_sampling: ApproveSampling | None = None
         self.llm: openai.OpenAI | None = None
 
     @classmethod
-    def stdio(cls, command: Sequence[str], approve: Approve = lambda call: True,
-              timeout: float = 60.0, *, approve_sampling: ApproveSampling | None = None,
-              llm: openai.OpenAI | None = None, **client_options: Any) -> McpHost:
+    def stdio(
+        cls,
+        command: Sequence[str],
+        approve: Approve = lambda call: True,
+        timeout: float = 60.0,
+        *,
+        approve_sampling: ApproveSampling | None = None,
+        llm: openai.OpenAI | None = None,
+        **client_options: Any,
+    ) -> McpHost:
         """A host of the server that `command` starts (call `start()` or use `with`).
 
         `client_options` go to `Client` (e.g. `roots=[...]`, `on_elicitation=...`).
@@ -131,21 +144,26 @@ class McpHost:
         return cls(client, approve, timeout)._lending(approve_sampling, llm)
 
     @classmethod
-    def in_process(cls, server: Server, approve: Approve = lambda call: True,
-                   timeout: float = 60.0, *, approve_sampling: ApproveSampling | None = None,
-                   llm: openai.OpenAI | None = None, **client_options: Any) -> McpHost:
+    def in_process(
+        cls,
+        server: Server,
+        approve: Approve = lambda call: True,
+        timeout: float = 60.0,
+        *,
+        approve_sampling: ApproveSampling | None = None,
+        llm: openai.OpenAI | None = None,
+        **client_options: Any,
+    ) -> McpHost:
         """A host of `server` in this process (no subprocess); otherwise like `stdio`."""
         client = Client(InProcessTransport(server), timeout=timeout, **client_options)
         return cls(client, approve, timeout)._lending(approve_sampling, llm)
 
-    def _lending(self, approve_sampling: ApproveSampling | None,
-                 llm: openai.OpenAI | None) -> McpHost:
+    def _lending(self, approve_sampling: ApproveSampling | None, llm: openai.OpenAI | None) -> McpHost:
         if approve_sampling is not None:
             self.offer_sampling(approve_sampling, llm)
         return self
 
-    def offer_sampling(self, approve_sampling: ApproveSampling,
-                       llm: openai.OpenAI | None = None) -> None:
+    def offer_sampling(self, approve_sampling: ApproveSampling, llm: openai.OpenAI | None = None) -> None:
         """Answer the server's sampling requests with `llm`, each after `approve_sampling(params)`.
 
         Call it before `start()`: the client declares `sampling` in `initialize`.
@@ -164,8 +182,12 @@ class McpHost:
             raise Declined("User rejected sampling request")
         options = {"temperature": params["temperature"]} if "temperature" in params else {}
         completion = await asyncio.to_thread(
-            self.llm.chat.completions.create, model=course_llm.model_name(), messages=messages,
-            max_tokens=params["maxTokens"], **options)
+            self.llm.chat.completions.create,
+            model=course_llm.model_name(),
+            messages=messages,
+            max_tokens=params["maxTokens"],
+            **options,
+        )
         return sampling_result(completion)
 
     def __enter__(self) -> McpHost:
@@ -203,10 +225,16 @@ class McpHost:
 
     def execute(self, calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         """The loop's executor: each call runs only if `approve(call)` says yes."""
-        return [execute_tool_call(call, tools) if self.approve(call) else
-                ToolError("denied", f"the user did not approve {call['function']['name']}",
-                          suggestion="Answer without this tool, or ask the user.").content()
-                for call in calls]
+        return [
+            execute_tool_call(call, tools)
+            if self.approve(call)
+            else ToolError(
+                "denied",
+                f"the user did not approve {call['function']['name']}",
+                suggestion="Answer without this tool, or ask the user.",
+            ).content()
+            for call in calls
+        ]
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Run a client coroutine on the host's loop and wait for its result."""

@@ -64,9 +64,14 @@ SESSION_HEADER = "Mcp-Session-Id"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MAX_BODY_BYTES = 4 * 1024 * 1024
 CHANNEL = "mcp-http"
-MODERN_ERROR_STATUS = {jsonrpc.PARSE_ERROR: 400, INVALID_REQUEST: 400, INVALID_PARAMS: 400,
-                       stateless.HEADER_MISMATCH: 400, stateless.UNSUPPORTED_PROTOCOL_VERSION: 400,
-                       METHOD_NOT_FOUND: 404}
+MODERN_ERROR_STATUS = {
+    jsonrpc.PARSE_ERROR: 400,
+    INVALID_REQUEST: 400,
+    INVALID_PARAMS: 400,
+    stateless.HEADER_MISMATCH: 400,
+    stateless.UNSUPPORTED_PROTOCOL_VERSION: 400,
+    METHOD_NOT_FOUND: 404,
+}
 
 Handle = Callable[[Message, Send], Awaitable[Message | None]]
 
@@ -74,8 +79,14 @@ Handle = Callable[[Message, Send], Awaitable[Message | None]]
 class Refusal(Exception):
     """A request refused before any handler ran: an HTTP status and a JSON-RPC error body."""
 
-    def __init__(self, status: int, message: str, code: int = INVALID_REQUEST,
-                 headers: dict[str, str] | None = None, id: jsonrpc.Id | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: int = INVALID_REQUEST,
+        headers: dict[str, str] | None = None,
+        id: jsonrpc.Id | None = None,
+    ) -> None:
         super().__init__(f"{status}: {message}")
         self.status, self.headers = status, headers or {}
         self.body = jsonrpc.error_response(id, JsonRpcError(code, message))
@@ -91,8 +102,9 @@ class HttpSession:
 
 
 # the request whose handler is running, so its session's notifications go on its stream
-_current_stream: contextvars.ContextVar[tuple[HttpSession, Send] | None] = \
-    contextvars.ContextVar("current_stream", default=None)
+_current_stream: contextvars.ContextVar[tuple[HttpSession, Send] | None] = contextvars.ContextVar(
+    "current_stream", default=None
+)
 
 
 class McpHttpApp:
@@ -103,9 +115,14 @@ class McpHttpApp:
     further exact origins, e.g. `"https://inspector.example"`.
     """
 
-    def __init__(self, server: Server, *, token: str | None = None,
-                 allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
-                 allowed_origins: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        server: Server,
+        *,
+        token: str | None = None,
+        allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
+        allowed_origins: Iterable[str] = (),
+    ) -> None:
         self.server, self.token = server, token
         self.allowed_hosts = frozenset(allowed_hosts)
         self.allowed_origins = frozenset(allowed_origins)
@@ -113,8 +130,7 @@ class McpHttpApp:
         self.sessions: dict[str, HttpSession] = {}
         self.stateless = StatelessServer(server)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.starlette = Starlette(routes=[
-            Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])])
+        self.starlette = Starlette(routes=[Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])])
 
     async def endpoint(self, request: Request) -> Response:
         self.loop = asyncio.get_running_loop()
@@ -135,22 +151,30 @@ class McpHttpApp:
         """403 for a `Host` or `Origin` that names another machine (a DNS-rebinding attack)."""
         host = request.headers.get("host", "")
         if _hostname(host) not in self.allowed_hosts:
-            raise Refusal(403, f"Forbidden: Host {host!r} is not this server "
-                               f"(allowed: {', '.join(sorted(self.allowed_hosts))})")
+            raise Refusal(
+                403,
+                f"Forbidden: Host {host!r} is not this server "
+                f"(allowed: {', '.join(sorted(self.allowed_hosts))})",
+            )
         origin = request.headers.get("origin")
         if origin is None or origin in self.allowed_origins:
             return
         if _hostname(urlsplit(origin).netloc) not in self.allowed_hosts:
-            raise Refusal(403, f"Forbidden: Origin {origin!r} is not allowed "
-                               "(a web page may not call a local MCP server)")
+            raise Refusal(
+                403,
+                f"Forbidden: Origin {origin!r} is not allowed (a web page may not call a local MCP server)",
+            )
 
     def check_token(self, request: Request) -> None:
         if self.token is None:
             return
         sent = request.headers.get("authorization", "")
         if not secrets.compare_digest(sent.encode(), f"Bearer {self.token}".encode()):
-            raise Refusal(401, "Unauthorized: send Authorization: Bearer <token>",
-                          headers={"WWW-Authenticate": "Bearer"})
+            raise Refusal(
+                401,
+                "Unauthorized: send Authorization: Bearer <token>",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
 
     # --- POST: one message ---
 
@@ -165,8 +189,11 @@ class McpHttpApp:
         """The one JSON-RPC message in the body: 415, 413 or 400 (-32700, -32600) if it is not."""
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            raise Refusal(415, f"Unsupported Media Type: send Content-Type: application/json, "
-                               f"not {content_type or 'nothing'!r}")
+            raise Refusal(
+                415,
+                f"Unsupported Media Type: send Content-Type: application/json, "
+                f"not {content_type or 'nothing'!r}",
+            )
         body = await request.body()
         if len(body) > MAX_BODY_BYTES:
             raise Refusal(413, f"Payload Too Large: the body is over {MAX_BODY_BYTES} bytes")
@@ -180,7 +207,8 @@ class McpHttpApp:
         if not jsonrpc.is_request(message):
             return Response(status_code=202)  # 2026-07-28 defines no client notifications on HTTP
         return await self.answer(
-            message, lambda m, send: self.stateless.handle(m, send, request.headers), _modern_status)
+            message, lambda m, send: self.stateless.handle(m, send, request.headers), _modern_status
+        )
 
     async def post_legacy(self, request: Request, message: Message) -> Response:
         if jsonrpc.is_request(message) and message["method"] == "initialize":
@@ -189,8 +217,7 @@ class McpHttpApp:
         if not jsonrpc.is_request(message):
             await entry.session.handle(message)
             return Response(status_code=202)
-        return await self.answer(message, lambda m, send: _in_stream(entry, send, m),
-                                 lambda response: 200)
+        return await self.answer(message, lambda m, send: _in_stream(entry, send, m), lambda response: 200)
 
     async def initialize(self, message: Message) -> Response:
         """Open a session; its id goes back in `Mcp-Session-Id` if `initialize` succeeds."""
@@ -202,8 +229,7 @@ class McpHttpApp:
             return JSONResponse(response)
         return JSONResponse(response, headers={SESSION_HEADER: entry.id})
 
-    async def answer(self, message: Message, handle: Handle,
-                     status: Callable[[Message], int]) -> Response:
+    async def answer(self, message: Message, handle: Handle, status: Callable[[Message], int]) -> Response:
         """JSON if the handler sends nothing before its response, else an SSE stream of it all."""
         queue: asyncio.Queue[Message | None] = asyncio.Queue()
         task = asyncio.create_task(_run(handle, message, queue))
@@ -213,11 +239,11 @@ class McpHttpApp:
         if jsonrpc.is_response(first):
             self.publish(first, status(first))
             return JSONResponse(first, status(first))
-        return EventSourceResponse(self.events(first, queue, task),
-                                   headers={"X-Accel-Buffering": "no"})
+        return EventSourceResponse(self.events(first, queue, task), headers={"X-Accel-Buffering": "no"})
 
-    async def events(self, first: Message, queue: asyncio.Queue[Message | None],
-                     task: asyncio.Task) -> AsyncIterator[dict[str, str]]:
+    async def events(
+        self, first: Message, queue: asyncio.Queue[Message | None], task: asyncio.Task
+    ) -> AsyncIterator[dict[str, str]]:
         """SSE events up to the response; a client that hangs up cancels the request."""
         message = first
         try:
@@ -244,12 +270,14 @@ class McpHttpApp:
         """The request's session: 400 without `Mcp-Session-Id`, 404 for one that is not open."""
         session_id = request.headers.get(SESSION_HEADER)
         if session_id is None:
-            raise Refusal(400, f"Bad Request: the {SESSION_HEADER} header is required; "
-                               "send initialize first to get one")
+            raise Refusal(
+                400, f"Bad Request: the {SESSION_HEADER} header is required; send initialize first to get one"
+            )
         entry = self.sessions.get(session_id)
         if entry is None:
-            raise Refusal(404, "Session not found: it ended or never existed; "
-                               "send initialize to start a new one")
+            raise Refusal(
+                404, "Session not found: it ended or never existed; send initialize to start a new one"
+            )
         return entry
 
     def close_session(self, entry: HttpSession) -> None:
@@ -260,6 +288,7 @@ class McpHttpApp:
 
     def sender(self, entry: HttpSession) -> Send:
         """The session's `send`: onto the stream of the request running, else the GET stream."""
+
         def send(message: Message) -> None:
             current = _current_stream.get()
             if current is not None and current[0] is entry:
@@ -268,6 +297,7 @@ class McpHttpApp:
                 self.deliver(entry.listener.put_nowait, message)
             else:
                 log.debug("dropped %s: session has no open GET stream", message.get("method"))
+
         return send
 
     def deliver(self, put: Callable[[Any], None], item: Any) -> None:
@@ -324,26 +354,30 @@ class McpHttpApp:
 def _hostname(netloc: str) -> str:
     """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:80' -> '[::1]'; 'evil.com' -> 'evil.com'."""
     if netloc.startswith("["):
-        return netloc[:netloc.find("]") + 1]
+        return netloc[: netloc.find("]") + 1]
     return netloc.rsplit(":", 1)[0].lower()
 
 
 def _require_accept(request: Request, *media_types: str) -> None:
     """406 unless `Accept` lists every one of `media_types` (or a wildcard covering it)."""
-    accepted = {part.split(";")[0].strip().lower()
-                for part in request.headers.get("accept", "").split(",")}
-    missing = [t for t in media_types
-               if not accepted & {t, "*/*", t.split("/")[0] + "/*"}]
+    accepted = {part.split(";")[0].strip().lower() for part in request.headers.get("accept", "").split(",")}
+    missing = [t for t in media_types if not accepted & {t, "*/*", t.split("/")[0] + "/*"}]
     if missing:
-        raise Refusal(406, f"Not Acceptable: the Accept header must list {' and '.join(media_types)}"
-                           f" (missing {', '.join(missing)})")
+        raise Refusal(
+            406,
+            f"Not Acceptable: the Accept header must list {' and '.join(media_types)}"
+            f" (missing {', '.join(missing)})",
+        )
 
 
 def _refuse_modern(request: Request) -> None:
     version = request.headers.get(VERSION_HEADER)
     if version is not None and version not in SUPPORTED_PROTOCOL_VERSIONS:
-        raise Refusal(405, f"Method Not Allowed: protocol {version} has no GET stream and no "
-                           "sessions; POST each request", headers={"Allow": "POST"})
+        raise Refusal(
+            405,
+            f"Method Not Allowed: protocol {version} has no GET stream and no sessions; POST each request",
+            headers={"Allow": "POST"},
+        )
 
 
 def _modern_status(response: Message) -> int:
@@ -373,8 +407,9 @@ async def _run(handle: Handle, message: Message, queue: asyncio.Queue[Message | 
         raise
     except Exception as e:  # a bug here must still answer the request, not hang it
         log.exception("answering %s failed", message["method"])
-        response = jsonrpc.error_response(message["id"], JsonRpcError(
-            jsonrpc.INTERNAL_ERROR, f"Internal error: {type(e).__name__}: {e}"))
+        response = jsonrpc.error_response(
+            message["id"], JsonRpcError(jsonrpc.INTERNAL_ERROR, f"Internal error: {type(e).__name__}: {e}")
+        )
     queue.put_nowait(response)
 
 
@@ -387,11 +422,13 @@ class RunningHttpServer:
         # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer.
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.host, self.port = self._socket.getsockname()[:2]
-        config = uvicorn.Config(app.starlette, log_level="warning", lifespan="off",
-                                timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            app.starlette, log_level="warning", lifespan="off", timeout_graceful_shutdown=2
+        )
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, args=([self._socket],),
-                                        name=f"mcp-http:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, args=([self._socket],), name=f"mcp-http:{self.port}", daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -430,8 +467,7 @@ class RunningHttpServer:
         return f"RunningHttpServer({self.url!r})"
 
 
-def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0,
-               **options: Any) -> RunningHttpServer:
+def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0, **options: Any) -> RunningHttpServer:
     """Serve `server` over Streamable HTTP on a background thread; port 0 picks a free port.
 
     `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`).

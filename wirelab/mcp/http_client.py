@@ -48,9 +48,16 @@ ACCEPT = "application/json, text/event-stream"
 class HttpTransport:
     """Send JSON-RPC messages as HTTP POSTs to one MCP endpoint; queue what comes back."""
 
-    def __init__(self, url: str, *, era: Era = "2025-11-25", token: str | None = None,
-                 client_info: dict[str, str] | None = None, timeout: float = 30.0,
-                 listen: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        era: Era = "2025-11-25",
+        token: str | None = None,
+        client_info: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        listen: bool = True,
+    ) -> None:
         self.url, self.era, self.listen = url, era, listen
         self.client_info = client_info or {"name": "wirelab-client", "version": "0.1.0"}
         self.wire = Wire()
@@ -111,8 +118,9 @@ class HttpTransport:
     async def exchange(self, request: Message) -> None:
         """POST a request and queue every message of its answer (JSON or an SSE stream)."""
         try:
-            async with self.http.stream("POST", self.url, json=request,
-                                        headers=self.headers(request)) as response:
+            async with self.http.stream(
+                "POST", self.url, json=request, headers=self.headers(request)
+            ) as response:
                 if request["method"] == "initialize" and SESSION_HEADER in response.headers:
                     self.session_id = response.headers[SESSION_HEADER]
                 await self.read_answer(request, response)
@@ -129,18 +137,28 @@ class HttpTransport:
         body = await response.aread()
         payload = parse_json(body) if body else None
         if isinstance(payload, dict) and payload.get("jsonrpc") == "2.0":
-            self.take({**payload, "id": request["id"]} if payload.get("id") is None else payload,
-                      response.status_code, request)
+            self.take(
+                {**payload, "id": request["id"]} if payload.get("id") is None else payload,
+                response.status_code,
+                request,
+            )
         else:
-            self.fail(request, f"HTTP {response.status_code} with no JSON-RPC answer: "
-                               f"{body[:200].decode('utf-8', 'replace')!r}")
+            self.fail(
+                request,
+                f"HTTP {response.status_code} with no JSON-RPC answer: "
+                f"{body[:200].decode('utf-8', 'replace')!r}",
+            )
 
     async def post_without_answer(self, message: Message) -> None:
         """POST a notification or a response: the server must answer 202 Accepted."""
         response = await self.http.post(self.url, json=message, headers=self.headers(message))
         if response.status_code != 202:
-            log.warning("the server answered %s with HTTP %s: %s", message.get("method", "a response"),
-                        response.status_code, response.text[:200])
+            log.warning(
+                "the server answered %s with HTTP %s: %s",
+                message.get("method", "a response"),
+                response.status_code,
+                response.text[:200],
+            )
 
     def take(self, payload: Any, status: int, request: Message) -> None:
         """Publish one received message and queue it if it is valid JSON-RPC."""
@@ -158,8 +176,7 @@ class HttpTransport:
 
     def fail(self, request: Message, reason: str) -> None:
         """Answer `request` ourselves with a -32603 error that says what went wrong."""
-        self.take(jsonrpc.error_response(request["id"], JsonRpcError(INTERNAL_ERROR, reason)),
-                  0, request)
+        self.take(jsonrpc.error_response(request["id"], JsonRpcError(INTERNAL_ERROR, reason)), 0, request)
 
     # --- the session's GET stream and DELETE (2025-11-25) ---
 
@@ -190,8 +207,7 @@ class HttpTransport:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def publish(self, payload: Any, sender: Literal["client", "server"],
-                status: int | None = None) -> None:
+    def publish(self, payload: Any, sender: Literal["client", "server"], status: int | None = None) -> None:
         if self.wire.observed:
             message = WireMessage.jsonrpc(CHANNEL, sender, payload)
             self.wire.publish(dataclasses.replace(message, status=status or None))
@@ -207,8 +223,9 @@ class StatelessClient(Client):
         """`server/discover`; raises `ConnectionError` if the server does not speak 2026-07-28."""
         result = await self.request("server/discover")
         if MODERN_PROTOCOL_VERSION not in result.get("supportedVersions", []):
-            raise ConnectionError(f"the server speaks {result.get('supportedVersions')}, "
-                                  f"not {MODERN_PROTOCOL_VERSION}")
+            raise ConnectionError(
+                f"the server speaks {result.get('supportedVersions')}, not {MODERN_PROTOCOL_VERSION}"
+            )
         self.protocol_version = MODERN_PROTOCOL_VERSION
         self.server_capabilities = result.get("capabilities", {})
         self.server_info = result.get("_meta", {}).get(SERVER_INFO_KEY, {})
@@ -217,8 +234,9 @@ class StatelessClient(Client):
 
 
 @asynccontextmanager
-async def connect_http(url: str, *, era: Era = "2025-11-25", token: str | None = None,
-                       timeout: float = 30.0) -> AsyncIterator[Client]:
+async def connect_http(
+    url: str, *, era: Era = "2025-11-25", token: str | None = None, timeout: float = 30.0
+) -> AsyncIterator[Client]:
     """A started client of the MCP endpoint `url`: initialized (2025-11-25) or discovered (2026)."""
     transport = HttpTransport(url, era=era, token=token, timeout=timeout)
     client_class = StatelessClient if era == MODERN_PROTOCOL_VERSION else Client

@@ -101,23 +101,31 @@ class Context:
     session: Session
     progress_token: str | int | None = None
 
-    def report_progress(self, progress: float, total: float | None = None,
-                        message: str | None = None) -> None:
+    def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
         """Send `notifications/progress`, if the caller asked for it with a progress token."""
         if self.progress_token is not None:
-            self.session.send(jsonrpc.notification("notifications/progress", _without_none(
-                progressToken=self.progress_token, progress=progress, total=total, message=message)))
+            self.session.send(
+                jsonrpc.notification(
+                    "notifications/progress",
+                    _without_none(
+                        progressToken=self.progress_token, progress=progress, total=total, message=message
+                    ),
+                )
+            )
 
     def log(self, level: LogLevel, data: Any, logger: str | None = None) -> None:
         """Send a `notifications/message` log entry to the client (if at or above its level)."""
         self.session.log(level, data, logger)
 
-    async def sample(self, messages: str | list[dict[str, Any]], max_tokens: int,
-                     **options: Any) -> dict[str, Any]:
+    async def sample(
+        self, messages: str | list[dict[str, Any]], max_tokens: int, **options: Any
+    ) -> dict[str, Any]:
         """Ask the client's model for one message; see `Session.create_message`.
 
-            reply = await ctx.sample("Summarize: ...", max_tokens=100)
-            reply["content"]["text"]
+        reply = await ctx.sample("Summarize: ...", max_tokens=100)
+        reply["content"]["text"]
         """
         return await self.session.create_message(messages, max_tokens, **options)
 
@@ -144,9 +152,14 @@ class ServerTool:
     context_parameter: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return _without_none(name=self.name, title=self.title, description=self.description,
-                             inputSchema=self.input_schema, outputSchema=self.output_schema,
-                             annotations=self.annotations)
+        return _without_none(
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            inputSchema=self.input_schema,
+            outputSchema=self.output_schema,
+            annotations=self.annotations,
+        )
 
 
 @dataclass
@@ -161,8 +174,13 @@ class ServerResource:
     title: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return _without_none(uri=self.uri, name=self.name, title=self.title,
-                             description=self.description, mimeType=self.mime_type)
+        return _without_none(
+            uri=self.uri,
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            mimeType=self.mime_type,
+        )
 
 
 @dataclass
@@ -181,14 +199,18 @@ class ServerResourceTemplate:
     title: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return _without_none(uriTemplate=self.uri_template, name=self.name, title=self.title,
-                             description=self.description, mimeType=self.mime_type)
+        return _without_none(
+            uriTemplate=self.uri_template,
+            name=self.name,
+            title=self.title,
+            description=self.description,
+            mimeType=self.mime_type,
+        )
 
     def match(self, uri: str) -> dict[str, str] | None:
         """The template's variables in `uri`, e.g. `notes://note/stdio` -> `{"slug": "stdio"}`."""
         parts = re.split(r"\{(\w+)\}", self.uri_template)
-        pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>[^/?#]+)"
-                          for i, p in enumerate(parts))
+        pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>[^/?#]+)" for i, p in enumerate(parts))
         found = re.fullmatch(pattern, uri)
         return found.groupdict() if found else None
 
@@ -204,8 +226,9 @@ class ServerPrompt:
     title: str | None = None
 
     def describe(self) -> dict[str, Any]:
-        return _without_none(name=self.name, title=self.title, description=self.description,
-                             arguments=self.arguments)
+        return _without_none(
+            name=self.name, title=self.title, description=self.description, arguments=self.arguments
+        )
 
 
 Completer = Callable[[str], list[str]]
@@ -219,8 +242,15 @@ class Server:
     page holds before the result carries a `nextCursor`.
     """
 
-    def __init__(self, name: str, version: str = "0.1.0", *, title: str | None = None,
-                 instructions: str | None = None, page_size: int = 50) -> None:
+    def __init__(
+        self,
+        name: str,
+        version: str = "0.1.0",
+        *,
+        title: str | None = None,
+        instructions: str | None = None,
+        page_size: int = 50,
+    ) -> None:
         self.info = _without_none(name=name, version=version, title=title)
         self.instructions = instructions
         self.page_size = page_size
@@ -237,21 +267,38 @@ class Server:
         self.sessions.add(session)
         return session
 
-    def tool(self, *, name: str | None = None, title: str | None = None,
-             description: str | None = None, output_schema: JSONSchema | None = None,
-             annotations: dict[str, Any] | None = None) -> Callable[[Callable], Callable]:
+    def tool(
+        self,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        output_schema: JSONSchema | None = None,
+        annotations: dict[str, Any] | None = None,
+    ) -> Callable[[Callable], Callable]:
         """Register a function as a tool: its input schema comes from its signature.
 
         A return annotation that is a TypedDict or a dataclass becomes the
         tool's `outputSchema` (or pass `output_schema`); the result is then
         also sent as `structuredContent`.
         """
+
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             schema, context = _input_schema(fn)
-            self.add_tool(ServerTool(
-                name or fn.__name__, description or summary(fn.__doc__), schema, fn,
-                output_schema or _output_schema(fn), title, annotations, context))
+            self.add_tool(
+                ServerTool(
+                    name or fn.__name__,
+                    description or summary(fn.__doc__),
+                    schema,
+                    fn,
+                    output_schema or _output_schema(fn),
+                    title,
+                    annotations,
+                    context,
+                )
+            )
             return fn
+
         return register
 
     def add_tool(self, tool: ServerTool) -> None:
@@ -264,37 +311,58 @@ class Server:
         del self.tools[name]
         self._broadcast("notifications/tools/list_changed")
 
-    def resource(self, uri: str, *, name: str | None = None, title: str | None = None,
-                 description: str | None = None,
-                 mime_type: str = "text/plain") -> Callable[[Callable], Callable]:
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str = "text/plain",
+    ) -> Callable[[Callable], Callable]:
         """Register a function returning the text (or bytes) of the resource `uri`."""
+
         def register(fn: Callable[[], str | bytes]) -> Callable[[], str | bytes]:
-            self.resources[uri] = ServerResource(uri, name or fn.__name__, fn,
-                                                 description or summary(fn.__doc__), mime_type, title)
+            self.resources[uri] = ServerResource(
+                uri, name or fn.__name__, fn, description or summary(fn.__doc__), mime_type, title
+            )
             self._broadcast("notifications/resources/list_changed")
             return fn
+
         return register
 
-    def resource_template(self, uri_template: str, *, name: str | None = None,
-                          title: str | None = None, description: str | None = None,
-                          mime_type: str = "text/plain") -> Callable[[Callable], Callable]:
+    def resource_template(
+        self,
+        uri_template: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str = "text/plain",
+    ) -> Callable[[Callable], Callable]:
         """Register a function of the template's variables; it raises `LookupError` if none."""
+
         def register(fn: Callable[..., str | bytes]) -> Callable[..., str | bytes]:
             self.templates[uri_template] = ServerResourceTemplate(
-                uri_template, name or fn.__name__, fn, description or summary(fn.__doc__),
-                mime_type, title)
+                uri_template, name or fn.__name__, fn, description or summary(fn.__doc__), mime_type, title
+            )
             return fn
+
         return register
 
-    def prompt(self, *, name: str | None = None, title: str | None = None,
-               description: str | None = None) -> Callable[[Callable], Callable]:
+    def prompt(
+        self, *, name: str | None = None, title: str | None = None, description: str | None = None
+    ) -> Callable[[Callable], Callable]:
         """Register a prompt: its arguments are the function's (string) parameters."""
+
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            prompt = ServerPrompt(name or fn.__name__, description or summary(fn.__doc__),
-                                  _prompt_arguments(fn), fn, title)
+            prompt = ServerPrompt(
+                name or fn.__name__, description or summary(fn.__doc__), _prompt_arguments(fn), fn, title
+            )
             self.prompts[prompt.name] = prompt
             self._broadcast("notifications/prompts/list_changed")
             return fn
+
         return register
 
     def completion(self, ref: str, argument: str) -> Callable[[Completer], Completer]:
@@ -302,9 +370,11 @@ class Server:
 
         The function gets what the user typed so far and returns suggestions.
         """
+
         def register(fn: Completer) -> Completer:
             self.completers[(ref, argument)] = fn
             return fn
+
         return register
 
     def resource_updated(self, uri: str) -> None:
@@ -324,8 +394,7 @@ def _input_schema(fn: Callable[..., Any]) -> tuple[JSONSchema, str | None]:
     if context is None:
         return function_schema(fn), None
     signature = inspect.signature(fn)
-    visible = signature.replace(parameters=[p for p in signature.parameters.values()
-                                            if p.name != context])
+    visible = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != context])
 
     def described(*args: Any, **kwargs: Any) -> None:
         """Stands for `fn` without its context parameter, only to be described."""
@@ -345,9 +414,10 @@ def _output_schema(fn: Callable[..., Any]) -> JSONSchema | None:
 
 def _prompt_arguments(fn: Callable[..., Any]) -> list[dict[str, Any]]:
     schema = function_schema(fn)
-    return [_without_none(name=name, description=prop.get("description"),
-                          required=name in schema["required"])
-            for name, prop in schema["properties"].items()]
+    return [
+        _without_none(name=name, description=prop.get("description"), required=name in schema["required"])
+        for name, prop in schema["properties"].items()
+    ]
 
 
 # --- one connection ----------------------------------------------------------
@@ -430,8 +500,7 @@ class Session:
     def log(self, level: LogLevel, data: Any, logger: str | None = None) -> None:
         """Send `notifications/message` if `level` is at or above the client's chosen level."""
         if LOG_LEVELS.index(level) >= LOG_LEVELS.index(self.log_level):
-            self.notify("notifications/message", _without_none(level=level, logger=logger,
-                                                               data=data))
+            self.notify("notifications/message", _without_none(level=level, logger=logger, data=data))
 
     def resource_updated(self, uri: str) -> None:
         if uri in self.subscriptions:
@@ -449,8 +518,9 @@ class Session:
         if self.initialized or message["method"] in ("initialize", "ping"):
             return
         log.warning("refused %s: the client has not sent initialize", message["method"])
-        raise JsonRpcError(INVALID_REQUEST, f"Server not initialized: send initialize before "
-                                            f"{message['method']}")
+        raise JsonRpcError(
+            INVALID_REQUEST, f"Server not initialized: send initialize before {message['method']}"
+        )
 
     # --- lifecycle ---
 
@@ -460,23 +530,30 @@ class Session:
             raise JsonRpcError(INVALID_REQUEST, "Invalid Request: initialize was already answered")
         requested = params.get("protocolVersion")
         if not isinstance(requested, str):
-            raise _invalid_params('initialize needs "protocolVersion", a string such as '
-                                  f'"{LATEST_PROTOCOL_VERSION}"')
+            raise _invalid_params(
+                f'initialize needs "protocolVersion", a string such as "{LATEST_PROTOCOL_VERSION}"'
+            )
         supported = requested in SUPPORTED_PROTOCOL_VERSIONS
         self.protocol_version = requested if supported else LATEST_PROTOCOL_VERSION
         self.client_info = params.get("clientInfo") or {}
         self.client_capabilities = params.get("capabilities") or {}
         self.initialized = True
-        log.info("initialize from %s: protocol %s", self.client_info.get("name"),
-                 self.protocol_version)
-        return _without_none(protocolVersion=self.protocol_version,
-                             capabilities=self.capabilities(), serverInfo=self.server.info,
-                             instructions=self.server.instructions)
+        log.info("initialize from %s: protocol %s", self.client_info.get("name"), self.protocol_version)
+        return _without_none(
+            protocolVersion=self.protocol_version,
+            capabilities=self.capabilities(),
+            serverInfo=self.server.info,
+            instructions=self.server.instructions,
+        )
 
     def capabilities(self) -> dict[str, Any]:
-        return {"tools": {"listChanged": True},
-                "resources": {"subscribe": True, "listChanged": True},
-                "prompts": {"listChanged": True}, "logging": {}, "completions": {}}
+        return {
+            "tools": {"listChanged": True},
+            "resources": {"subscribe": True, "listChanged": True},
+            "prompts": {"listChanged": True},
+            "logging": {},
+            "completions": {},
+        }
 
     def ping(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         return {}
@@ -501,8 +578,10 @@ class Session:
         """Run a tool. Unknown tool: protocol error. Bad arguments or a failing tool: `isError`."""
         tool = self.server.tools.get(params.get("name"))
         if tool is None:
-            raise _invalid_params(f"unknown tool {params.get('name')!r}; "
-                                  f"tools: {', '.join(self.server.tools)}", name=params.get("name"))
+            raise _invalid_params(
+                f"unknown tool {params.get('name')!r}; tools: {', '.join(self.server.tools)}",
+                name=params.get("name"),
+            )
         arguments = params.get("arguments") or {}
         problems = argument_problems(tool.input_schema, arguments)
         if problems:
@@ -525,8 +604,7 @@ class Session:
         page, next_cursor = self.paginate("resources", list(self.server.resources.values()), params)
         return _without_none(resources=[r.describe() for r in page], nextCursor=next_cursor)
 
-    def list_resource_templates(self, params: dict[str, Any],
-                                meta: dict[str, Any]) -> dict[str, Any]:
+    def list_resource_templates(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         templates = list(self.server.templates.values())
         page, next_cursor = self.paginate("resourceTemplates", templates, params)
         return _without_none(resourceTemplates=[t.describe() for t in page], nextCursor=next_cursor)
@@ -568,14 +646,16 @@ class Session:
     def get_prompt(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         prompt = self.server.prompts.get(params.get("name"))
         if prompt is None:
-            raise _invalid_params(f"unknown prompt {params.get('name')!r}; "
-                                  f"prompts: {', '.join(self.server.prompts)}")
+            raise _invalid_params(
+                f"unknown prompt {params.get('name')!r}; prompts: {', '.join(self.server.prompts)}"
+            )
         arguments = params.get("arguments") or {}
         missing = [a["name"] for a in prompt.arguments if a["required"] and a["name"] not in arguments]
         unknown = sorted(set(arguments) - {a["name"] for a in prompt.arguments})
         if missing or unknown:
-            raise _invalid_params(f"prompt {prompt.name!r}: missing arguments {missing}, "
-                                  f"unknown arguments {unknown}")
+            raise _invalid_params(
+                f"prompt {prompt.name!r}: missing arguments {missing}, unknown arguments {unknown}"
+            )
         try:
             rendered = prompt.render(**arguments)
         except LookupError as e:  # the prompt found nothing for its arguments
@@ -590,8 +670,7 @@ class Session:
             raise _invalid_params(f"nothing to complete for ref {ref!r}")
         completer = self.server.completers.get((key, argument.get("name")))
         values = completer(str(argument.get("value", ""))) if completer else []
-        return {"completion": {"values": values[:100], "total": len(values),
-                               "hasMore": len(values) > 100}}
+        return {"completion": {"values": values[:100], "total": len(values), "hasMore": len(values) > 100}}
 
     def set_log_level(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         level = params.get("level")
@@ -602,16 +681,19 @@ class Session:
 
     # --- requests to the client (sampling, roots, elicitation) ---
 
-    async def request(self, method: str, params: Mapping[str, Any] | None = None, *,
-                      timeout: float = CLIENT_REQUEST_TIMEOUT) -> Any:
+    async def request(
+        self, method: str, params: Mapping[str, Any] | None = None, *, timeout: float = CLIENT_REQUEST_TIMEOUT
+    ) -> Any:
         """Send a request to the client and wait for its result; an error raises `JsonRpcError`.
 
         If the client does not answer within `timeout` seconds, or the tool
         that asked is itself cancelled, the client gets `notifications/cancelled`.
         """
         if self.protocol_version not in SUPPORTED_PROTOCOL_VERSIONS:
-            raise RuntimeError(f"protocol {self.protocol_version} has no server-to-client requests: "
-                               "a 2026-07-28 server answers with an InputRequiredResult instead")
+            raise RuntimeError(
+                f"protocol {self.protocol_version} has no server-to-client requests: "
+                "a 2026-07-28 server answers with an InputRequiredResult instead"
+            )
         id = next(self._client_request_ids)
         future = self.client_requests[id] = asyncio.get_running_loop().create_future()
         self.send(jsonrpc.request(id, method, params))
@@ -621,8 +703,9 @@ class Session:
             self.notify("notifications/cancelled", {"requestId": id, "reason": "no answer in time"})
             raise TimeoutError(f"the client did not answer {method} within {timeout} s") from None
         except asyncio.CancelledError:
-            self.notify("notifications/cancelled", {"requestId": id,
-                                                    "reason": "the request that needed it ended"})
+            self.notify(
+                "notifications/cancelled", {"requestId": id, "reason": "the request that needed it ended"}
+            )
             raise
         finally:
             del self.client_requests[id]
@@ -641,26 +724,40 @@ class Session:
         """The client's declared capability `name`; `MissingClientCapability` if it has none."""
         declared = self.client_capabilities.get(name)
         if not isinstance(declared, dict):
-            raise MissingClientCapability(f"the client did not declare {name!r} in initialize, "
-                                          f"so the server must not send {method}")
+            raise MissingClientCapability(
+                f"the client did not declare {name!r} in initialize, so the server must not send {method}"
+            )
         return declared
 
-    async def create_message(self, messages: str | list[dict[str, Any]], max_tokens: int, *,
-                             system_prompt: str | None = None,
-                             model_preferences: dict[str, Any] | None = None,
-                             include_context: str | None = None, temperature: float | None = None,
-                             timeout: float = CLIENT_REQUEST_TIMEOUT) -> dict[str, Any]:
+    async def create_message(
+        self,
+        messages: str | list[dict[str, Any]],
+        max_tokens: int,
+        *,
+        system_prompt: str | None = None,
+        model_preferences: dict[str, Any] | None = None,
+        include_context: str | None = None,
+        temperature: float | None = None,
+        timeout: float = CLIENT_REQUEST_TIMEOUT,
+    ) -> dict[str, Any]:
         """`sampling/createMessage`: the client's model writes one message; a string is one user turn.
 
         Returns the checked result: `role`, `content`, `model`, `stopReason`.
         """
         declared = self.require_client_capability("sampling", "sampling/createMessage")
         if include_context in ("thisServer", "allServers") and "context" not in declared:
-            raise MissingClientCapability(f'includeContext {include_context!r} needs the client\'s '
-                                          '"sampling.context" capability; omit it or use "none"')
-        params = _without_none(messages=sampling_messages(messages), maxTokens=max_tokens,
-                               systemPrompt=system_prompt, modelPreferences=model_preferences,
-                               includeContext=include_context, temperature=temperature)
+            raise MissingClientCapability(
+                f"includeContext {include_context!r} needs the client's "
+                '"sampling.context" capability; omit it or use "none"'
+            )
+        params = _without_none(
+            messages=sampling_messages(messages),
+            maxTokens=max_tokens,
+            systemPrompt=system_prompt,
+            modelPreferences=model_preferences,
+            includeContext=include_context,
+            temperature=temperature,
+        )
         result = await self.request("sampling/createMessage", params, timeout=timeout)
         return checked_sampling_result(result)
 
@@ -671,8 +768,9 @@ class Session:
             self._roots = checked_roots(await self.request("roots/list"))
         return self._roots
 
-    async def elicit(self, message: str, requested_schema: JSONSchema, *,
-                     timeout: float = CLIENT_REQUEST_TIMEOUT) -> dict[str, Any]:
+    async def elicit(
+        self, message: str, requested_schema: JSONSchema, *, timeout: float = CLIENT_REQUEST_TIMEOUT
+    ) -> dict[str, Any]:
         """`elicitation/create` in form mode: `{"action": "accept", "content": {...}}`, or decline/cancel.
 
         Accepted content is checked against `requested_schema`.
@@ -715,8 +813,10 @@ def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
     import jsonschema  # here, not at the top: importing it takes a second, a server starts faster
 
     validator = jsonschema.Draft202012Validator(schema)
-    return [f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"
-            for e in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))]
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"
+        for e in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
+    ]
 
 
 def error_result(text: str) -> dict[str, Any]:
@@ -733,8 +833,10 @@ def tool_result(tool: ServerTool, value: Any) -> dict[str, Any]:
         return {"content": [_text(text)]}
     problems = argument_problems(tool.output_schema, value)
     if problems:  # a server bug: the spec says results MUST conform to the output schema
-        raise JsonRpcError(jsonrpc.INTERNAL_ERROR, f"Internal error: {tool.name} returned a value "
-                                                   f"that breaks its outputSchema: {problems}")
+        raise JsonRpcError(
+            jsonrpc.INTERNAL_ERROR,
+            f"Internal error: {tool.name} returned a value that breaks its outputSchema: {problems}",
+        )
     return {"content": [_text(text)], "structuredContent": value}
 
 
@@ -762,11 +864,15 @@ def checked_sampling_result(result: Any) -> dict[str, Any]:
     """A `CreateMessageResult` as received; `InvalidClientResult` says what is missing."""
     if not isinstance(result, dict):
         raise InvalidClientResult(f"sampling result must be an object, got {result!r}")
-    problems = [f"{name} must be {what}" for name, what, ok in [
-        ("role", '"assistant" or "user"', result.get("role") in ("assistant", "user")),
-        ("content", "a content object or a list of them",
-         isinstance(result.get("content"), dict | list)),
-        ("model", "a string naming the model", isinstance(result.get("model"), str))] if not ok]
+    problems = [
+        f"{name} must be {what}"
+        for name, what, ok in [
+            ("role", '"assistant" or "user"', result.get("role") in ("assistant", "user")),
+            ("content", "a content object or a list of them", isinstance(result.get("content"), dict | list)),
+            ("model", "a string naming the model", isinstance(result.get("model"), str)),
+        ]
+        if not ok
+    ]
     if problems:
         raise InvalidClientResult("bad sampling result: " + "; ".join(problems))
     return result
@@ -787,13 +893,13 @@ def checked_elicit_result(result: Any, schema: JSONSchema) -> dict[str, Any]:
     """An `ElicitResult`: a known action, and for accept, content that fits the schema."""
     action = result.get("action") if isinstance(result, dict) else None
     if action not in ELICIT_ACTIONS:
-        raise InvalidClientResult(f"elicitation action must be one of {', '.join(ELICIT_ACTIONS)}, "
-                                  f"got {result!r}")
+        raise InvalidClientResult(
+            f"elicitation action must be one of {', '.join(ELICIT_ACTIONS)}, got {result!r}"
+        )
     if action == "accept":
         problems = argument_problems(schema, result.get("content"))
         if problems:
-            raise InvalidClientResult("accepted content breaks the requested schema: "
-                                      + "; ".join(problems))
+            raise InvalidClientResult("accepted content breaks the requested schema: " + "; ".join(problems))
     return result
 
 

@@ -62,10 +62,26 @@ METHOD_HEADER = "Mcp-Method"
 NAME_HEADER = "Mcp-Name"
 NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
-REMOVED_METHODS = frozenset({"initialize", "ping", "logging/setLevel", "resources/subscribe",
-                             "resources/unsubscribe", "notifications/initialized"})
-CACHEABLE_METHODS = frozenset({"server/discover", "tools/list", "resources/list",
-                               "resources/templates/list", "prompts/list", "resources/read"})
+REMOVED_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "notifications/initialized",
+    }
+)
+CACHEABLE_METHODS = frozenset(
+    {
+        "server/discover",
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "resources/read",
+    }
+)
 REQUEST_SCOPED_NOTIFICATIONS = frozenset({"notifications/progress", "notifications/message"})
 
 _BASE64_SENTINEL = re.compile(r"=\?base64\?(?P<payload>.*)\?=", re.S)
@@ -85,28 +101,34 @@ def envelope_version(message: Any) -> str | None:
 def is_modern(message: Message, header_version: str | None) -> bool:
     """Does this request belong to the stateless era (by its `_meta` or its version header)?
 
-        is_modern({"method": "tools/list", "params": {}}, "2025-11-25")   # -> False
-        is_modern({"method": "tools/list", "params": {}}, "2026-07-28")   # -> True
+    is_modern({"method": "tools/list", "params": {}}, "2025-11-25")   # -> False
+    is_modern({"method": "tools/list", "params": {}}, "2026-07-28")   # -> True
     """
     if envelope_version(message) is not None:
         return True
     return header_version is not None and header_version not in SUPPORTED_PROTOCOL_VERSIONS
 
 
-def stamp(message: Message, client_info: Mapping[str, Any],
-          capabilities: Mapping[str, Any] | None = None) -> Message:
+def stamp(
+    message: Message, client_info: Mapping[str, Any], capabilities: Mapping[str, Any] | None = None
+) -> Message:
     """`message` with the per-request envelope added to its `_meta` (other `_meta` keys kept)."""
     params = dict(message.get("params") or {})
-    params["_meta"] = {**params.get("_meta", {}), PROTOCOL_VERSION_KEY: MODERN_PROTOCOL_VERSION,
-                       CLIENT_INFO_KEY: dict(client_info),
-                       CLIENT_CAPABILITIES_KEY: dict(capabilities or {})}
+    params["_meta"] = {
+        **params.get("_meta", {}),
+        PROTOCOL_VERSION_KEY: MODERN_PROTOCOL_VERSION,
+        CLIENT_INFO_KEY: dict(client_info),
+        CLIENT_CAPABILITIES_KEY: dict(capabilities or {}),
+    }
     return {**message, "params": params}
 
 
 def request_headers(message: Message) -> dict[str, str]:
     """The headers that mirror a stamped request's body: version, method and (some) name."""
-    headers = {VERSION_HEADER: envelope_version(message) or MODERN_PROTOCOL_VERSION,
-               METHOD_HEADER: message["method"]}
+    headers = {
+        VERSION_HEADER: envelope_version(message) or MODERN_PROTOCOL_VERSION,
+        METHOD_HEADER: message["method"],
+    }
     name_param = NAME_PARAMS.get(message["method"])
     name = (message.get("params") or {}).get(name_param) if name_param else None
     if isinstance(name, str):
@@ -117,8 +139,8 @@ def request_headers(message: Message) -> dict[str, str]:
 def encode_header_value(value: str) -> str:
     """A header-safe value: itself, or `=?base64?…?=` for text HTTP cannot carry as is.
 
-        encode_header_value("get_weather")   # -> 'get_weather'
-        encode_header_value("Hello, 世界")    # -> '=?base64?SGVsbG8sIOS4lueVjA==?='
+    encode_header_value("get_weather")   # -> 'get_weather'
+    encode_header_value("Hello, 世界")    # -> '=?base64?SGVsbG8sIOS4lueVjA==?='
     """
     if _HEADER_SAFE.fullmatch(value) and not _BASE64_SENTINEL.fullmatch(value):
         return value
@@ -133,8 +155,9 @@ def decode_header_value(value: str) -> str:
     try:
         return base64.b64decode(found["payload"], validate=True).decode()
     except (binascii.Error, UnicodeDecodeError) as e:
-        raise JsonRpcError(HEADER_MISMATCH, f"Header mismatch: {value!r} is not valid "
-                                            "=?base64?…?= text") from e
+        raise JsonRpcError(
+            HEADER_MISMATCH, f"Header mismatch: {value!r} is not valid =?base64?…?= text"
+        ) from e
 
 
 # --- the checks, in order -------------------------------------------------------
@@ -144,9 +167,12 @@ def check_envelope(message: Message) -> dict[str, Any]:
     """The request's `_meta`, if it has the two required envelope fields; else -32602."""
     meta = (message.get("params") or {}).get("_meta")
     if not isinstance(meta, dict):
-        raise JsonRpcError(INVALID_PARAMS, f"Invalid params: a {MODERN_PROTOCOL_VERSION} request "
-                                           f"needs params._meta with {PROTOCOL_VERSION_KEY!r} and "
-                                           f"{CLIENT_CAPABILITIES_KEY!r}")
+        raise JsonRpcError(
+            INVALID_PARAMS,
+            f"Invalid params: a {MODERN_PROTOCOL_VERSION} request "
+            f"needs params._meta with {PROTOCOL_VERSION_KEY!r} and "
+            f"{CLIENT_CAPABILITIES_KEY!r}",
+        )
     missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
     if missing:
         raise JsonRpcError(INVALID_PARAMS, f"Invalid params: params._meta lacks {', '.join(missing)}")
@@ -164,19 +190,26 @@ def check_headers(message: Message, meta: Mapping[str, Any], headers: Mapping[st
     for header, body_value in expected.items():
         sent = headers.get(header)
         if sent is None:
-            raise JsonRpcError(HEADER_MISMATCH, f"Header mismatch: the {header} header is "
-                                                f"required (the body says {body_value!r})")
+            raise JsonRpcError(
+                HEADER_MISMATCH,
+                f"Header mismatch: the {header} header is required (the body says {body_value!r})",
+            )
         if decode_header_value(sent) != body_value:
-            raise JsonRpcError(HEADER_MISMATCH, f"Header mismatch: {header} header value "
-                                                f"{sent!r} does not match body value {body_value!r}")
+            raise JsonRpcError(
+                HEADER_MISMATCH,
+                f"Header mismatch: {header} header value {sent!r} does not match body value {body_value!r}",
+            )
 
 
 def check_version(meta: Mapping[str, Any]) -> None:
     """Raise -32022, naming the versions this server speaks, for any version but 2026-07-28."""
     requested = meta[PROTOCOL_VERSION_KEY]
     if requested != MODERN_PROTOCOL_VERSION:
-        raise JsonRpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
-                           {"supported": supported_versions(), "requested": requested})
+        raise JsonRpcError(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+            {"supported": supported_versions(), "requested": requested},
+        )
 
 
 def supported_versions() -> list[str]:
@@ -190,17 +223,18 @@ def supported_versions() -> list[str]:
 class StatelessServer:
     """Answer 2026-07-28 requests for `server`, each with a fresh, throw-away `Session`.
 
-        stateless = StatelessServer(server)
-        await stateless.handle(stamp(request(1, "tools/list"), {"name": "me", "version": "1"}), print)
-        # -> {"jsonrpc": "2.0", "id": 1, "result": {"tools": [...], "resultType": "complete",
-        #     "ttlMs": 0, "cacheScope": "public", "_meta": {"io.modelcontextprotocol/serverInfo": ...}}}
+    stateless = StatelessServer(server)
+    await stateless.handle(stamp(request(1, "tools/list"), {"name": "me", "version": "1"}), print)
+    # -> {"jsonrpc": "2.0", "id": 1, "result": {"tools": [...], "resultType": "complete",
+    #     "ttlMs": 0, "cacheScope": "public", "_meta": {"io.modelcontextprotocol/serverInfo": ...}}}
     """
 
     def __init__(self, server: Server) -> None:
         self.server = server
 
-    async def handle(self, message: Message, send: Send,
-                     headers: Mapping[str, str] | None = None) -> Message | None:
+    async def handle(
+        self, message: Message, send: Send, headers: Mapping[str, str] | None = None
+    ) -> Message | None:
         """The response to one request (None for a notification); `send` gets its notifications.
 
         `headers` (an HTTP request's) are checked against the body; pass None off HTTP.
@@ -243,14 +277,17 @@ class StatelessServer:
 
     def dispatcher(self, session: Session) -> jsonrpc.Dispatcher:
         """The session's method table, minus what 2026-07-28 removed, plus `server/discover`."""
-        table = {method: handler for method, handler in session.handlers.items()
-                 if method not in REMOVED_METHODS}
+        table = {
+            method: handler for method, handler in session.handlers.items() if method not in REMOVED_METHODS
+        }
         return jsonrpc.Dispatcher({**table, "server/discover": self.discover})
 
     def discover(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         """What `server/discover` answers: versions, capabilities, instructions."""
-        result: dict[str, Any] = {"supportedVersions": supported_versions(),
-                                  "capabilities": self.capabilities()}
+        result: dict[str, Any] = {
+            "supportedVersions": supported_versions(),
+            "capabilities": self.capabilities(),
+        }
         if self.server.instructions:
             result["instructions"] = self.server.instructions
         return result

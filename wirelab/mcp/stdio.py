@@ -47,17 +47,19 @@ class OversizedLine:
     limit: int
 
     def error(self) -> JsonRpcError:
-        return JsonRpcError(INVALID_REQUEST, f"Invalid Request: line longer than {self.limit} bytes "
-                                             "was skipped; send smaller messages")
+        return JsonRpcError(
+            INVALID_REQUEST,
+            f"Invalid Request: line longer than {self.limit} bytes was skipped; send smaller messages",
+        )
 
 
 class LineSplitter:
     """Cut a byte stream into lines, keeping at most `limit` bytes of one line.
 
-        splitter = LineSplitter(limit=8)
-        splitter.feed(b'{"a":1}\\n{"b"')  # -> [b'{"a":1}']
-        splitter.feed(b':2}\\n')          # -> [b'{"b":2}']
-        splitter.feed(b"x" * 20 + b"\\n") # -> [OversizedLine(limit=8)]
+    splitter = LineSplitter(limit=8)
+    splitter.feed(b'{"a":1}\\n{"b"')  # -> [b'{"a":1}']
+    splitter.feed(b':2}\\n')          # -> [b'{"b":2}']
+    splitter.feed(b"x" * 20 + b"\\n") # -> [OversizedLine(limit=8)]
     """
 
     def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
@@ -88,15 +90,17 @@ def encode(message: Message) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def receive_line(line: bytes | OversizedLine, wire: Wire,
-                 sender: Sender) -> tuple[Message | None, Message | None]:
+def receive_line(
+    line: bytes | OversizedLine, wire: Wire, sender: Sender
+) -> tuple[Message | None, Message | None]:
     """Check one received line: `(message, None)`, or `(None, error response to send)`."""
     if isinstance(line, OversizedLine):
         wire.publish(WireMessage("mcp", sender, "invalid", f"<line over {line.limit} bytes>"))
         return None, jsonrpc.error_response(None, line.error())
     message, error = jsonrpc.receive(line)
-    wire.publish(WireMessage.jsonrpc("mcp", sender, message if message is not None
-                                     else _as_seen(line, error)))
+    wire.publish(
+        WireMessage.jsonrpc("mcp", sender, message if message is not None else _as_seen(line, error))
+    )
     return message, error
 
 
@@ -113,8 +117,13 @@ def _as_seen(line: bytes, error: Message) -> object:
 class StdioServer:
     """Serve one `Server` session over a pair of byte streams (stdin and stdout by default)."""
 
-    def __init__(self, server: Server, stdin: BinaryIO | None = None,
-                 stdout: BinaryIO | None = None, limit: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        server: Server,
+        stdin: BinaryIO | None = None,
+        stdout: BinaryIO | None = None,
+        limit: int = MAX_LINE_BYTES,
+    ) -> None:
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
         self.splitter = LineSplitter(limit)
@@ -181,8 +190,14 @@ class StdioClientTransport:
     kept in `stderr_tail` to explain a server that died.
     """
 
-    def __init__(self, command: Sequence[str], *, env: dict[str, str] | None = None,
-                 cwd: str | None = None, limit: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        limit: int = MAX_LINE_BYTES,
+    ) -> None:
         self.command, self.env, self.cwd = list(command), env, cwd
         self.splitter = LineSplitter(limit)
         self.wire = Wire()
@@ -194,8 +209,13 @@ class StdioClientTransport:
     async def start(self) -> None:
         env = {**os.environ, **(self.env or {})}
         self.process = await asyncio.create_subprocess_exec(
-            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=env, cwd=self.cwd)
+            *self.command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            cwd=self.cwd,
+        )
         self._stderr_task = asyncio.create_task(self._drain_stderr())
 
     async def send(self, message: Message) -> None:
@@ -222,8 +242,7 @@ class StdioClientTransport:
             return
         message, error = receive_line(line, self.wire, "server")
         if error is not None:
-            log.warning("the server sent a line that is not a message: %s",
-                        error["error"]["message"])
+            log.warning("the server sent a line that is not a message: %s", error["error"]["message"])
         if message is not None:
             self._ready.append(message)
 
@@ -246,8 +265,9 @@ class StdioClientTransport:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
         tail = list(self.stderr_tail)[-3:]
-        return (f"the server closed its stdout (exit code {code})"
-                + (f"; its last stderr lines: {tail}" if tail else ""))
+        return f"the server closed its stdout (exit code {code})" + (
+            f"; its last stderr lines: {tail}" if tail else ""
+        )
 
     async def close(self, grace: float = 2.0) -> None:
         """Close the server's stdin, give it `grace` seconds to exit, then terminate it."""

@@ -25,5 +25,14 @@ from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.server import OfflineServer, create_app, serve, shared_server
 from wirelab.offline_model.validation import MODEL_ID, RequestError
 
-__all__ = ["FAULTS", "MODEL_ID", "OfflineServer", "RequestError", "complete", "create_app",
-           "serve", "shared_server", "stream"]
+__all__ = [
+    "FAULTS",
+    "MODEL_ID",
+    "OfflineServer",
+    "RequestError",
+    "complete",
+    "create_app",
+    "serve",
+    "shared_server",
+    "stream",
+]

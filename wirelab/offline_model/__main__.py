@@ -17,8 +17,9 @@ from wirelab.offline_model.server import create_app
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve until Ctrl-C."""
-    parser = argparse.ArgumentParser(prog="python -m wirelab.offline_model",
-                                     description="Serve the course's offline model.")
+    parser = argparse.ArgumentParser(
+        prog="python -m wirelab.offline_model", description="Serve the course's offline model."
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8808, help="port (default 8808)")
     options = parser.parse_args(argv)

@@ -47,10 +47,12 @@ Schema = dict[str, Any]
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b")
-DATE_WORDS = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|(?:this|next|last) "
-                        r"(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|"
-                        r"sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-                        re.IGNORECASE)
+DATE_WORDS = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|(?:this|next|last) "
+    r"(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
 ID_TOKEN = re.compile(r"#\d+\b|\b[A-Za-z]{1,6}[-_]\d+\b|\b\d{3,}\b")
 QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|(?<!\w)\'([^\']+)\'(?!\w)')
 NUMBER = re.compile(r"(?<![\w#.-])-?\d+(?:\.\d+)?(?![\w-]|\.\d)")
@@ -63,14 +65,45 @@ KINDS = {  # a property whose name holds one of these words is read as that kind
     "email": {"email", "mail"},
     "date": {"date", "day", "when", "deadline", "datetime"},
     "id": {"id", "order", "ticket", "invoice", "sku", "ref", "reference", "tracking"},
-    "place": {"city", "place", "location", "country", "town", "destination", "origin",
-              "address", "region", "airport", "from", "to", "where"},
+    "place": {
+        "city",
+        "place",
+        "location",
+        "country",
+        "town",
+        "destination",
+        "origin",
+        "address",
+        "region",
+        "airport",
+        "from",
+        "to",
+        "where",
+    },
     "person": {"name", "person", "user", "recipient", "who", "author", "contact", "customer"},
-    "text": {"query", "q", "text", "topic", "question", "message", "search", "prompt",
-             "keyword", "term", "content", "body", "subject", "note", "title", "comment"},
+    "text": {
+        "query",
+        "q",
+        "text",
+        "topic",
+        "question",
+        "message",
+        "search",
+        "prompt",
+        "keyword",
+        "term",
+        "content",
+        "body",
+        "subject",
+        "note",
+        "title",
+        "comment",
+    },
 }
-ORIGIN_WORDS, DESTINATION_WORDS = {"origin", "from", "source", "departure", "start"}, \
-    {"destination", "to", "target", "arrival", "end"}
+ORIGIN_WORDS, DESTINATION_WORDS = (
+    {"origin", "from", "source", "departure", "start"},
+    {"destination", "to", "target", "arrival", "end"},
+)
 
 
 @dataclass
@@ -125,8 +158,7 @@ def fill_object(schema: Schema, evidence: Evidence, root: Schema, guess: bool) -
     required = set(schema.get("required", []))
     values: dict[str, Any] = {}
     for name in sorted(properties, key=lambda n: _priority(n, resolve(properties[n], root))):
-        value = fill_value(name, resolve(properties[name], root), evidence, root,
-                           guess and name in required)
+        value = fill_value(name, resolve(properties[name], root), evidence, root, guess and name in required)
         if value is not None:
             values[name] = value
     return {name: values[name] for name in properties if name in values}
@@ -165,17 +197,20 @@ def _enum_type(schema: Schema) -> str:
 def _priority(name: str, schema: Schema) -> int:
     if "enum" in schema or schema_type(schema) in ("integer", "number", "boolean"):
         return 0
-    return {"email": 1, "date": 1, "id": 1, "place": 2, "person": 2}.get(
-        string_kind(name, schema), 3)
+    return {"email": 1, "date": 1, "id": 1, "place": 2, "person": 2}.get(string_kind(name, schema), 3)
 
 
-def fill_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-               required: bool) -> Any:
+def fill_value(name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool) -> Any:
     """One property's value, or None when the text has none and it is optional."""
     if "enum" in schema:
         return enum_value(schema, evidence, required)
-    reader = {"integer": number_value, "number": number_value, "boolean": boolean_value,
-              "array": array_value, "object": object_value}.get(schema_type(schema), string_value)
+    reader = {
+        "integer": number_value,
+        "number": number_value,
+        "boolean": boolean_value,
+        "array": array_value,
+        "object": object_value,
+    }.get(schema_type(schema), string_value)
     value = reader(name, schema, evidence, root, required)
     if value is None and required:
         return schema.get("default", value)
@@ -188,8 +223,9 @@ def enum_value(schema: Schema, evidence: Evidence, required: bool) -> Any:
     lowered = evidence.text.lower()
     for option in options:
         spoken = " ".join(identifier_words(str(option))) if isinstance(option, str) else str(option)
-        if re.search(rf"(?<!\w){re.escape(spoken.lower())}(?!\w)", lowered) or \
-                re.search(rf"(?<!\w){re.escape(str(option).lower())}(?!\w)", lowered):
+        if re.search(rf"(?<!\w){re.escape(spoken.lower())}(?!\w)", lowered) or re.search(
+            rf"(?<!\w){re.escape(str(option).lower())}(?!\w)", lowered
+        ):
             evidence.claimed.append(spoken) if spoken in evidence.text else None
             return option
     if not required or not options:
@@ -197,16 +233,16 @@ def enum_value(schema: Schema, evidence: Evidence, required: bool) -> Any:
     return schema.get("default", options[0])
 
 
-def number_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-                 required: bool) -> int | float | None:
+def number_value(
+    name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool
+) -> int | float | None:
     """A number near the property's name, else the next unused one; as written, not clamped."""
     found = _numbers_near(name, evidence) + _numbers(evidence.text)
     taken = evidence.take(found)
     if taken is None:
         if not required:
             return None
-        return schema.get("default", schema.get("minimum", 1 if schema_type(schema) == "integer"
-                                                else 0))
+        return schema.get("default", schema.get("minimum", 1 if schema_type(schema) == "integer" else 0))
     number = float(NUMBER_WORDS.get(taken.lower(), taken))
     return int(number) if schema_type(schema) == "integer" or number.is_integer() else number
 
@@ -222,20 +258,20 @@ def _numbers_near(name: str, evidence: Evidence) -> list[str]:
     near = []
     for k, token in enumerate(tokens):
         if stem(token.lower()) in names:
-            near += [t for t in tokens[max(0, k - 3):k + 4] if _numbers(t) == [t]]
+            near += [t for t in tokens[max(0, k - 3) : k + 4] if _numbers(t) == [t]]
     return near
 
 
-def boolean_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-                  required: bool) -> bool | None:
+def boolean_value(name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool) -> bool | None:
     """True when the property's word is in the text, false after a negation; else the default."""
     generic = {"include", "is", "has", "use", "enable", "show", "with", "allow", "only"}
-    names = set(stems(" ".join(identifier_words(name)))) - generic or \
-        set(stems(" ".join(identifier_words(name))))
+    names = set(stems(" ".join(identifier_words(name)))) - generic or set(
+        stems(" ".join(identifier_words(name)))
+    )
     tokens = [w.strip(",.?!:;").lower() for w in evidence.text.split()]
     for k, token in enumerate(tokens):
         if stem(token) in names:
-            return not NEGATIONS & set(tokens[max(0, k - 3):k])
+            return not NEGATIONS & set(tokens[max(0, k - 3) : k])
     return schema.get("default", False) if required else None
 
 
@@ -250,8 +286,7 @@ def string_kind(name: str, schema: Schema) -> str:
     return next((kind for kind, marks in KINDS.items() if words & marks), "other")
 
 
-def string_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-                 required: bool) -> str | None:
+def string_value(name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool) -> str | None:
     """A string by the property's kind (see the module docstring); a guess only if required."""
     kind = string_kind(name, schema)
     value = evidence.take(_pattern_candidates(kind, evidence.text) + quotes(evidence.text))
@@ -260,8 +295,7 @@ def string_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
     if value is None and kind == "place" and required:
         value = evidence.take(_after_preposition(evidence))
     if value is None and (required or kind == "text" and _mentions(name, evidence.text)):
-        value = evidence.take([evidence.remainder()]) or (evidence.text.strip() if required
-                                                           else None)
+        value = evidence.take([evidence.remainder()]) or (evidence.text.strip() if required else None)
     return value.lstrip("#") if kind == "id" and value else value
 
 
@@ -282,8 +316,11 @@ def _entity_candidates(name: str, evidence: Evidence) -> list[str]:
     """Capitalised phrases, those after 'from' first for an origin and after 'to' for a target."""
     words = set(identifier_words(name))
     preposition = "from" if words & ORIGIN_WORDS else "to" if words & DESTINATION_WORDS else None
-    found = [(m.group(), evidence.text[:m.start()].split()[-1:]) for m in
-             CAPITALISED.finditer(evidence.text) if _is_entity(m.group(), evidence)]
+    found = [
+        (m.group(), evidence.text[: m.start()].split()[-1:])
+        for m in CAPITALISED.finditer(evidence.text)
+        if _is_entity(m.group(), evidence)
+    ]
     preferred = [phrase for phrase, before in found if [w.lower() for w in before] == [preposition]]
     return preferred + [phrase for phrase, _ in found]
 
@@ -299,14 +336,18 @@ def _after_preposition(evidence: Evidence) -> list[str]:
     return [w for w in found if w not in STOPWORDS and stem(w) not in evidence.tool_words]
 
 
-def array_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-                required: bool) -> list[Any] | None:
+def array_value(
+    name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool
+) -> list[Any] | None:
     """Items from the text: numbers, enum values, quotes, capitalised names or a split phrase."""
     items = resolve(schema.get("items", {}), root)
     kind = schema_type(items)
     if "enum" in items:
-        found = [o for o in items["enum"] if re.search(rf"(?<!\w){re.escape(str(o))}(?!\w)",
-                                                       evidence.text, re.IGNORECASE)]
+        found = [
+            o
+            for o in items["enum"]
+            if re.search(rf"(?<!\w){re.escape(str(o))}(?!\w)", evidence.text, re.IGNORECASE)
+        ]
     elif kind in ("integer", "number"):
         found = [number_value(name, items, evidence, root, False) for _ in _numbers(evidence.text)]
     elif required or _mentions(name, evidence.text):
@@ -331,8 +372,9 @@ def _mentions(name: str, text: str) -> bool:
     return bool(set(stems(" ".join(identifier_words(name)))) & set(stems(text)))
 
 
-def object_value(name: str, schema: Schema, evidence: Evidence, root: Schema,
-                 required: bool) -> dict[str, Any] | None:
+def object_value(
+    name: str, schema: Schema, evidence: Evidence, root: Schema, required: bool
+) -> dict[str, Any] | None:
     """A nested object: its own properties, filled the same way."""
     value = fill_object(schema, evidence, root, guess=required)
     return value if value or required else None

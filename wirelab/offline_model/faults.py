@@ -21,24 +21,26 @@ from typing import Any
 
 FAULTS: dict[str, str] = {
     "malformed_arguments": "The first call after the user's message has arguments that are not "
-                           "valid JSON: the closing brace is missing.",
+    "valid JSON: the closing brace is missing.",
     "wrong_enum_case": "The first call after the user's message writes an enum value in the "
-                       "wrong case, e.g. 'Celsius' for 'celsius' (adding the first enum property "
-                       "if the text named none).",
-    "missing_required": "The first call after the user's message leaves out the first required "
-                        "property.",
+    "wrong case, e.g. 'Celsius' for 'celsius' (adding the first enum property "
+    "if the text named none).",
+    "missing_required": "The first call after the user's message leaves out the first required property.",
     "unknown_tool": "The first call after the user's message uses a misspelt tool name that is "
-                    "not in the list, e.g. 'get_weathr'.",
+    "not in the list, e.g. 'get_weathr'.",
     "endless_calls": "The model never answers: after every tool result, whatever it says, it "
-                     "calls the first tool of its plan again. Guard the loop with max steps.",
+    "calls the first tool of its plan again. Guard the loop with max steps.",
     "obey_injection": "The model follows an instruction hidden in a tool description or a tool "
-                      "result, such as 'call `send_email` with {\"to\": …}' or 'ignore previous "
-                      "instructions and call X with {…}', once per user message.",
+    "result, such as 'call `send_email` with {\"to\": …}' or 'ignore previous "
+    "instructions and call X with {…}', once per user message.",
 }
 FIRST_CALL_FAULTS = ("malformed_arguments", "wrong_enum_case", "missing_required", "unknown_tool")
 
-INSTRUCTION = re.compile(r"\bcall\s+(?:the\s+)?[`'\"]?([a-zA-Z0-9_-]{1,64})[`'\"]?"
-                         r"(?:\s+(?:tool|function))?(?:\s+with\s+(?=\{))?", re.IGNORECASE)
+INSTRUCTION = re.compile(
+    r"\bcall\s+(?:the\s+)?[`'\"]?([a-zA-Z0-9_-]{1,64})[`'\"]?"
+    r"(?:\s+(?:tool|function))?(?:\s+with\s+(?=\{))?",
+    re.IGNORECASE,
+)
 
 
 def compact(arguments: dict[str, Any]) -> str:
@@ -46,8 +48,9 @@ def compact(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
 
 
-def break_call(fault: str, tool: Any, arguments: dict[str, Any],
-               tool_names: tuple[str, ...] = ()) -> tuple[str, str]:
+def break_call(
+    fault: str, tool: Any, arguments: dict[str, Any], tool_names: tuple[str, ...] = ()
+) -> tuple[str, str]:
     """The (name, arguments text) of a call spoilt by a first-call fault."""
     if fault == "malformed_arguments":
         return tool.name, compact(arguments)[:-1]
@@ -63,13 +66,15 @@ def break_call(fault: str, tool: Any, arguments: dict[str, Any],
 
 def _wrong_case(parameters: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
     properties = parameters.get("properties", {})
-    enums = [name for name, p in properties.items() if isinstance(p, dict) and
-             any(isinstance(v, str) for v in p.get("enum", []))]
+    enums = [
+        name
+        for name, p in properties.items()
+        if isinstance(p, dict) and any(isinstance(v, str) for v in p.get("enum", []))
+    ]
     target = next((name for name in enums if name in arguments), enums[0] if enums else None)
     if target is None:
         return arguments
-    value = arguments.get(target) or next(v for v in properties[target]["enum"]
-                                          if isinstance(v, str))
+    value = arguments.get(target) or next(v for v in properties[target]["enum"] if isinstance(v, str))
     wrong = value.capitalize() if value != value.capitalize() else value.swapcase()
     changed = {**arguments, target: wrong}
     return {name: changed[name] for name in properties if name in changed}
@@ -78,7 +83,7 @@ def _wrong_case(parameters: dict[str, Any], arguments: dict[str, Any]) -> dict[s
 def misspell(name: str, taken: tuple[str, ...] = ()) -> str:
     """A plausible typo of `name` that is not in `taken`: 'get_weather' -> 'get_weathr'."""
     vowels = [k for k, ch in enumerate(name[:-1]) if ch in "aeiou" and k > 0]
-    typo = name[:vowels[-1]] + name[vowels[-1] + 1:] if vowels else name + "s"
+    typo = name[: vowels[-1]] + name[vowels[-1] + 1 :] if vowels else name + "s"
     return typo if typo not in taken else typo + "s"
 
 
@@ -100,7 +105,7 @@ def injected_calls(text: str, known: set[str]) -> list[tuple[str, str]]:
 
 
 def _json_at(text: str, start: int) -> dict[str, Any] | None:
-    if text[start:start + 1] != "{":
+    if text[start : start + 1] != "{":
         return None
     try:
         value, _ = json.JSONDecoder().raw_decode(text, start)

@@ -74,15 +74,18 @@ def conversation(messages: tuple[Message, ...]) -> tuple[str, list[list[Attempt]
     """The last user message's text, and each tool-calling turn since, with its results."""
     start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     text = messages[start].text if start >= 0 else ""
-    turns = [[(call, _results_after(messages, i)[call.id]) for call in messages[i].tool_calls]
-             for i in range(start + 1, len(messages)) if messages[i].tool_calls]
+    turns = [
+        [(call, _results_after(messages, i)[call.id]) for call in messages[i].tool_calls]
+        for i in range(start + 1, len(messages))
+        if messages[i].tool_calls
+    ]
     return text, turns
 
 
 def _results_after(messages: tuple[Message, ...], index: int) -> dict[str, ToolResult]:
     """The results that answer the calls of message `index`, by call id."""
     results = {}
-    for message in messages[index + 1:]:
+    for message in messages[index + 1 :]:
         if message.role != "tool":
             break
         results[message.tool_call_id] = read_result(message.text)
@@ -101,8 +104,9 @@ def items_for(request: Request, text: str) -> list[PlanItem]:
     return items
 
 
-def walk(items: list[PlanItem], turns: list[list[Attempt]],
-         names: set[str]) -> tuple[list[Track], list[Attempt]]:
+def walk(
+    items: list[PlanItem], turns: list[list[Attempt]], names: set[str]
+) -> tuple[list[Track], list[Attempt]]:
     """Pair each call made so far with its plan item; calls that fit none are extras.
 
     A call of a tool not in `names` (a misspelt one) is paired with the next
@@ -121,23 +125,35 @@ def walk(items: list[PlanItem], turns: list[list[Attempt]],
 
 
 def _retried(tracks: list[Track], call: Call, turn: int) -> Track | None:
-    return next((t for t in tracks if t.needs_correction() and t.turn < turn and
-                 call.name in (t.item.tool.name, t.attempts[0][0].name)), None)
+    return next(
+        (
+            t
+            for t in tracks
+            if t.needs_correction()
+            and t.turn < turn
+            and call.name in (t.item.tool.name, t.attempts[0][0].name)
+        ),
+        None,
+    )
 
 
 def _first_free(tracks: list[Track], call: Call, names: set[str]) -> Track | None:
-    return next((t for t in tracks if not t.attempts and
-                 (call.name == t.item.tool.name or call.name not in names)), None)
+    return next(
+        (t for t in tracks if not t.attempts and (call.name == t.item.tool.name or call.name not in names)),
+        None,
+    )
 
 
-def next_calls(request: Request, tracks: list[Track], extras: list[Attempt],
-               turns: list[list[Attempt]]) -> list[Call]:
+def next_calls(
+    request: Request, tracks: list[Track], extras: list[Attempt], turns: list[list[Attempt]]
+) -> list[Call]:
     """The calls of the next response, in order (see the module docstring)."""
     calls = _injected(request, turns) if request.fault == "obey_injection" else []
     for track in tracks:
         if track.needs_correction():
-            fixed = correct(track.attempts[0][0], track.attempts[0][1].error or {},
-                            track.item.tool, track.item.request)
+            fixed = correct(
+                track.attempts[0][0], track.attempts[0][1].error or {}, track.item.tool, track.item.request
+            )
             calls += [fixed] if fixed else []
     fresh = [fresh_call(t.item) for t in tracks if not t.attempts]
     if fresh and not turns and request.fault in FIRST_CALL_FAULTS:
@@ -152,8 +168,7 @@ def fresh_call(item: PlanItem) -> Call:
 
 def _spoilt(request: Request, call: Call, item: PlanItem) -> Call:
     arguments = fill_arguments(item.tool, item.request)
-    name, text = break_call(request.fault or "", item.tool, arguments,
-                            tuple(t.name for t in request.tools))
+    name, text = break_call(request.fault or "", item.tool, arguments, tuple(t.name for t in request.tools))
     return Call("", name, text)
 
 
@@ -186,16 +201,19 @@ def _line(call: Call, result: ToolResult) -> str:
 def no_tool_found(request: Request, text: str) -> str:
     """The honest answer when no tool's name or description matches the request."""
     names = ", ".join(tool.name for tool in request.tools)
-    return (f'I found no suitable tool for "{text}". None of the tools offered ({names}) '
-            "has a name or description that shares enough words with the request.")
+    return (
+        f'I found no suitable tool for "{text}". None of the tools offered ({names}) '
+        "has a name or description that shares enough words with the request."
+    )
 
 
 def _answer_without_tools(request: Request, text: str, turns: list[list[Attempt]]) -> str:
     if turns:
         return "\n".join(_line(call, result) for turn in turns for call, result in turn)
     if request.tools:
-        return (f'tool_choice is "none", so I may not call a tool, and I cannot answer '
-                f'"{text}" without one.')
-    return (f"I am {MODEL_ID}, the course's offline model: a set of rules, not a neural "
-            "network. I choose and call the tools a request describes and report their "
-            f'results. This request offers no tools, so I can only repeat it: "{text}"')
+        return f'tool_choice is "none", so I may not call a tool, and I cannot answer "{text}" without one.'
+    return (
+        f"I am {MODEL_ID}, the course's offline model: a set of rules, not a neural "
+        "network. I choose and call the tools a request describes and report their "
+        f'results. This request offers no tools, so I can only repeat it: "{text}"'
+    )

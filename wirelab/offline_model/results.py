@@ -123,10 +123,8 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
         if name not in fixed and name in fresh:
             fixed[name] = fresh[name]
     order = list(tool.parameters.get("properties", {})) + list(fixed)
-    corrected = Call("", tool.name, compact({k: fixed[k] for k in dict.fromkeys(order)
-                                             if k in fixed}))
-    return None if (corrected.name, corrected.arguments) == (call.name, call.arguments) \
-        else corrected
+    corrected = Call("", tool.name, compact({k: fixed[k] for k in dict.fromkeys(order) if k in fixed}))
+    return None if (corrected.name, corrected.arguments) == (call.name, call.arguments) else corrected
 
 
 def _parsed(arguments: str) -> dict[str, Any] | None:
@@ -180,4 +178,3 @@ def _coerce(value: Any, expected: str) -> Any:
         return JSON_TYPES[expected](value)
     except (TypeError, ValueError):
         return value
-

@@ -40,9 +40,11 @@ class PlanItem:
 def vocabulary(tool: Tool) -> dict[str, float]:
     """Each stem of the tool's name, description and parameters, with its weight."""
     weights: dict[str, float] = {}
-    for text, weight in ((_parameter_text(tool.parameters), PARAMETER_WEIGHT),
-                         (tool.description, DESCRIPTION_WEIGHT),
-                         (" ".join(identifier_words(tool.name)), NAME_WEIGHT)):
+    for text, weight in (
+        (_parameter_text(tool.parameters), PARAMETER_WEIGHT),
+        (tool.description, DESCRIPTION_WEIGHT),
+        (" ".join(identifier_words(tool.name)), NAME_WEIGHT),
+    ):
         weights.update(dict.fromkeys(stems(text), weight))
     return weights
 

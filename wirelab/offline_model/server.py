@@ -42,8 +42,9 @@ async def chat_completions(request: HTTPRequest) -> Response:
     try:
         body = await _json_body(request)
         if isinstance(body, dict) and body.get("stream") is True:
-            return StreamingResponse(_events(stream(body)), media_type="text/event-stream",
-                                     headers={"cache-control": "no-cache"})
+            return StreamingResponse(
+                _events(stream(body)), media_type="text/event-stream", headers={"cache-control": "no-cache"}
+            )
         return JSONResponse(complete(body))
     except RequestError as error:
         return JSONResponse(error.body(), status_code=error.status)
@@ -61,13 +62,19 @@ async def _json_body(request: HTTPRequest) -> Any:
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RequestError(400, "We could not parse the JSON body of your request: "
-                           f"{error}. The body must be one JSON object.") from error
+        raise RequestError(
+            400,
+            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object.",
+        ) from error
 
 
 def _too_large() -> RequestError:
-    return RequestError(413, f"The request body is larger than {MAX_BODY_BYTES:,} bytes, the "
-                        "offline model's limit.", None, "request_too_large")
+    return RequestError(
+        413,
+        f"The request body is larger than {MAX_BODY_BYTES:,} bytes, the offline model's limit.",
+        None,
+        "request_too_large",
+    )
 
 
 async def _events(chunks: Iterator[dict[str, Any]]) -> AsyncIterator[str]:
@@ -89,26 +96,29 @@ async def get_model(request: HTTPRequest) -> Response:
     """GET /v1/models/{id}."""
     model_id = request.path_params["model_id"]
     if model_id not in MODEL_IDS:
-        error = RequestError(404, f"The model `{model_id}` does not exist.", "model",
-                             "model_not_found")
+        error = RequestError(404, f"The model `{model_id}` does not exist.", "model", "model_not_found")
         return JSONResponse(error.body(), status_code=404)
     return JSONResponse(_model(model_id))
 
 
 async def _http_error(request: HTTPRequest, error: Exception) -> Response:
     status = error.status_code if isinstance(error, HTTPException) else 500
-    body = RequestError(status, f"{request.method} {request.url.path}: "
-                        f"{getattr(error, 'detail', 'error')}.").body()
+    body = RequestError(
+        status, f"{request.method} {request.url.path}: {getattr(error, 'detail', 'error')}."
+    ).body()
     return JSONResponse(body, status_code=status)
 
 
 def create_app() -> Starlette:
     """The ASGI app of the offline model."""
-    return Starlette(routes=[
-        Route("/v1/chat/completions", chat_completions, methods=["POST"]),
-        Route("/v1/models", list_models, methods=["GET"]),
-        Route("/v1/models/{model_id:path}", get_model, methods=["GET"]),
-    ], exception_handlers={HTTPException: _http_error})
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            Route("/v1/models", list_models, methods=["GET"]),
+            Route("/v1/models/{model_id:path}", get_model, methods=["GET"]),
+        ],
+        exception_handlers={HTTPException: _http_error},
+    )
 
 
 class OfflineServer:
@@ -119,8 +129,9 @@ class OfflineServer:
         self.host, self.port = self._socket.getsockname()[:2]
         config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, args=([self._socket],),
-                                        name=f"offline-model:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, args=([self._socket],), name=f"offline-model:{self.port}", daemon=True
+        )
 
     @property
     def base_url(self) -> str:

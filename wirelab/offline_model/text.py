@@ -44,8 +44,13 @@ def words(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A crude suffix stripper: 'cities' -> 'city', 'booking' -> 'book', 'orders' -> 'order'."""
-    for suffix, keep, replacement in (("ies", 4, "y"), ("ing", 5, ""), ("ed", 4, ""),
-                                      ("es", 4, ""), ("s", 3, "")):
+    for suffix, keep, replacement in (
+        ("ies", 4, "y"),
+        ("ing", 5, ""),
+        ("ed", 4, ""),
+        ("es", 4, ""),
+        ("s", 3, ""),
+    ):
         if word.endswith(suffix) and len(word) > keep and not word.endswith(("ss", "is", "us")):
             if suffix == "es" and not word[:-2].endswith(("s", "x", "z", "ch", "sh")):
                 continue

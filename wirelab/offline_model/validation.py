@@ -25,23 +25,20 @@ from wirelab.offline_model.faults import FAULTS
 MODEL_ID = "wirelab-offline"
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-RANGES = {"temperature": (0, 2), "top_p": (0, 1), "presence_penalty": (-2, 2),
-          "frequency_penalty": (-2, 2)}
+RANGES = {"temperature": (0, 2), "top_p": (0, 1), "presence_penalty": (-2, 2), "frequency_penalty": (-2, 2)}
 
 
 class RequestError(Exception):
     """An invalid request: becomes an OpenAI-style error body with this HTTP status."""
 
-    def __init__(self, status: int, message: str, param: str | None = None,
-                 code: str | None = None) -> None:
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.param, self.code = status, message, param, code
 
     def body(self) -> dict[str, Any]:
         """The JSON body the API sends back."""
         kind = "invalid_request_error"
-        return {"error": {"message": self.message, "type": kind, "param": self.param,
-                          "code": self.code}}
+        return {"error": {"message": self.message, "type": kind, "param": self.param, "code": self.code}}
 
 
 def invalid(param: str | None, message: str, code: str | None = None) -> RequestError:
@@ -102,10 +99,18 @@ def read_request(body: Any) -> Request:
     tools = read_tools(body.get("tools"))
     choice, forced = read_tool_choice(body, tools)
     stream = _flag(body, "stream", False)
-    return Request(model=model, fault=fault, messages=read_messages(body.get("messages")),
-                   tools=tools, tool_choice=choice, forced=forced,
-                   parallel_tool_calls=_parallel(body, tools), stream=stream,
-                   include_usage=_include_usage(body, stream), max_tokens=_max_tokens(body))
+    return Request(
+        model=model,
+        fault=fault,
+        messages=read_messages(body.get("messages")),
+        tools=tools,
+        tool_choice=choice,
+        forced=forced,
+        parallel_tool_calls=_parallel(body, tools),
+        stream=stream,
+        include_usage=_include_usage(body, stream),
+        max_tokens=_max_tokens(body),
+    )
 
 
 def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
@@ -114,9 +119,13 @@ def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
         raise invalid("model", "you must provide a model parameter", "missing_required_parameter")
     base, _, suffix = model.partition("/")
     if base != MODEL_ID:
-        raise RequestError(404, f"The model `{model}` does not exist. This server is the offline "
-                           f"model: use `{MODEL_ID}` or `{MODEL_ID}/<fault>`.", "model",
-                           "model_not_found")
+        raise RequestError(
+            404,
+            f"The model `{model}` does not exist. This server is the offline "
+            f"model: use `{MODEL_ID}` or `{MODEL_ID}/<fault>`.",
+            "model",
+            "model_not_found",
+        )
     for param, name in (("model", suffix), ("fault", fault)):
         if name not in (None, "") and name not in FAULTS:
             raise invalid(param, f"Unknown fault {name!r}. Valid faults: {', '.join(FAULTS)}.")
@@ -129,12 +138,17 @@ def _check_sampling(body: dict[str, Any]) -> None:
     for name, (low, high) in RANGES.items():
         value = body.get(name)
         if value is not None and (not _is_number(value) or not low <= value <= high):
-            raise invalid(name, f"Invalid '{name}': expected a number from {low} to {high}, "
-                          f"got {value!r}.", "decimal_out_of_range" if _is_number(value) else None)
+            raise invalid(
+                name,
+                f"Invalid '{name}': expected a number from {low} to {high}, got {value!r}.",
+                "decimal_out_of_range" if _is_number(value) else None,
+            )
     n = body.get("n")
     if n is not None and n != 1:
-        raise invalid("n", f"Invalid 'n': {n!r}. The offline model writes exactly one choice: "
-                      "leave 'n' out or set it to 1.")
+        raise invalid(
+            "n",
+            f"Invalid 'n': {n!r}. The offline model writes exactly one choice: leave 'n' out or set it to 1.",
+        )
 
 
 def _is_number(value: Any) -> bool:
@@ -144,8 +158,7 @@ def _is_number(value: Any) -> bool:
 def read_messages(messages: Any) -> tuple[Message, ...]:
     """Check `messages` and flatten each one; tool results must answer earlier tool calls."""
     if messages is None:
-        raise invalid("messages", "Missing required parameter: 'messages'.",
-                      "missing_required_parameter")
+        raise invalid("messages", "Missing required parameter: 'messages'.", "missing_required_parameter")
     if not isinstance(messages, list) or not messages:
         raise invalid("messages", "Invalid 'messages': expected a non-empty array of messages.")
     read = tuple(read_message(m, f"messages[{i}]") for i, m in enumerate(messages))
@@ -159,16 +172,21 @@ def read_message(message: Any, where: str) -> Message:
         raise invalid(where, f"Invalid '{where}': expected an object with a 'role'.")
     role = message.get("role")
     if role not in ROLES:
-        raise invalid(f"{where}.role", f"Invalid value for '{where}.role': {role!r}. "
-                      f"Supported values are: {', '.join(map(repr, ROLES))}.")
-    calls = read_tool_calls(message.get("tool_calls"), f"{where}.tool_calls") \
-        if role == "assistant" else ()
+        raise invalid(
+            f"{where}.role",
+            f"Invalid value for '{where}.role': {role!r}. "
+            f"Supported values are: {', '.join(map(repr, ROLES))}.",
+        )
+    calls = read_tool_calls(message.get("tool_calls"), f"{where}.tool_calls") if role == "assistant" else ()
     may_be_empty = role == "assistant"
     text = read_content(message.get("content"), f"{where}.content", may_be_empty)
     call_id = message.get("tool_call_id")
     if role == "tool" and (not isinstance(call_id, str) or not call_id):
-        raise invalid(f"{where}.tool_call_id", f"Missing required parameter: "
-                      f"'{where}.tool_call_id'.", "missing_required_parameter")
+        raise invalid(
+            f"{where}.tool_call_id",
+            f"Missing required parameter: '{where}.tool_call_id'.",
+            "missing_required_parameter",
+        )
     return Message(role, text, calls, call_id if role == "tool" else None)
 
 
@@ -181,10 +199,12 @@ def read_content(content: Any, where: str, may_be_empty: bool) -> str:
     if not isinstance(content, list):
         raise invalid(where, f"Invalid '{where}': expected a string or an array of text parts.")
     for j, part in enumerate(content):
-        if not isinstance(part, dict) or part.get("type") != "text" or \
-                not isinstance(part.get("text"), str):
-            raise invalid(f"{where}[{j}]", f"Invalid '{where}[{j}]': the offline model reads "
-                          "only text parts, {\"type\": \"text\", \"text\": \"…\"}.")
+        if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
+            raise invalid(
+                f"{where}[{j}]",
+                f"Invalid '{where}[{j}]': the offline model reads "
+                'only text parts, {"type": "text", "text": "…"}.',
+            )
     return "\n".join(part["text"] for part in content)
 
 
@@ -199,19 +219,27 @@ def read_tool_calls(calls: Any, where: str) -> tuple[Call, ...]:
 
 def _read_call(call: Any, where: str) -> Call:
     if not isinstance(call, dict) or not isinstance(call.get("id"), str):
-        raise invalid(f"{where}.id", f"Missing required parameter: '{where}.id'.",
-                      "missing_required_parameter")
+        raise invalid(
+            f"{where}.id", f"Missing required parameter: '{where}.id'.", "missing_required_parameter"
+        )
     if call.get("type", "function") != "function":
         raise invalid(f"{where}.type", f"Invalid value for '{where}.type': only 'function'.")
     function = call.get("function")
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-        raise invalid(f"{where}.function.name", f"Missing required parameter: "
-                      f"'{where}.function.name'.", "missing_required_parameter")
+        raise invalid(
+            f"{where}.function.name",
+            f"Missing required parameter: '{where}.function.name'.",
+            "missing_required_parameter",
+        )
     arguments = function.get("arguments")
     if not isinstance(arguments, str):
-        raise invalid(f"{where}.function.arguments", f"Invalid type for "
-                      f"'{where}.function.arguments': expected a string (JSON text), but got "
-                      f"{type(arguments).__name__}. Send json.dumps(arguments).", "invalid_type")
+        raise invalid(
+            f"{where}.function.arguments",
+            f"Invalid type for "
+            f"'{where}.function.arguments': expected a string (JSON text), but got "
+            f"{type(arguments).__name__}. Send json.dumps(arguments).",
+            "invalid_type",
+        )
     return Call(call["id"], function["name"], arguments)
 
 
@@ -221,9 +249,12 @@ def _check_pairing(messages: tuple[Message, ...]) -> None:
     for i, message in enumerate(messages):
         if message.role == "tool":
             if message.tool_call_id not in open_calls:
-                raise invalid(f"messages[{i}].tool_call_id", f"Invalid parameter: messages with "
-                              f"role 'tool' must be a response to a preceding message with "
-                              f"'tool_calls': no open tool call has id {message.tool_call_id!r}.")
+                raise invalid(
+                    f"messages[{i}].tool_call_id",
+                    f"Invalid parameter: messages with "
+                    f"role 'tool' must be a response to a preceding message with "
+                    f"'tool_calls': no open tool call has id {message.tool_call_id!r}.",
+                )
             del open_calls[message.tool_call_id]
             continue
         _fail_on_unanswered(open_calls)
@@ -234,9 +265,12 @@ def _check_pairing(messages: tuple[Message, ...]) -> None:
 def _fail_on_unanswered(open_calls: dict[str, int]) -> None:
     if open_calls:
         index = next(iter(open_calls.values()))
-        raise invalid(f"messages[{index}].tool_calls", "An assistant message with 'tool_calls' "
-                      "must be followed by tool messages responding to each 'tool_call_id'. "
-                      f"These ids have no response: {', '.join(open_calls)}.")
+        raise invalid(
+            f"messages[{index}].tool_calls",
+            "An assistant message with 'tool_calls' "
+            "must be followed by tool messages responding to each 'tool_call_id'. "
+            f"These ids have no response: {', '.join(open_calls)}.",
+        )
 
 
 def read_tools(tools: Any) -> tuple[Tool, ...]:
@@ -249,8 +283,9 @@ def read_tools(tools: Any) -> tuple[Tool, ...]:
     names = [tool.name for tool in read]
     for k, name in enumerate(names):
         if name in names[:k]:
-            raise invalid(f"tools[{k}].function.name", f"Duplicate tool name {name!r}: each tool "
-                          "needs a distinct name.")
+            raise invalid(
+                f"tools[{k}].function.name", f"Duplicate tool name {name!r}: each tool needs a distinct name."
+            )
     return read
 
 
@@ -258,31 +293,45 @@ def read_tool(tool: Any, where: str) -> Tool:
     """One tool: {"type": "function", "function": {"name", "description", "parameters"}}."""
     if not isinstance(tool, dict) or tool.get("type") != "function":
         kind = tool.get("type") if isinstance(tool, dict) else tool
-        raise invalid(f"{where}.type", f"Invalid value for '{where}.type': {kind!r}. The offline "
-                      "model supports only 'function' tools.")
+        raise invalid(
+            f"{where}.type",
+            f"Invalid value for '{where}.type': {kind!r}. The offline model supports only 'function' tools.",
+        )
     function = tool.get("function")
     if not isinstance(function, dict):
-        raise invalid(f"{where}.function", f"Missing required parameter: '{where}.function'.",
-                      "missing_required_parameter")
+        raise invalid(
+            f"{where}.function",
+            f"Missing required parameter: '{where}.function'.",
+            "missing_required_parameter",
+        )
     name = function.get("name")
     if not isinstance(name, str) or not TOOL_NAME.match(name):
-        raise invalid(f"{where}.function.name", f"Invalid '{where}.function.name': {name!r} does "
-                      "not match '^[a-zA-Z0-9_-]{1,64}$'.", "invalid_value")
+        raise invalid(
+            f"{where}.function.name",
+            f"Invalid '{where}.function.name': {name!r} does not match '^[a-zA-Z0-9_-]{{1,64}}$'.",
+            "invalid_value",
+        )
     description = function.get("description", "")
     if not isinstance(description, str):
-        raise invalid(f"{where}.function.description", f"Invalid '{where}.function.description':"
-                      " expected a string.")
+        raise invalid(
+            f"{where}.function.description", f"Invalid '{where}.function.description': expected a string."
+        )
     return Tool(name, description, _parameters(function.get("parameters"), where))
 
 
 def _parameters(parameters: Any, where: str) -> dict[str, Any]:
     if parameters is None:
         return {"type": "object", "properties": {}}
-    if not isinstance(parameters, dict) or parameters.get("type", "object") != "object" or \
-            not isinstance(parameters.get("properties", {}), dict):
-        raise invalid(f"{where}.function.parameters", f"Invalid schema for function at "
-                      f"'{where}': parameters must be a JSON Schema of type 'object'.",
-                      "invalid_function_parameters")
+    if (
+        not isinstance(parameters, dict)
+        or parameters.get("type", "object") != "object"
+        or not isinstance(parameters.get("properties", {}), dict)
+    ):
+        raise invalid(
+            f"{where}.function.parameters",
+            f"Invalid schema for function at '{where}': parameters must be a JSON Schema of type 'object'.",
+            "invalid_function_parameters",
+        )
     return parameters
 
 
@@ -292,25 +341,41 @@ def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str
     if choice is None:
         return ("auto" if tools else "none"), False
     if not tools:
-        raise invalid("tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only "
-                      "allowed when 'tools' are specified.")
+        raise invalid(
+            "tool_choice",
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        )
     if choice in ("auto", "none", "required"):
         return choice, choice == "required"
-    name = choice.get("function", {}).get("name") if isinstance(choice, dict) and \
-        choice.get("type") == "function" and isinstance(choice.get("function"), dict) else None
+    name = (
+        choice.get("function", {}).get("name")
+        if isinstance(choice, dict)
+        and choice.get("type") == "function"
+        and isinstance(choice.get("function"), dict)
+        else None
+    )
     if name is None:
-        raise invalid("tool_choice", "Invalid value for 'tool_choice': expected 'auto', 'none', "
-                      "'required' or {\"type\": \"function\", \"function\": {\"name\": …}}.")
+        raise invalid(
+            "tool_choice",
+            "Invalid value for 'tool_choice': expected 'auto', 'none', "
+            '\'required\' or {"type": "function", "function": {"name": …}}.',
+        )
     if name not in {tool.name for tool in tools}:
-        raise invalid("tool_choice.function.name", f"Invalid value for 'tool_choice': no function"
-                      f" named {name!r} was specified in the 'tools' parameter.")
+        raise invalid(
+            "tool_choice.function.name",
+            f"Invalid value for 'tool_choice': no function"
+            f" named {name!r} was specified in the 'tools' parameter.",
+        )
     return name, True
 
 
 def _parallel(body: dict[str, Any], tools: tuple[Tool, ...]) -> bool:
     if "parallel_tool_calls" in body and body["parallel_tool_calls"] is not None and not tools:
-        raise invalid("parallel_tool_calls", "Invalid value for 'parallel_tool_calls': "
-                      "'parallel_tool_calls' is only allowed when 'tools' are specified.")
+        raise invalid(
+            "parallel_tool_calls",
+            "Invalid value for 'parallel_tool_calls': "
+            "'parallel_tool_calls' is only allowed when 'tools' are specified.",
+        )
     return _flag(body, "parallel_tool_calls", True)
 
 
@@ -319,8 +384,7 @@ def _flag(body: dict[str, Any], name: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise invalid(name, f"Invalid type for '{name}': expected a boolean, got {value!r}.",
-                      "invalid_type")
+        raise invalid(name, f"Invalid type for '{name}': expected a boolean, got {value!r}.", "invalid_type")
     return value
 
 
@@ -329,18 +393,25 @@ def _include_usage(body: dict[str, Any], stream: bool) -> bool:
     if options is None:
         return False
     if not stream:
-        raise invalid("stream_options", "The 'stream_options' parameter is only allowed when "
-                      "'stream' is enabled.")
+        raise invalid(
+            "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+        )
     if not isinstance(options, dict):
         raise invalid("stream_options", "Invalid 'stream_options': expected an object.")
     return _flag(options, "include_usage", False)
 
 
 def _max_tokens(body: dict[str, Any]) -> int | None:
-    limits = [(name, body.get(name)) for name in ("max_completion_tokens", "max_tokens")
-              if body.get(name) is not None]
+    limits = [
+        (name, body.get(name))
+        for name in ("max_completion_tokens", "max_tokens")
+        if body.get(name) is not None
+    ]
     for name, value in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise invalid(name, f"Invalid '{name}': expected an integer of at least 1, "
-                          f"got {value!r}.", "integer_below_min_value")
+            raise invalid(
+                name,
+                f"Invalid '{name}': expected an integer of at least 1, got {value!r}.",
+                "integer_below_min_value",
+            )
     return limits[0][1] if limits else None

@@ -43,8 +43,10 @@ def request_digest(body: dict[str, Any]) -> str:
 
 def with_ids(reply: Reply, digest: str) -> Reply:
     """The reply with each call's id derived from the request: 'call_' + 24 hex digits."""
-    calls = tuple(replace(call, id="call_" + hashlib.sha256(f"{digest}:{k}".encode())
-                          .hexdigest()[:24]) for k, call in enumerate(reply.calls))
+    calls = tuple(
+        replace(call, id="call_" + hashlib.sha256(f"{digest}:{k}".encode()).hexdigest()[:24])
+        for k, call in enumerate(reply.calls)
+    )
     return replace(reply, calls=calls)
 
 
@@ -68,16 +70,17 @@ def limited(reply: Reply, max_tokens: int | None) -> tuple[Reply, str]:
 def completion_tokens(reply: Reply) -> int:
     """Tokens the reply holds: its text, or its calls' names and arguments."""
     return count_tokens(reply.content or "") + sum(
-        count_tokens(call.name) + count_tokens(call.arguments) for call in reply.calls)
+        count_tokens(call.name) + count_tokens(call.arguments) for call in reply.calls
+    )
 
 
 def prompt_tokens(request: Request) -> int:
     """Tokens of every message (role, text, calls) and every tool's description and schema."""
-    messages = sum(1 + count_tokens(m.text) + sum(count_tokens(c.name + " " + c.arguments)
-                                                  for c in m.tool_calls)
-                   for m in request.messages)
-    tools = sum(count_tokens(f"{t.name} {t.description} {json.dumps(t.parameters)}")
-                for t in request.tools)
+    messages = sum(
+        1 + count_tokens(m.text) + sum(count_tokens(c.name + " " + c.arguments) for c in m.tool_calls)
+        for m in request.messages
+    )
+    tools = sum(count_tokens(f"{t.name} {t.description} {json.dumps(t.parameters)}") for t in request.tools)
     return messages + tools
 
 
@@ -92,15 +95,18 @@ def completion(request: Request, reply: Reply, digest: str) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
     if reply.calls:
         message["tool_calls"] = [_call_json(call) for call in reply.calls]
-    return {"id": f"chatcmpl-{digest[:29]}", "object": "chat.completion", "created": CREATED,
-            "model": request.model, "choices": [{"index": 0, "message": message,
-                                                 "finish_reason": reason, "logprobs": None}],
-            "usage": usage(request, reply)}
+    return {
+        "id": f"chatcmpl-{digest[:29]}",
+        "object": "chat.completion",
+        "created": CREATED,
+        "model": request.model,
+        "choices": [{"index": 0, "message": message, "finish_reason": reason, "logprobs": None}],
+        "usage": usage(request, reply),
+    }
 
 
 def _call_json(call: Call) -> dict[str, Any]:
-    return {"id": call.id, "type": "function",
-            "function": {"name": call.name, "arguments": call.arguments}}
+    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
 
 
 def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]:
@@ -110,13 +116,18 @@ def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any
     extra = {"usage": None} if include_usage else {}
 
     def chunk(delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
-        return {"id": whole["id"], "object": "chat.completion.chunk", "created": whole["created"],
-                "model": whole["model"], "choices": [{"index": 0, "delta": delta,
-                                                      "finish_reason": reason, "logprobs": None}],
-                **extra}
+        return {
+            "id": whole["id"],
+            "object": "chat.completion.chunk",
+            "created": whole["created"],
+            "model": whole["model"],
+            "choices": [{"index": 0, "delta": delta, "finish_reason": reason, "logprobs": None}],
+            **extra,
+        }
 
-    yield chunk({"role": "assistant", "content": "" if message["content"] is not None else None,
-                 "refusal": None})
+    yield chunk(
+        {"role": "assistant", "content": "" if message["content"] is not None else None, "refusal": None}
+    )
     for piece in re.findall(r"\s*\S+\s*", message["content"] or ""):
         yield chunk({"content": piece})
     for index, call in enumerate(message.get("tool_calls", [])):
@@ -128,8 +139,12 @@ def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any
 
 def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:
     function = call["function"]
-    yield {"index": index, "id": call["id"], "type": "function",
-           "function": {"name": function["name"], "arguments": ""}}
+    yield {
+        "index": index,
+        "id": call["id"],
+        "type": "function",
+        "function": {"name": function["name"], "arguments": ""},
+    }
     text = function["arguments"]
     for start in range(0, len(text), FRAGMENT):
-        yield {"index": index, "function": {"arguments": text[start:start + FRAGMENT]}}
+        yield {"index": index, "function": {"arguments": text[start : start + FRAGMENT]}}

@@ -19,12 +19,12 @@ Importing this package starts nothing.
 """
 
 from wirelab.security.approval import (
-           Finding,
-           approval_view,
-           hidden_instructions,
-           model_view,
-           reveal,
-           review_tool,
+    Finding,
+    approval_view,
+    hidden_instructions,
+    model_view,
+    reveal,
+    review_tool,
 )
 from wirelab.security.audit import AuditLog, audited
 from wirelab.security.executor import BLOCKING_CODES, guarded
@@ -33,7 +33,26 @@ from wirelab.security.pinning import ToolPins, fingerprint
 from wirelab.security.roots import PathRejected, Roots
 from wirelab.security.sampling import SamplingGuard, SamplingPolicy, SamplingReview, chat_sampler
 
-__all__ = ["BLOCKING_CODES", "AuditLog", "Finding", "OutboundPolicy", "PathRejected", "Roots",
-           "SamplingGuard", "SamplingPolicy", "SamplingReview", "SecretHit", "SecretStore", "ToolPins",
-           "approval_view", "audited", "chat_sampler", "fingerprint", "guarded", "hidden_instructions",
-           "model_view", "reveal", "review_tool"]
+__all__ = [
+    "BLOCKING_CODES",
+    "AuditLog",
+    "Finding",
+    "OutboundPolicy",
+    "PathRejected",
+    "Roots",
+    "SamplingGuard",
+    "SamplingPolicy",
+    "SamplingReview",
+    "SecretHit",
+    "SecretStore",
+    "ToolPins",
+    "approval_view",
+    "audited",
+    "chat_sampler",
+    "fingerprint",
+    "guarded",
+    "hidden_instructions",
+    "model_view",
+    "reveal",
+    "review_tool",
+]

@@ -34,19 +34,33 @@ TAG_BLOCK = range(0xE0000, 0xE0080)  # Unicode "tag" characters: invisible copie
 
 PATTERNS: dict[str, re.Pattern[str]] = {
     "html_comment": re.compile(r"<!--.*?-->", re.S),
-    "instruction_tag": re.compile(r"<\s*(?:important|system|instructions?|admin|secret|hidden|note"
-                                  r"_to_(?:ai|assistant|model))\b[^>]*>", re.I),
-    "override": re.compile(r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}?\b(?:previous|prior|"
-                           r"above|earlier|other|system)\b[^.\n]{0,20}?\b(?:instructions?|rules|"
-                           r"prompts?|messages?|directions)\b", re.I),
-    "tool_order": re.compile(r"\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'\"]?[\w-]+[`'\"]?\s+(?:tool\s+)?"
-                             r"with\s*\{|\b(?:before|after|instead of)\s+(?:using|calling|answering)\b|"
-                             r"\byou\s+(?:must|should|need to|have to)\b", re.I),
-    "concealment": re.compile(r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|show|notify)"
-                              r"\b[^.\n]{0,40}|\bwithout\s+(?:telling|informing|notifying)\b[^.\n]{0,30}",
-                              re.I),
-    "secret_path": re.compile(r"~/\.ssh\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|/etc/(?:passwd|"
-                              r"shadow)|(?<![\w.])\.env\b|\bmcp\.json\b", re.I),
+    "instruction_tag": re.compile(
+        r"<\s*(?:important|system|instructions?|admin|secret|hidden|note"
+        r"_to_(?:ai|assistant|model))\b[^>]*>",
+        re.I,
+    ),
+    "override": re.compile(
+        r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}?\b(?:previous|prior|"
+        r"above|earlier|other|system)\b[^.\n]{0,20}?\b(?:instructions?|rules|"
+        r"prompts?|messages?|directions)\b",
+        re.I,
+    ),
+    "tool_order": re.compile(
+        r"\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'\"]?[\w-]+[`'\"]?\s+(?:tool\s+)?"
+        r"with\s*\{|\b(?:before|after|instead of)\s+(?:using|calling|answering)\b|"
+        r"\byou\s+(?:must|should|need to|have to)\b",
+        re.I,
+    ),
+    "concealment": re.compile(
+        r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|show|notify)"
+        r"\b[^.\n]{0,40}|\bwithout\s+(?:telling|informing|notifying)\b[^.\n]{0,30}",
+        re.I,
+    ),
+    "secret_path": re.compile(
+        r"~/\.ssh\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|/etc/(?:passwd|"
+        r"shadow)|(?<![\w.])\.env\b|\bmcp\.json\b",
+        re.I,
+    ),
 }
 
 
@@ -105,8 +119,11 @@ def _kind(ch: str) -> str:
 
 def hidden_instructions(text: str, where: str = "description") -> list[Finding]:
     """The suspicious parts of one text, in the order of `PATTERNS`, then invisible characters."""
-    findings = [Finding(kind, match.group().strip(), where)
-                for kind, pattern in PATTERNS.items() for match in pattern.finditer(text)]
+    findings = [
+        Finding(kind, match.group().strip(), where)
+        for kind, pattern in PATTERNS.items()
+        for match in pattern.finditer(text)
+    ]
     hidden = invisible_characters(text)
     if hidden:
         findings.append(Finding("invisible_unicode", reveal("".join(hidden)), where))

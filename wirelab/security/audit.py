@@ -51,22 +51,35 @@ def decision_of(result: str) -> tuple[str, str | None]:
 class AuditLog:
     """Append-only entries, in memory and, with `path`, in a JSON Lines file."""
 
-    def __init__(self, path: str | Path | None = None, *, redact: Callable[[Any], Any] = lambda v: v,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        redact: Callable[[Any], Any] = lambda v: v,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = Path(path) if path is not None else None
         self.redact, self.clock = redact, clock
-        self._lines: list[str] = self.path.read_text().splitlines() if self.path and \
-            self.path.exists() else []
+        self._lines: list[str] = (
+            self.path.read_text().splitlines() if self.path and self.path.exists() else []
+        )
 
     def record(self, call: Message, result: str) -> dict[str, Any]:
         """Append one entry for `call` and its `result`; returns the entry."""
         raw = call["function"].get("arguments") or ""
         decision, code = decision_of(result)
-        entry = {"seq": len(self._lines), "time": _iso(self.clock()), "tool": call["function"]["name"],
-                 "call_id": call.get("id"), "arguments_sha256": digest(raw),
-                 "arguments": self.redact(_arguments(call)), "decision": decision, "code": code,
-                 "result_chars": len(result),
-                 "prev": json.loads(self._lines[-1])["sha256"] if self._lines else GENESIS}
+        entry = {
+            "seq": len(self._lines),
+            "time": _iso(self.clock()),
+            "tool": call["function"]["name"],
+            "call_id": call.get("id"),
+            "arguments_sha256": digest(raw),
+            "arguments": self.redact(_arguments(call)),
+            "decision": decision,
+            "code": code,
+            "result_chars": len(result),
+            "prev": json.loads(self._lines[-1])["sha256"] if self._lines else GENESIS,
+        }
         entry["sha256"] = entry_digest(entry)
         self._append(json.dumps(entry, ensure_ascii=False, sort_keys=True))
         return entry
@@ -91,8 +104,11 @@ class AuditLog:
                 entry = json.loads(line)
             except json.JSONDecodeError:
                 return number
-            if not isinstance(entry, dict) or entry.get("prev") != previous or \
-                    entry.get("sha256") != entry_digest(entry):
+            if (
+                not isinstance(entry, dict)
+                or entry.get("prev") != previous
+                or entry.get("sha256") != entry_digest(entry)
+            ):
                 return number
             previous = entry["sha256"]
         return None
@@ -117,9 +133,11 @@ def _iso(seconds: float) -> str:
 
 def audited(inner: Executor, log: AuditLog) -> Executor:
     """An executor that runs `inner`, then logs every call with its result."""
+
     def execute(calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         results = inner(calls, tools)
         for call, result in zip(calls, results, strict=True):
             log.record(call, result)
         return results
+
     return execute

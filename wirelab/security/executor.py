@@ -22,17 +22,20 @@ from wirelab.loop import Executor, Message, execute_sequentially
 from wirelab.tools import ToolRegistry
 
 CallCheck = Callable[[Message, ToolRegistry], None]
-BLOCKING_CODES = frozenset({"permission_denied", "secret_blocked", "tool_changed", "tool_not_approved",
-                            "path_rejected", "denied"})
+BLOCKING_CODES = frozenset(
+    {"permission_denied", "secret_blocked", "tool_changed", "tool_not_approved", "path_rejected", "denied"}
+)
 
 
 def guarded(*checks: CallCheck, inner: Executor = execute_sequentially) -> Executor:
     """An executor that runs `checks` on each call; calls that pass go to `inner` together."""
+
     def execute(calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         refusals = [first_refusal(checks, call, tools) for call in calls]
         allowed = [call for call, refusal in zip(calls, refusals, strict=True) if refusal is None]
         results = iter(inner(allowed, tools) if allowed else [])
         return [refusal.content() if refusal else next(results) for refusal in refusals]
+
     return execute
 
 

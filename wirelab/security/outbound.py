@@ -71,9 +71,13 @@ class Secret:
     def forms(self) -> dict[str, str]:
         """The secret as it may be written: raw, base64, URL-safe base64, hex, percent-encoded."""
         raw = self.value.encode()
-        return {"raw": self.value, "base64": base64.b64encode(raw).decode().rstrip("="),
-                "base64url": base64.urlsafe_b64encode(raw).decode().rstrip("="),
-                "hex": raw.hex(), "percent": quote(self.value, safe="")}
+        return {
+            "raw": self.value,
+            "base64": base64.b64encode(raw).decode().rstrip("="),
+            "base64url": base64.urlsafe_b64encode(raw).decode().rstrip("="),
+            "hex": raw.hex(),
+            "percent": quote(self.value, safe=""),
+        }
 
 
 def strings_in(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
@@ -101,8 +105,10 @@ class SecretStore:
 
     def add(self, name: str, value: str, *, may_go_to: Iterable[str] = ()) -> None:
         if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH:
-            raise ValueError(f"secret {name!r} must be a string of at least {MIN_SECRET_LENGTH} "
-                             "characters: a shorter one would match ordinary text")
+            raise ValueError(
+                f"secret {name!r} must be a string of at least {MIN_SECRET_LENGTH} "
+                "characters: a shorter one would match ordinary text"
+            )
         self._secrets[name] = Secret(name, value, frozenset(may_go_to))
 
     def allowed(self, name: str, tool: str) -> bool:
@@ -113,11 +119,18 @@ class SecretStore:
         hits = []
         for path, text in strings_in(arguments):
             views = {text, re.sub(r"\s+", "", text), unquote(text)}
-            hits += [SecretHit(s.name, path, form) for s in self._secrets.values()
-                     for form, written in s.forms().items() if any(written in v for v in views)][:1]
+            hits += [
+                SecretHit(s.name, path, form)
+                for s in self._secrets.values()
+                for form, written in s.forms().items()
+                if any(written in v for v in views)
+            ][:1]
             stripped = self.redact_text(text)
-            hits += [SecretHit(name, path, "pattern") for name, pattern in KEY_PATTERNS.items()
-                     if pattern.search(stripped)]
+            hits += [
+                SecretHit(name, path, "pattern")
+                for name, pattern in KEY_PATTERNS.items()
+                if pattern.search(stripped)
+            ]
         return hits
 
     def redact_text(self, text: str) -> str:
@@ -144,8 +157,13 @@ class SecretStore:
 class OutboundPolicy:
     """Per-tool permissions and the secret filter, as one `CallCheck` (`check_call`)."""
 
-    def __init__(self, permissions: Mapping[str, Iterable[Capability]], *,
-                 granted: Iterable[Capability], secrets: SecretStore | None = None) -> None:
+    def __init__(
+        self,
+        permissions: Mapping[str, Iterable[Capability]],
+        *,
+        granted: Iterable[Capability],
+        secrets: SecretStore | None = None,
+    ) -> None:
         self.permissions = {tool: frozenset(needs) for tool, needs in permissions.items()}
         self.granted = frozenset(granted)
         unknown = (self.granted | set().union(*self.permissions.values())) - CAPABILITIES
@@ -165,18 +183,29 @@ class OutboundPolicy:
 
     def check_permission(self, tool: str) -> None:
         if tool not in self.permissions:
-            raise PermissionDenied(f"{tool!r} declares no permissions, so it may not run "
-                                   "(least privilege: undeclared tools are denied)")
+            raise PermissionDenied(
+                f"{tool!r} declares no permissions, so it may not run "
+                "(least privilege: undeclared tools are denied)"
+            )
         missing = self.permissions[tool] - self.granted
         if missing:
-            raise PermissionDenied(f"{tool!r} needs {', '.join(sorted(missing))}, which this session "
-                                   "does not grant", needs=sorted(missing))
+            raise PermissionDenied(
+                f"{tool!r} needs {', '.join(sorted(missing))}, which this session does not grant",
+                needs=sorted(missing),
+            )
 
     def check_secrets(self, tool: str, arguments: Any) -> None:
-        blocked = [hit for hit in self.secrets.find(arguments)
-                   if hit.form == "pattern" or not self.secrets.allowed(hit.secret, tool)]
+        blocked = [
+            hit
+            for hit in self.secrets.find(arguments)
+            if hit.form == "pattern" or not self.secrets.allowed(hit.secret, tool)
+        ]
         if blocked:
             hit = blocked[0]
-            raise ToolError("secret_blocked", f"argument {hit.path!r} holds the secret "
-                            f"{hit.secret!r} ({hit.form}), which may not be sent to {tool!r}",
-                            path=hit.path, secret=hit.secret)
+            raise ToolError(
+                "secret_blocked",
+                f"argument {hit.path!r} holds the secret "
+                f"{hit.secret!r} ({hit.form}), which may not be sent to {tool!r}",
+                path=hit.path,
+                secret=hit.secret,
+            )

@@ -77,8 +77,11 @@ class ToolPins:
         """Each field that differs from the approved text: {field: (approved, now)}."""
         now = described(spec)
         before = self._approved.get(now["name"], {})
-        return {key: (before.get(key), now.get(key)) for key in sorted(before.keys() | now.keys())
-                if before.get(key) != now.get(key)}
+        return {
+            key: (before.get(key), now.get(key))
+            for key in sorted(before.keys() | now.keys())
+            if before.get(key) != now.get(key)
+        }
 
     def offered(self, tools: ToolRegistry) -> ToolRegistry:
         """Only the tools whose description is exactly what was approved: what the model may see."""
@@ -92,8 +95,11 @@ class ToolPins:
             return  # the executor reports an unknown tool
         state = self.status(tool)
         if state == "changed":
-            raise ToolError("tool_changed", f"the description of {name!r} changed after it was "
-                            "approved; it may not run until the user approves the new text",
-                            changed=sorted(self.diff(tool)))
+            raise ToolError(
+                "tool_changed",
+                f"the description of {name!r} changed after it was "
+                "approved; it may not run until the user approves the new text",
+                changed=sorted(self.diff(tool)),
+            )
         if state == "new":
             raise ToolError("tool_not_approved", f"{name!r} was never approved by the user")

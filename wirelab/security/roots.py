@@ -37,8 +37,11 @@ class PathRejected(ToolError):
     """A path outside the roots, or written so that it cannot be judged safely."""
 
     def __init__(self, requested: Any, reason: str) -> None:
-        super().__init__("path_rejected", f"path {requested!r} rejected: {reason}",
-                         suggestion="Use a path inside the shared folders.")
+        super().__init__(
+            "path_rejected",
+            f"path {requested!r} rejected: {reason}",
+            suggestion="Use a path inside the shared folders.",
+        )
 
 
 class Roots:
@@ -63,8 +66,10 @@ class Roots:
         candidate = Path(path) if Path(path).is_absolute() else self.folders[0] / path
         resolved = candidate.resolve()
         if not any(resolved.is_relative_to(folder) for folder in self.folders):
-            raise PathRejected(requested, f"it resolves to {resolved}, outside the allowed roots "
-                               f"({', '.join(map(str, self.folders))})")
+            raise PathRejected(
+                requested,
+                f"it resolves to {resolved}, outside the allowed roots ({', '.join(map(str, self.folders))})",
+            )
         return resolved
 
     def uris(self) -> list[dict[str, str]]:

@@ -66,8 +66,11 @@ def message_texts(params: Mapping[str, Any]) -> list[tuple[str, str]]:
     for index, message in enumerate(params.get("messages") or []):
         content = message.get("content") if isinstance(message, Mapping) else None
         blocks = content if isinstance(content, list) else [content]
-        texts += [(f"messages[{index}]", b["text"]) for b in blocks
-                  if isinstance(b, Mapping) and isinstance(b.get("text"), str)]
+        texts += [
+            (f"messages[{index}]", b["text"])
+            for b in blocks
+            if isinstance(b, Mapping) and isinstance(b.get("text"), str)
+        ]
     return texts
 
 
@@ -86,9 +89,12 @@ def invalid_params(params: Any) -> str | None:
 class SamplingGuard:
     """The host's gate for `sampling/createMessage` requests from one server."""
 
-    def __init__(self, approve: Callable[[SamplingReview], bool],
-                 policy: SamplingPolicy = SamplingPolicy(),
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        approve: Callable[[SamplingReview], bool],
+        policy: SamplingPolicy = SamplingPolicy(),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.approve, self.policy, self.clock = approve, policy, clock
         self._recent: deque[float] = deque()
 
@@ -128,8 +134,11 @@ class SamplingGuard:
         if problem:
             return reply | {"error": {"code": INVALID_PARAMS, "message": f"Invalid params: {problem}"}}
         if not self.within_rate():
-            return reply | _rejected(f"Sampling rate limit: at most {self.policy.max_requests} "
-                                     f"requests per {self.policy.per_seconds:g} s", "rate_limited")
+            return reply | _rejected(
+                f"Sampling rate limit: at most {self.policy.max_requests} "
+                f"requests per {self.policy.per_seconds:g} s",
+                "rate_limited",
+            )
         review = self.review(request["params"])
         if not self.approve(review):
             return reply | _rejected("User rejected sampling request", "user_rejected")
@@ -146,16 +155,23 @@ def chat_sampler(llm: Any, model: str, *, host_context: str = "") -> Sampler:
     When the params ask for context, `host_context` (the rest of the host's
     conversation) is put before the server's first message: what a naive host does.
     """
+
     def sample(params: Params) -> dict[str, Any]:
         messages = [{"role": m.get("role", "user"), "content": _text_of(m)} for m in params["messages"]]
         if params.get("includeContext", "none") != "none" and host_context:
             messages[0]["content"] = f"{host_context}\n\n{messages[0]['content']}"
         if params.get("systemPrompt"):
             messages.insert(0, {"role": "system", "content": params["systemPrompt"]})
-        reply = llm.chat.completions.create(model=model, messages=messages,
-                                            max_tokens=params["maxTokens"]).choices[0]
-        return {"role": "assistant", "content": {"type": "text", "text": reply.message.content or ""},
-                "model": model, "stopReason": "maxTokens" if reply.finish_reason == "length" else "endTurn"}
+        reply = llm.chat.completions.create(
+            model=model, messages=messages, max_tokens=params["maxTokens"]
+        ).choices[0]
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": reply.message.content or ""},
+            "model": model,
+            "stopReason": "maxTokens" if reply.finish_reason == "length" else "endTurn",
+        }
+
     return sample
 
 

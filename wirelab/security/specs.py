@@ -36,8 +36,11 @@ def described(spec: ToolSpec) -> dict[str, Any]:
         spec = spec["function"]
     if not isinstance(spec.get("name"), str):
         raise ValueError(f"a tool description needs a string 'name'; got keys {sorted(spec)}")
-    shape = {"name": spec["name"], "description": spec.get("description") or "",
-             "parameters": spec.get("parameters", spec.get("inputSchema", {}))}
+    shape = {
+        "name": spec["name"],
+        "description": spec.get("description") or "",
+        "parameters": spec.get("parameters", spec.get("inputSchema", {})),
+    }
     return shape | {key: spec[key] for key in KEPT_MCP_FIELDS if key in spec}
 
 

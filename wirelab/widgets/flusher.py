@@ -65,8 +65,7 @@ class Flusher:
     def _start(self) -> None:
         with self._start_lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="wirelab-flusher",
-                                                daemon=True)
+                self._thread = threading.Thread(target=self._run, name="wirelab-flusher", daemon=True)
                 self._thread.start()
 
     def _run(self) -> None:

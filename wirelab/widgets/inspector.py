@@ -41,8 +41,10 @@ def wire_of(source: Any) -> Wire:
     """The `Wire` of a source: a Wire itself, or anything with a `.wire` (a client, a transport)."""
     wire = source if isinstance(source, Wire) else getattr(source, "wire", None)
     if not isinstance(wire, Wire):
-        raise TypeError(f"cannot inspect a {type(source).__name__}: give a wirelab.wire.Wire or an "
-                        "object with a .wire, such as wirelab.llm.client() or an MCP transport")
+        raise TypeError(
+            f"cannot inspect a {type(source).__name__}: give a wirelab.wire.Wire or an "
+            "object with a .wire, such as wirelab.llm.client() or an MCP transport"
+        )
     return wire
 
 
@@ -54,8 +56,9 @@ class WireInspector(LiveWidget):
     title = traitlets.Unicode("Wire inspector").tag(sync=True)
     height = traitlets.Int(300, min=60).tag(sync=True)
 
-    def __init__(self, *sources: Any, title: str = "Wire inspector", height: int = 300,
-                 interval: float = 0.05) -> None:
+    def __init__(
+        self, *sources: Any, title: str = "Wire inspector", height: int = 300, interval: float = 0.05
+    ) -> None:
         wires = [wire_of(source) for source in sources]  # bad input fails before anything opens
         self.traffic = TrafficLog()
         self._unsubscribe: dict[int, Any] = {}
@@ -84,8 +87,9 @@ class WireInspector(LiveWidget):
         self.traffic.add(message)
         self._flusher.poke()
 
-    def rows(self, *, kind: str | None = None, method: str | None = None,
-             channel: str | None = None) -> list[Row]:
+    def rows(
+        self, *, kind: str | None = None, method: str | None = None, channel: str | None = None
+    ) -> list[Row]:
         """The rows so far, optionally only one kind, method or channel."""
         return self.traffic.rows(kind=kind, method=method, channel=channel)
 
@@ -125,7 +129,7 @@ class WireInspector(LiveWidget):
         if rows:
             self._sent_up_to = max(self._sent_up_to, rows[-1]["seq"] + 1)
         for start in range(0, len(rows), REPLAY_CHUNK):
-            chunk = rows[start:start + REPLAY_CHUNK]
+            chunk = rows[start : start + REPLAY_CHUNK]
             messages.append(({"type": "rows", "count": len(chunk)}, [json_text(chunk).encode()]))
         return messages
 
@@ -141,8 +145,10 @@ class WireInspector(LiveWidget):
 
     def __repr__(self) -> str:
         self.traffic.drain()
-        return (f"WireInspector(sources={len(self._unsubscribe)}, messages={len(self.traffic)}, "
-                f"errors={self.traffic.alerts})")
+        return (
+            f"WireInspector(sources={len(self._unsubscribe)}, messages={len(self.traffic)}, "
+            f"errors={self.traffic.alerts})"
+        )
 
 
 def inspect_wire(*sources: Any, title: str = "Wire inspector", height: int = 300) -> WireInspector:
@@ -151,7 +157,8 @@ def inspect_wire(*sources: Any, title: str = "Wire inspector", height: int = 300
     `sources` are `Wire`s or objects with a `.wire`: `wirelab.llm.client()`, MCP transports.
     """
     if not sources:
-        raise ValueError("inspect_wire needs at least one source, e.g. inspect_wire(llm) with "
-                         "llm = wirelab.llm.client()")
+        raise ValueError(
+            "inspect_wire needs at least one source, e.g. inspect_wire(llm) with llm = wirelab.llm.client()"
+        )
     inspector = WireInspector(*sources, title=title, height=height)
     return show_in_notebook(inspector)

@@ -110,8 +110,10 @@ class LiveWidget(anywidget.AnyWidget):
         self._watch_cells()
 
     def _fallback_bundle(self) -> dict[str, str]:
-        return {"text/html": f'<div class="wirelab-fallback">{self._static_html()}</div>',
-                "text/plain": self._static_text()}
+        return {
+            "text/html": f'<div class="wirelab-fallback">{self._static_html()}</div>',
+            "text/plain": self._static_text(),
+        }
 
     def _watch_cells(self) -> None:
         from IPython import get_ipython
@@ -130,7 +132,6 @@ class LiveWidget(anywidget.AnyWidget):
         if version != self._published:
             self._published = version
             update_display(self._fallback_bundle(), raw=True, display_id=self._display_id)
-
 
 
 def show_in_notebook(widget: W) -> W:

@@ -36,8 +36,14 @@ def _rich(text: str) -> str:
 class Flashcards:
     """A deck of question cards with reveal, self-grading, shuffle and missed-question review."""
 
-    def __init__(self, questions: Sequence[Question], progress: Progress | None = None,
-                 *, seed: int | None = None, minutes: float | None = None) -> None:
+    def __init__(
+        self,
+        questions: Sequence[Question],
+        progress: Progress | None = None,
+        *,
+        seed: int | None = None,
+        minutes: float | None = None,
+    ) -> None:
         if not questions:
             raise ValueError("a deck needs at least one question")
         self.bank = list(questions)
@@ -50,8 +56,14 @@ class Flashcards:
         self._show()
 
     @classmethod
-    def mock(cls, bank: Sequence[Question], n: int = 5, minutes: float = 15,
-             progress: Progress | None = None, seed: int | None = None) -> Flashcards:
+    def mock(
+        cls,
+        bank: Sequence[Question],
+        n: int = 5,
+        minutes: float = 15,
+        progress: Progress | None = None,
+        seed: int | None = None,
+    ) -> Flashcards:
         """A mock interview: `n` questions spread over topics, against a `minutes` countdown."""
         return cls(pick_mock(bank, n, seed=seed), progress, seed=seed, minutes=minutes)
 
@@ -66,8 +78,9 @@ class Flashcards:
         self.next_button = self._button("Next", self.next)
         self.shuffle_button = self._button("Shuffle", self.shuffle)
         self.missed_button = self._button("Review missed", self.review_missed, "warning")
-        controls = widgets.HBox([self.reveal_button, self.grade_button, self.next_button,
-                                 self.shuffle_button, self.missed_button])
+        controls = widgets.HBox(
+            [self.reveal_button, self.grade_button, self.next_button, self.shuffle_button, self.missed_button]
+        )
         rows = [self.header, self.question, self.answer, self.points, controls, self.status]
         self.timer = self._timer() if self.minutes else None
         self.box = widgets.VBox(([self.timer] if self.timer else []) + rows)
@@ -79,8 +92,9 @@ class Flashcards:
         return button
 
     def _timer(self) -> widgets.HBox:
-        self.clock = widgets.Play(value=0, min=0, max=int(self.minutes * 60), interval=1000,
-                                  description="timer")
+        self.clock = widgets.Play(
+            value=0, min=0, max=int(self.minutes * 60), interval=1000, description="timer"
+        )
         self.clock_label = widgets.HTML()
         self.clock.observe(lambda _: self._tick(), names="value")
         self._tick()
@@ -88,13 +102,18 @@ class Flashcards:
 
     def _tick(self) -> None:
         left = self.clock.max - self.clock.value
-        self.clock_label.value = ("<b>Time is up.</b>" if left <= 0
-                                  else f"{format_minutes(left)} left of {format_minutes(self.clock.max)}")
+        self.clock_label.value = (
+            "<b>Time is up.</b>"
+            if left <= 0
+            else f"{format_minutes(left)} left of {format_minutes(self.clock.max)}"
+        )
 
     def _show(self) -> None:
         card = self.current
-        self.header.value = (f"<b>Card {self.position + 1} of {len(self.deck)}</b> · {card.topic}"
-                             f" · {card.difficulty} · lesson {', '.join(card.lessons)}")
+        self.header.value = (
+            f"<b>Card {self.position + 1} of {len(self.deck)}</b> · {card.topic}"
+            f" · {card.difficulty} · lesson {', '.join(card.lessons)}"
+        )
         self.question.value = f"<h3>{_rich(card.question)}</h3>"
         self.answer.value = self._answer_html() if self.revealed else ""
         for box in self.points.children:
@@ -104,8 +123,10 @@ class Flashcards:
 
     def _answer_html(self) -> str:
         follow_ups = "".join(f"<li>{_rich(f)}</li>" for f in self.current.follow_ups)
-        return (f"<p>{_rich(self.current.model_answer)}</p><p><b>Follow-ups</b></p>"
-                f"<ul>{follow_ups}</ul><p><b>Tick the key points you covered:</b></p>")
+        return (
+            f"<p>{_rich(self.current.model_answer)}</p><p><b>Follow-ups</b></p>"
+            f"<ul>{follow_ups}</ul><p><b>Tick the key points you covered:</b></p>"
+        )
 
     # --- actions (each button calls one) ----------------------------------------------
 
@@ -116,9 +137,10 @@ class Flashcards:
     def reveal(self) -> None:
         """Show the model answer, the follow-ups and one checkbox per key point."""
         if not self.revealed:
-            self.points.children = [widgets.Checkbox(description=point, indent=False,
-                                                     layout=widgets.Layout(width="auto"))
-                                    for point in self.current.key_points]
+            self.points.children = [
+                widgets.Checkbox(description=point, indent=False, layout=widgets.Layout(width="auto"))
+                for point in self.current.key_points
+            ]
         self.revealed = True
         self._show()
 
@@ -172,16 +194,23 @@ class Flashcards:
 
     def state(self) -> dict[str, Any]:
         """The Python-side state, stable enough to compare in a notebook check."""
-        return {"card": self.current.id, "position": self.position, "deck": len(self.deck),
-                "revealed": self.revealed, "graded": self.graded,
-                "ticked": [box.value for box in self.points.children]}
+        return {
+            "card": self.current.id,
+            "position": self.position,
+            "deck": len(self.deck),
+            "revealed": self.revealed,
+            "graded": self.graded,
+            "ticked": [box.value for box in self.points.children],
+        }
 
     def to_html(self) -> str:
         """Static view of the current card, for saved notebooks without widget state."""
         card = self.current
-        return (f"<div><p><b>Flashcards</b> · card {self.position + 1} of {len(self.deck)} · "
-                f"{card.topic}</p><p>{_rich(card.question)}</p><p><i>Run the notebook to reveal "
-                f"the answer and grade yourself.</i></p></div>")
+        return (
+            f"<div><p><b>Flashcards</b> · card {self.position + 1} of {len(self.deck)} · "
+            f"{card.topic}</p><p>{_rich(card.question)}</p><p><i>Run the notebook to reveal "
+            f"the answer and grade yourself.</i></p></div>"
+        )
 
     def __repr__(self) -> str:
         return f"Flashcards(card {self.position + 1} of {len(self.deck)}: {self.current.id})"

@@ -93,10 +93,16 @@ def latency_text(row: Row) -> str:
 
 def _traffic_cells(row: Row) -> list[str]:
     kind = f"⚠ {row['kind']}" if row["alert"] else row["kind"]
-    return [str(row["seq"]), row["direction"], kind, row["method"] or "",
-            "" if row["id"] is None else _compact(row["id"]),
-            "" if row["status"] is None else str(row["status"]), summarize(row["payload"]),
-            latency_text(row)]
+    return [
+        str(row["seq"]),
+        row["direction"],
+        kind,
+        row["method"] or "",
+        "" if row["id"] is None else _compact(row["id"]),
+        "" if row["status"] is None else str(row["status"]),
+        summarize(row["payload"]),
+        latency_text(row),
+    ]
 
 
 def _headline(rows: Sequence[Row], title: str) -> str:
@@ -114,8 +120,7 @@ def _shown(rows: Sequence[Row], limit: int) -> tuple[Sequence[Row], str]:
     return rows[hidden:], (f"… {hidden} earlier messages not shown" if hidden else "")
 
 
-def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic",
-                 limit: int = SHOWN_ROWS) -> str:
+def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
     """The traffic as an aligned text table (the last `limit` rows)."""
     shown, note = _shown(rows, limit)
     lines = [_headline(rows, title), *([note] if note else [])]
@@ -124,16 +129,17 @@ def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic",
     return "\n".join(lines)
 
 
-def traffic_html(rows: Sequence[Row], *, title: str = "Wire traffic",
-                 limit: int = SHOWN_ROWS) -> str:
+def traffic_html(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
     """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
     shown, note = _shown(rows, limit)
     body = "".join(_traffic_html_row(row) for row in shown)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in TRAFFIC_COLUMNS)
     note_html = f"<p><em>{html.escape(note)}</em></p>" if note else ""
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" if shown else ""
-    return (f'<div class="wirelab-static-traffic"><p><strong>{html.escape(_headline(rows, title))}'
-            f"</strong></p>{note_html}{table}</div>")
+    return (
+        f'<div class="wirelab-static-traffic"><p><strong>{html.escape(_headline(rows, title))}'
+        f"</strong></p>{note_html}{table}</div>"
+    )
 
 
 def _traffic_html_row(row: Row) -> str:
@@ -149,31 +155,41 @@ def _traffic_html_row(row: Row) -> str:
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Rows of cells as left-aligned text lines, trailing spaces removed."""
     widths = [max(len(str(x)) for x in column) for column in zip(headers, *rows, strict=True)]
-    return ["  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
-            for line in (headers, *rows)]
+    return [
+        "  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+        for line in (headers, *rows)
+    ]
 
 
-def steps_text(counts: Mapping[str, int], last: str | None, messages: Sequence[Any],
-               *, title: str = "Tool-call loop") -> str:
+def steps_text(
+    counts: Mapping[str, int], last: str | None, messages: Sequence[Any], *, title: str = "Tool-call loop"
+) -> str:
     """The six steps with how often each ran, then the messages list."""
-    steps = " → ".join(f"[{s} ×{counts.get(s, 0)}]" if s == last else f"{s} ×{counts.get(s, 0)}"
-                       for s in STEPS)
+    steps = " → ".join(
+        f"[{s} ×{counts.get(s, 0)}]" if s == last else f"{s} ×{counts.get(s, 0)}" for s in STEPS
+    )
     lines = [f"{title}: {steps}", f"messages ({len(messages)}):"]
     cells = [[str(i), *_message_cells(m)] for i, m in enumerate(messages, 1)]
     return "\n".join(lines + ["  " + line for line in text_table(("#", "role", "content"), cells)])
 
 
-def steps_html(counts: Mapping[str, int], last: str | None, messages: Sequence[Any],
-               *, title: str = "Tool-call loop") -> str:
+def steps_html(
+    counts: Mapping[str, int], last: str | None, messages: Sequence[Any], *, title: str = "Tool-call loop"
+) -> str:
     """The same as `steps_text`, as HTML: the last step in bold."""
     steps = " → ".join(
         (f"<strong>{s} ×{counts.get(s, 0)}</strong>" if s == last else f"{s} ×{counts.get(s, 0)}")
-        for s in STEPS)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [str(i), *cells])
-                   + "</tr>" for i, cells in enumerate(map(_message_cells, messages), 1))
-    return (f'<div class="wirelab-static-steps"><p>{html.escape(title)}: {steps}</p>'
-            f"<table><thead><tr><th>#</th><th>role</th><th>content</th></tr></thead>"
-            f"<tbody>{body}</tbody></table></div>")
+        for s in STEPS
+    )
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [str(i), *cells]) + "</tr>"
+        for i, cells in enumerate(map(_message_cells, messages), 1)
+    )
+    return (
+        f'<div class="wirelab-static-steps"><p>{html.escape(title)}: {steps}</p>'
+        f"<table><thead><tr><th>#</th><th>role</th><th>content</th></tr></thead>"
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def _message_cells(message: Any) -> list[str]:

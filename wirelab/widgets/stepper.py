@@ -37,8 +37,7 @@ class LoopStepper(LiveWidget):
     title = traitlets.Unicode("Tool-call loop").tag(sync=True)
     pace_ms = traitlets.Int(350, min=0).tag(sync=True)
 
-    def __init__(self, *, title: str = "Tool-call loop", pace_ms: int = 350,
-                 interval: float = 0.05) -> None:
+    def __init__(self, *, title: str = "Tool-call loop", pace_ms: int = 350, interval: float = 0.05) -> None:
         self._pending: list[LoopEvent] = []
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
@@ -51,8 +50,9 @@ class LoopStepper(LiveWidget):
     def on_event(self, event: LoopEvent) -> None:
         """Record one loop event; cheap, callable from any thread."""
         if not isinstance(event, LoopEvent) or event.step not in STEPS:
-            raise TypeError(f"on_event takes a wirelab.loop.LoopEvent with a step among {STEPS}, "
-                            f"not {event!r}")
+            raise TypeError(
+                f"on_event takes a wirelab.loop.LoopEvent with a step among {STEPS}, not {event!r}"
+            )
         with self._lock:
             self._pending.append(event)
         self._flusher.poke()
@@ -80,9 +80,17 @@ class LoopStepper(LiveWidget):
             self._run, self.events, self.messages, self._sent = self._run + 1, [], [], 0
         known = len(self.messages) if len(event.messages) >= len(self.messages) else 0
         self.messages = list(event.messages)
-        self.events.append({"seq": len(self.events), "run": self._run, "step": event.step,
-                            "turn": event.turn, "detail": event.detail, "from": known,
-                            "messages": self.messages[known:]})
+        self.events.append(
+            {
+                "seq": len(self.events),
+                "run": self._run,
+                "step": event.step,
+                "turn": event.turn,
+                "detail": event.detail,
+                "from": known,
+                "messages": self.messages[known:],
+            }
+        )
 
     def _on_request(self, content: dict[str, Any]) -> None:
         if content.get("type") == "sync":
@@ -92,7 +100,7 @@ class LoopStepper(LiveWidget):
     def _outgoing(self) -> list[Outgoing]:
         self._drain()
         with self._lock:
-            records, self._sent = self.events[self._sent:], len(self.events)
+            records, self._sent = self.events[self._sent :], len(self.events)
             replay, self._replay = self._replay, False
         if not records:
             return []
@@ -111,8 +119,10 @@ class LoopStepper(LiveWidget):
     def __repr__(self) -> str:
         self._drain()
         turns = max((record["turn"] for record in self.events), default=0)
-        return (f"LoopStepper(events={len(self.events)}, turns={turns}, "
-                f"last={self.last_step!r}, messages={len(self.messages)})")
+        return (
+            f"LoopStepper(events={len(self.events)}, turns={turns}, "
+            f"last={self.last_step!r}, messages={len(self.messages)})"
+        )
 
 
 def watch_loop(*, title: str = "Tool-call loop", pace_ms: int = 350) -> LoopStepper:

@@ -79,8 +79,9 @@ class TrafficLog:
             self._rows.extend(new)
             return new
 
-    def rows(self, *, kind: str | None = None, method: str | None = None,
-             channel: str | None = None) -> list[Row]:
+    def rows(
+        self, *, kind: str | None = None, method: str | None = None, channel: str | None = None
+    ) -> list[Row]:
         """All rows so far (queued messages included), optionally filtered."""
         self.drain()
         with self._drain_lock:
@@ -91,7 +92,7 @@ class TrafficLog:
         self.drain()
         with self._drain_lock:
             first = self._rows[0]["seq"] if self._rows else self._next_seq
-            return self._rows[max(0, seq - first):]
+            return self._rows[max(0, seq - first) :]
 
     def __len__(self) -> int:
         """How many rows there are, counting only messages already drained."""
@@ -126,18 +127,30 @@ class TrafficLog:
         pair, latency_ms, method = self._pair(seq, message)
         alert = message.kind in ALERT_KINDS or _is_tool_error(message.payload)
         self._alerts += alert
-        return Row(seq=seq, channel=message.channel, direction=ARROWS[message.sender],
-                   kind=message.kind, method=method, id=message.exchange, status=message.status,
-                   t=round(message.time - self._start, 6), latency_ms=latency_ms, pair=pair,
-                   alert=alert,
-                   payload=message.payload)
+        return Row(
+            seq=seq,
+            channel=message.channel,
+            direction=ARROWS[message.sender],
+            kind=message.kind,
+            method=method,
+            id=message.exchange,
+            status=message.status,
+            t=round(message.time - self._start, 6),
+            latency_ms=latency_ms,
+            pair=pair,
+            alert=alert,
+            payload=message.payload,
+        )
 
     def _pair(self, seq: int, message: WireMessage) -> tuple[int | None, float | None, str | None]:
         if message.exchange is None or message.kind in ("notification", "invalid"):
             return None, None, message.method
         if message.kind == "request":
             self._open[_key(message.channel, message.sender, message.exchange)] = (
-                seq, message.time, message.method)
+                seq,
+                message.time,
+                message.method,
+            )
             return None, None, message.method
         requester = "server" if message.sender == "client" else "client"
         opened = self._open.pop(_key(message.channel, requester, message.exchange), None)
@@ -152,8 +165,11 @@ def _key(channel: str, sender: str, exchange: Any) -> tuple[str, str, str]:
 
 
 def _matches(row: Row, kind: str | None, method: str | None, channel: str | None) -> bool:
-    return ((kind is None or row["kind"] == kind) and (method is None or row["method"] == method)
-            and (channel is None or row["channel"] == channel))
+    return (
+        (kind is None or row["kind"] == kind)
+        and (method is None or row["method"] == method)
+        and (channel is None or row["channel"] == channel)
+    )
 
 
 def _is_tool_error(payload: Any) -> bool:

@@ -29,8 +29,9 @@ def parse_arguments(raw: str, schema: dict[str, Any]) -> dict[str, Any]:
     if schema.get("additionalProperties", True) is False:
         for name in arguments:
             if name not in properties:
-                raise ArgumentError("unknown_field", name,
-                                    f"unknown field {name!r}; allowed: {sorted(properties)}")
+                raise ArgumentError(
+                    "unknown_field", name, f"unknown field {name!r}; allowed: {sorted(properties)}"
+                )
     for name in schema.get("required", []):
         if name not in arguments:
             raise ArgumentError("missing_field", name, f"required field {name!r} is missing")
@@ -49,8 +50,9 @@ def _decode(raw: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ArgumentError("invalid_json", None, f"arguments are not valid JSON: {exc}") from exc
     if not isinstance(value, dict):
-        raise ArgumentError("not_an_object", None,
-                            f"arguments must be a JSON object, got {type(value).__name__}")
+        raise ArgumentError(
+            "not_an_object", None, f"arguments must be a JSON object, got {type(value).__name__}"
+        )
     return value
 
 
@@ -59,5 +61,6 @@ def _check_value(name: str, value: Any, spec: dict[str, Any]) -> None:
     if expected in TYPE_CHECKS and not TYPE_CHECKS[expected](value):
         raise ArgumentError("wrong_type", name, f"field {name!r} must be {expected}, got {value!r}")
     if "enum" in spec and value not in spec["enum"]:
-        raise ArgumentError("not_in_enum", name,
-                            f"field {name!r} must be one of {spec['enum']}, got {value!r}")
+        raise ArgumentError(
+            "not_in_enum", name, f"field {name!r} must be one of {spec['enum']}, got {value!r}"
+        )

@@ -18,7 +18,10 @@ SCHEMA = {
 
 def test_valid_arguments_come_back_with_defaults_filled_in(drill):
     assert drill.parse_arguments('{"city": "Oslo", "unit": "celsius"}', SCHEMA) == {
-        "city": "Oslo", "unit": "celsius", "days": 1}
+        "city": "Oslo",
+        "unit": "celsius",
+        "days": 1,
+    }
 
 
 def test_a_given_value_wins_over_the_default(drill):
@@ -34,20 +37,23 @@ def test_ints_are_numbers_but_not_the_other_way_round(drill):
     assert drill.parse_arguments('{"city": "Oslo", "lat": 59.9}', SCHEMA)["lat"] == 59.9
 
 
-@pytest.mark.parametrize(("raw", "code", "field"), [
-    ('{"city": "Oslo",', "invalid_json", None),
-    ('["Oslo"]', "not_an_object", None),
-    ('"Oslo"', "not_an_object", None),
-    ('{"city": "Oslo", "country": "NO"}', "unknown_field", "country"),
-    ('{"unit": "celsius"}', "missing_field", "city"),
-    ('{"city": 42}', "wrong_type", "city"),
-    ('{"city": "Oslo", "days": "3"}', "wrong_type", "days"),
-    ('{"city": "Oslo", "days": 2.5}', "wrong_type", "days"),
-    ('{"city": "Oslo", "days": true}', "wrong_type", "days"),
-    ('{"city": "Oslo", "lat": false}', "wrong_type", "lat"),
-    ('{"city": "Oslo", "hourly": "yes"}', "wrong_type", "hourly"),
-    ('{"city": "Oslo", "unit": "Celsius"}', "not_in_enum", "unit"),
-])
+@pytest.mark.parametrize(
+    ("raw", "code", "field"),
+    [
+        ('{"city": "Oslo",', "invalid_json", None),
+        ('["Oslo"]', "not_an_object", None),
+        ('"Oslo"', "not_an_object", None),
+        ('{"city": "Oslo", "country": "NO"}', "unknown_field", "country"),
+        ('{"unit": "celsius"}', "missing_field", "city"),
+        ('{"city": 42}', "wrong_type", "city"),
+        ('{"city": "Oslo", "days": "3"}', "wrong_type", "days"),
+        ('{"city": "Oslo", "days": 2.5}', "wrong_type", "days"),
+        ('{"city": "Oslo", "days": true}', "wrong_type", "days"),
+        ('{"city": "Oslo", "lat": false}', "wrong_type", "lat"),
+        ('{"city": "Oslo", "hourly": "yes"}', "wrong_type", "hourly"),
+        ('{"city": "Oslo", "unit": "Celsius"}', "not_in_enum", "unit"),
+    ],
+)
 def test_bad_arguments_raise_a_clear_error_naming_the_field(drill, raw, code, field):
     with pytest.raises(drill.ArgumentError) as caught:
         drill.parse_arguments(raw, SCHEMA)
@@ -65,7 +71,7 @@ def test_an_enum_error_lists_the_allowed_values(drill):
 
 def test_the_error_result_is_structured_for_the_model(drill):
     with pytest.raises(drill.ArgumentError) as caught:
-        drill.parse_arguments('{}', SCHEMA)
+        drill.parse_arguments("{}", SCHEMA)
     assert caught.value.to_result()["error"]["code"] == "missing_field"
 
 

@@ -28,8 +28,11 @@ def run_loop(
 
 
 def _tool_message(call: dict[str, Any], functions: dict[str, Callable[..., Any]]) -> dict:
-    return {"role": "tool", "tool_call_id": call["id"],
-            "content": json.dumps(_execute(call["function"], functions))}
+    return {
+        "role": "tool",
+        "tool_call_id": call["id"],
+        "content": json.dumps(_execute(call["function"], functions)),
+    }
 
 
 def _execute(function: dict[str, Any], functions: dict[str, Callable[..., Any]]) -> Any:

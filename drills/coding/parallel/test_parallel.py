@@ -8,8 +8,7 @@ import json
 
 
 def call(call_id, name, **arguments):
-    return {"id": call_id, "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
 
 
 def run(drill, calls, functions, **options):
@@ -27,8 +26,11 @@ async def echo(value, delay=0.0):
 
 
 def test_results_come_back_in_call_order_whatever_finishes_first(drill):
-    calls = [call("a", "echo", value="A", delay=0.05), call("b", "echo", value="B", delay=0.02),
-             call("c", "echo", value="C", delay=0.0)]
+    calls = [
+        call("a", "echo", value="A", delay=0.05),
+        call("b", "echo", value="B", delay=0.02),
+        call("c", "echo", value="C", delay=0.0),
+    ]
     messages = run(drill, calls, {"echo": echo})
     assert [m["tool_call_id"] for m in messages] == ["a", "b", "c"]
     assert [m["role"] for m in messages] == ["tool"] * 3
@@ -45,8 +47,7 @@ def test_the_calls_are_in_flight_at_the_same_time(drill):
         await everyone.wait()  # sequential execution never gets past this
         return n
 
-    messages = run(drill, [call(str(n), "meet", n=n) for n in range(3)], {"meet": meet},
-                   timeout=2.0)
+    messages = run(drill, [call(str(n), "meet", n=n) for n in range(3)], {"meet": meet}, timeout=2.0)
     assert contents(messages) == [0, 1, 2]
 
 
@@ -60,8 +61,7 @@ def test_no_more_than_max_concurrency_calls_run_at_once(drill):
         active[0] -= 1
         return n
 
-    messages = run(drill, [call(str(n), "work", n=n) for n in range(6)], {"work": work},
-                   max_concurrency=2)
+    messages = run(drill, [call(str(n), "work", n=n) for n in range(6)], {"work": work}, max_concurrency=2)
     assert contents(messages) == list(range(6))
     assert peak[0] == 2
 
@@ -70,8 +70,12 @@ def test_a_call_past_its_timeout_fails_alone(drill):
     async def hang():
         await asyncio.Event().wait()
 
-    messages = run(drill, [call("a", "echo", value=1), call("b", "hang"), call("c", "echo", value=3)],
-                   {"echo": echo, "hang": hang}, timeout=0.2)
+    messages = run(
+        drill,
+        [call("a", "echo", value=1), call("b", "hang"), call("c", "echo", value=3)],
+        {"echo": echo, "hang": hang},
+        timeout=0.2,
+    )
     results = contents(messages)
     assert results[0] == 1 and results[2] == 3
     assert results[1]["error"] == "timeout"
@@ -81,16 +85,16 @@ def test_an_exception_becomes_an_error_result_for_that_call_only(drill):
     async def boom():
         raise ValueError("backend said no")
 
-    results = contents(run(drill, [call("a", "boom"), call("b", "echo", value=2)],
-                           {"boom": boom, "echo": echo}))
+    results = contents(
+        run(drill, [call("a", "boom"), call("b", "echo", value=2)], {"boom": boom, "echo": echo})
+    )
     assert results[0]["error"] == "exception" and "backend said no" in results[0]["message"]
     assert results[1] == 2
 
 
 def test_bad_json_and_unknown_tools_are_reported_per_call(drill):
     broken = {"id": "x", "type": "function", "function": {"name": "echo", "arguments": "{"}}
-    results = contents(run(drill, [broken, call("y", "nope"), call("z", "echo", value=0)],
-                           {"echo": echo}))
+    results = contents(run(drill, [broken, call("y", "nope"), call("z", "echo", value=0)], {"echo": echo}))
     assert [r["error"] for r in results[:2]] == ["invalid_json", "unknown_tool"]
     assert results[2] == 0
 

@@ -6,15 +6,20 @@ import sys
 ADD_TOOL = {
     "name": "add",
     "description": "Add two integers and return the sum.",
-    "inputSchema": {"type": "object",
-                    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-                    "required": ["a", "b"]},
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
 }
 
 
 def initialize(params: dict) -> dict:
-    return {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-            "serverInfo": {"name": "drill-adder", "version": "1.0.0"}}
+    return {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "drill-adder", "version": "1.0.0"},
+    }
 
 
 def list_tools(params: dict) -> dict:
@@ -35,8 +40,12 @@ def text_result(text: str, is_error: bool = False) -> dict:
     return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
 
-METHODS = {"initialize": initialize, "ping": lambda params: {},
-           "tools/list": list_tools, "tools/call": call_tool}
+METHODS = {
+    "initialize": initialize,
+    "ping": lambda params: {},
+    "tools/list": list_tools,
+    "tools/call": call_tool,
+}
 
 
 def error(message_id, code: int, text: str) -> dict:
@@ -67,8 +76,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         except json.JSONDecodeError:
             reply = error(None, -32700, "parse error")
         else:
-            reply = handle(message) if isinstance(message, dict) else error(None, -32600,
-                                                                            "invalid request")
+            reply = handle(message) if isinstance(message, dict) else error(None, -32600, "invalid request")
         if reply is not None:
             stdout.write(json.dumps(reply) + "\n")
             stdout.flush()

@@ -27,9 +27,11 @@ import sys
 ADD_TOOL = {
     "name": "add",
     "description": "Add two integers and return the sum.",
-    "inputSchema": {"type": "object",
-                    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-                    "required": ["a", "b"]},
+    "inputSchema": {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
 }
 
 

@@ -11,9 +11,16 @@ import threading
 
 import pytest
 
-INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "drill-check", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "drill-check", "version": "1"},
+    },
+}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
@@ -21,8 +28,13 @@ class Server:
     """The learner's server on the other end of two pipes."""
 
     def __init__(self, path):
-        self.process = subprocess.Popen([sys.executable, str(path)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -43,8 +55,10 @@ class Server:
             pytest.fail("no answer from the server within 5 s (did you flush stdout?)")
         if line is None:
             self.process.wait(timeout=5)
-            pytest.fail(f"the server exited (code {self.process.returncode}); its stderr ends:\n"
-                        + self.process.stderr.read()[-800:])
+            pytest.fail(
+                f"the server exited (code {self.process.returncode}); its stderr ends:\n"
+                + self.process.stderr.read()[-800:]
+            )
         try:
             return json.loads(line)
         except json.JSONDecodeError:
@@ -100,23 +114,36 @@ def test_tools_list_describes_the_add_tool(ready):
 
 
 def test_tools_call_returns_the_sum_as_text_content(ready):
-    reply = ready.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                           "params": {"name": "add", "arguments": {"a": 2, "b": 3}}})
+    reply = ready.request(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": 2, "b": 3}},
+        }
+    )
     assert reply["id"] == 2
     assert reply["result"]["content"] == [{"type": "text", "text": "5"}]
     assert reply["result"].get("isError") is not True
 
 
 def test_bad_arguments_are_a_tool_error_result_not_a_protocol_error(ready):
-    reply = ready.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                           "params": {"name": "add", "arguments": {"a": "two", "b": 3}}})
+    reply = ready.request(
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "add", "arguments": {"a": "two", "b": 3}},
+        }
+    )
     assert "result" in reply, "input validation failures are results with isError (2025-11-25)"
     assert reply["result"]["isError"] is True and reply["result"]["content"][0]["text"]
 
 
 def test_an_unknown_tool_is_invalid_params(ready):
-    reply = ready.request({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-                           "params": {"name": "divide", "arguments": {}}})
+    reply = ready.request(
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "divide", "arguments": {}}}
+    )
     assert reply["error"]["code"] == -32602 and reply["id"] == 4
 
 

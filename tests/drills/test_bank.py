@@ -1,0 +1,218 @@
+"""The interview question bank validates, and the drill helpers do what wirelab.drills says."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wirelab import drills
+from wirelab.drills import DrillError, Progress
+
+BANK = drills.DRILLS_DIR / "questions.yaml"
+TOPICS = json.loads((drills.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
+    "properties"
+]["topic"]["enum"]
+
+
+@pytest.fixture
+def raw_bank():
+    return yaml.safe_load(BANK.read_text())
+
+
+def write_bank(tmp_path: Path, data) -> Path:
+    path = tmp_path / "questions.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_the_bank_validates_and_holds_at_least_forty_questions():
+    assert len(drills.load_bank()) >= 40
+
+
+def test_every_topic_of_the_course_has_at_least_three_questions():
+    topics = [question.topic for question in drills.load_bank()]
+    assert {topic: topics.count(topic) >= 3 for topic in TOPICS} == dict.fromkeys(TOPICS, True)
+
+
+def test_every_question_has_three_to_six_key_points_and_a_follow_up():
+    for question in drills.load_bank():
+        assert 3 <= len(question.key_points) <= 6 and question.follow_ups, question.id
+
+
+@pytest.mark.parametrize("field", ["model_answer", "key_points", "lesson", "topic"])
+def test_an_entry_missing_a_field_is_rejected_with_its_position(tmp_path, raw_bank, field):
+    del raw_bank["questions"][3][field]
+    with pytest.raises(DrillError, match=r"questions/3"):
+        drills.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_a_lesson_outside_00_to_14_is_rejected(tmp_path, raw_bank):
+    raw_bank["questions"][0]["lesson"] = ["15"]
+    with pytest.raises(DrillError, match="questions/0/lesson/0"):
+        drills.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_two_key_points_are_too_few(tmp_path, raw_bank):
+    raw_bank["questions"][5]["key_points"] = ["one", "two"]
+    with pytest.raises(DrillError, match="questions/5/key_points"):
+        drills.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_a_repeated_id_is_rejected_by_name(tmp_path, raw_bank):
+    raw_bank["questions"][1]["id"] = raw_bank["questions"][0]["id"]
+    with pytest.raises(DrillError, match=raw_bank["questions"][0]["id"]):
+        drills.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_a_bank_that_is_not_yaml_gets_a_clear_error(tmp_path):
+    path = tmp_path / "questions.yaml"
+    path.write_text("questions: [unclosed")
+    with pytest.raises(DrillError, match="cannot read"):
+        drills.load_bank(path)
+
+
+def test_a_mock_set_has_distinct_questions_spread_over_topics():
+    picked = drills.pick_mock(drills.load_bank(), len(TOPICS), seed=11)
+    assert len({q.id for q in picked}) == len(TOPICS)
+    assert {q.topic for q in picked} == set(TOPICS)
+
+
+def test_the_same_seed_draws_the_same_mock_set():
+    bank = drills.load_bank()
+    assert drills.pick_mock(bank, 5, seed=3) == drills.pick_mock(bank, 5, seed=3)
+
+
+def test_a_topic_filter_draws_only_that_topic():
+    picked = drills.pick_mock(drills.load_bank(), 3, topic="security", seed=1)
+    assert {q.topic for q in picked} == {"security"}
+
+
+@pytest.mark.parametrize(
+    ("n", "topic", "message"),
+    [(0, None, "between 1 and"), (10_000, None, "between 1 and"), (1, "cooking", "no questions")],
+)
+def test_an_impossible_mock_request_is_refused_clearly(n, topic, message):
+    with pytest.raises(DrillError, match=message):
+        drills.pick_mock(drills.load_bank(), n, topic=topic)
+
+
+@pytest.mark.parametrize(
+    ("hits", "total", "answered"), [(2, 3, True), (1, 3, False), (4, 6, True), (3, 5, False), (5, 5, True)]
+)
+def test_a_question_counts_as_answered_at_two_thirds_of_its_key_points(hits, total, answered):
+    assert drills.covered_enough(hits, total) is answered
+
+
+def test_progress_lives_under_wirelab_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
+    assert drills.progress_path() == tmp_path / "drills-progress.json"
+
+
+def test_progress_survives_into_the_next_session(tmp_path):
+    path = tmp_path / "p.json"
+    Progress(path).record("six-step-loop", answered=False)
+    Progress(path).record("tool-poisoning", answered=True)
+    later = Progress(path)
+    assert later.missed() == ["six-step-loop"]
+    assert later.data["questions"]["six-step-loop"] == {"seen": 1, "missed": 1, "last": "missed"}
+
+
+def test_a_question_answered_after_a_miss_is_no_longer_missed(tmp_path):
+    progress = Progress(tmp_path / "p.json")
+    progress.record("six-step-loop", answered=False)
+    progress.record("six-step-loop", answered=True)
+    assert progress.missed() == []
+    assert progress.data["questions"]["six-step-loop"]["missed"] == 1
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"questions": []}'])
+def test_a_broken_progress_file_is_reported_and_left_untouched(tmp_path, content):
+    path = tmp_path / "p.json"
+    path.write_text(content)
+    with pytest.raises(DrillError, match="move it away"):
+        Progress(path)
+    assert path.read_text() == content
+
+
+def test_starting_a_drill_records_its_start_time(tmp_path):
+    Progress(tmp_path / "p.json").start_drill("loop", now=1000.0)
+    assert Progress(tmp_path / "p.json").drill_started("loop") == 1000.0
+    assert Progress(tmp_path / "p.json").drill_started("parallel") is None
+
+
+@pytest.mark.parametrize(("reply", "hits"), [("1 3", 2), ("", 0), ("2,2, 4", 2)])
+def test_key_point_replies_are_counted(reply, hits):
+    assert drills.parse_hits(reply, 4) == hits
+
+
+@pytest.mark.parametrize("reply", ["5", "0", "one", "1 -2"])
+def test_a_key_point_reply_out_of_range_is_refused(reply):
+    with pytest.raises(DrillError, match="between 1 and 4"):
+        drills.parse_hits(reply, 4)
+
+
+class Script:
+    """Answers the mock interview's prompts from a list; EOFError when it runs out."""
+
+    def __init__(self, *replies):
+        self.replies, self.prompts = list(replies), []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        if not self.replies:
+            raise EOFError
+        return self.replies.pop(0)
+
+
+def test_a_mock_interview_grades_each_answer_and_saves_it(tmp_path):
+    questions = drills.pick_mock(drills.load_bank(), 2, seed=5)
+    progress, said = Progress(tmp_path / "p.json"), []
+    everything = " ".join(str(i) for i in range(1, len(questions[0].key_points) + 1))
+    results = drills.mock_interview(
+        questions, 10, progress, ask=Script("", "nine", everything, "", ""), say=said.append
+    )
+    assert results == [(questions[0].id, True), (questions[1].id, False)]
+    assert progress.missed() == [questions[1].id]
+    assert any("between 1 and" in line for line in said), "a bad reply is explained and asked again"
+
+
+def test_a_mock_interview_stops_when_time_is_up(tmp_path):
+    questions = drills.pick_mock(drills.load_bank(), 3, seed=5)
+    times = iter([0, 0, 61, 61])
+    said = []
+    results = drills.mock_interview(
+        questions, 1, None, ask=Script("", ""), say=said.append, clock=lambda: next(times)
+    )
+    assert len(results) == 1
+    assert any("Time is up after 1 of 3" in line for line in said)
+
+
+def test_the_end_of_input_ends_a_mock_interview_without_losing_grades(tmp_path):
+    questions = drills.pick_mock(drills.load_bank(), 3, seed=5)
+    progress = Progress(tmp_path / "p.json")
+    results = drills.mock_interview(questions, 10, progress, ask=Script("", "1"), say=lambda _: None)
+    assert [qid for qid, _ in results] == [questions[0].id]
+    assert list(Progress(tmp_path / "p.json").data["questions"]) == [questions[0].id]
+
+
+def test_every_coding_drill_has_a_starter_a_solution_checks_and_a_time_box():
+    listed = drills.coding_drills()
+    assert set(listed) == {"loop", "arguments", "parallel", "stdio_server"}
+    for drill in listed.values():
+        assert drill.starter.is_file() and drill.solution.is_file() and drill.checks.is_file()
+        assert drill.minutes > 0 and drill.brief
+
+
+def test_an_unknown_drill_is_refused_with_the_list_of_drills(capsys):
+    assert drills.main(["check", "sorting"]) == 2
+    assert "choose one of: loop, arguments" in capsys.readouterr().err
+
+
+def test_the_summary_compares_the_time_taken_with_the_time_box():
+    drill = drills.get_drill("loop")
+    passed = drills.CheckResult(drill, 8, 8, "")
+    failed = drills.CheckResult(drill, 3, 8, "")
+    assert drills.summary(passed, 0, 754) == "PASS loop: 8/8 checks passed; time 12:34 of 20:00"
+    assert drills.summary(failed, 0, 1500).endswith("time 25:00 of 20:00 - over the box")
+    assert "run `start loop` to time it" in drills.summary(failed, None, 0)

@@ -1,0 +1,61 @@
+"""Every saved notebook is what a fresh top-to-bottom run produced, and nothing volatile or secret."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+LABS = sorted((ROOT / "labs").glob("*.ipynb"))
+EXECUTED = LESSONS + SOLUTIONS
+SECRET = re.compile(r"sk-[A-Za-z0-9]{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
+
+
+def read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(path):
+    return [c for c in read(path).cells if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_saved_notebook_was_run_top_to_bottom_on_a_fresh_kernel(path):
+    counts = [c.execution_count for c in code_cells(path)]
+    assert counts == list(range(1, len(counts) + 1)), f"{path.name}: re-run with scripts/run_notebooks.py"
+
+
+@pytest.mark.parametrize("path", EXECUTED + LABS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_notebook_carries_no_volatile_metadata(path):
+    nb = read(path)
+    assert "widgets" not in nb.metadata
+    for cell in nb.cells:
+        assert "execution" not in cell.metadata, f"{path.name}: strip with scripts/run_notebooks.py"
+
+
+@pytest.mark.parametrize("path", EXECUTED + LABS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_notebook_holds_no_key_or_hosted_endpoint_and_stays_small(path):
+    text = path.read_text(encoding="utf-8")
+    assert not SECRET.search(text), f"{path.name} names a key or a hosted endpoint"
+    assert len(text) < 1_000_000, f"{path.name} is {len(text)} bytes: keep notebooks small"
+
+
+@pytest.mark.parametrize("path", EXECUTED + LABS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_notebook_opens_with_its_number_and_title(path):
+    first = read(path).cells[0]
+    assert first.cell_type == "markdown"
+    assert re.match(r"# \d\d · \S", first.source), first.source.splitlines()[0]
+
+
+@pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)
+def test_a_lab_is_saved_without_outputs(path):
+    assert all(not c.outputs and c.execution_count is None for c in code_cells(path))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_has_a_solved_lab_and_a_lab(path):
+    name = f"{path.stem}_lab.ipynb"
+    assert (ROOT / "solutions" / name).exists() and (ROOT / "labs" / name).exists(), name

@@ -1,0 +1,171 @@
+"""Streamable HTTP interoperability with the official MCP Python SDK, both ways and both eras.
+
+- The SDK's `streamable_http_client` + `ClientSession`, and `mcp.Client` (auto-detecting,
+  pinned to legacy, pinned to 2026-07-28), use our example server over HTTP.
+- Our HTTP client uses a server written with the SDK (`mcp.server.MCPServer`) over
+  streamable HTTP, which this file serves when run as a script:
+  `python tests/mcp/test_http_interop_sdk.py PORT`.
+"""
+
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from wirelab.mcp.example import build_server
+from wirelab.mcp.http import serve_http
+from wirelab.mcp.http_client import connect_http
+
+pytestmark = pytest.mark.timeout(90)
+
+
+@pytest.fixture(scope="module")
+def running():
+    with serve_http(build_server()) as running:
+        yield running
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+# --- the SDK's clients, our server ---
+
+
+def test_the_sdk_session_initializes_and_calls_tools_over_http(running):
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def use():
+        progress = []
+
+        async def on_progress(done, total, message):
+            progress.append(done)
+
+        async with (
+            streamable_http_client(running.url) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            initialized = await session.initialize()
+            tools = await session.list_tools()
+            rebuilt = await session.call_tool("rebuild_index", {"passes": 2}, progress_callback=on_progress)
+            invalid = await session.call_tool("search_notes", {"query": 5})
+        return initialized, tools, rebuilt, invalid, progress
+
+    initialized, tools, rebuilt, invalid, progress = run(use())
+    assert initialized.protocol_version == "2025-11-25"
+    assert initialized.server_info.name == "wirelab-notes"
+    assert len(tools.tools) == 4
+    assert rebuilt.content[0].text == "Index rebuilt in 2 passes."
+    assert progress == [1, 2]
+    assert invalid.is_error is True
+
+
+@pytest.mark.parametrize(("mode", "modern"), [("auto", True), ("legacy", False), ("2026-07-28", True)])
+def test_the_sdk_client_uses_our_server_in_every_mode(running, mode, modern):
+    from mcp import Client
+
+    async def use():
+        async with Client(running.url, mode=mode) as client:
+            discovered = client.session.discover_result is not None
+            return (
+                discovered,
+                await client.list_tools(),
+                await client.call_tool("search_notes", {"query": "stdout"}),
+                await client.read_resource("notes://note/stdio"),
+                await client.get_prompt("quiz_me", {"topic": "ids", "questions": "2"}),
+            )
+
+    discovered, tools, found, note, prompt = run(use())
+    assert discovered is modern
+    assert [t.name for t in tools.tools][0] == "search_notes"
+    assert found.content[0].text == "stdio: The stdio transport"
+    assert note.contents[0].text.startswith("# The stdio transport")
+    assert prompt.messages[0].content.text == "Quiz me on ids: ask 2 questions, one at a time."
+
+
+# --- our client, the SDK's server ---
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def sdk_server_url():
+    port = free_port()
+    process = subprocess.Popen([sys.executable, __file__, str(port)], stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stderr.close()
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the SDK server exited: {process.stderr.read().decode()[-2000:]}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the SDK server did not listen on port {port} within {timeout} s")
+
+
+@pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
+def test_our_client_uses_an_sdk_server_over_http(sdk_server_url, era):
+    async def use():
+        async with connect_http(sdk_server_url, era=era) as client:
+            return (
+                client.protocol_version,
+                client.server_info,
+                await client.list_tools(),
+                await client.call_tool("multiply", {"a": 6, "b": 7}),
+                await client.read_resource("memo://greeting"),
+                await client.get_prompt("review", {"topic": "HTTP"}),
+            )
+
+    version, info, tools, product, greeting, prompt = run(use())
+    assert version == era
+    assert info["name"] == "sdk-reference"
+    assert [t["name"] for t in tools] == ["multiply"]
+    assert product["content"][0]["text"] == "42"
+    assert greeting["contents"][0]["text"] == "hello from the SDK"
+    assert prompt["messages"][0]["content"]["text"] == "Please review HTTP."
+
+
+def serve_sdk_server(port: int) -> None:
+    """An MCPServer with one tool, one resource and one prompt, on streamable HTTP."""
+    from mcp.server import MCPServer
+
+    server = MCPServer("sdk-reference")
+
+    @server.tool()
+    def multiply(a: int, b: int) -> int:
+        """Multiply two integers."""
+        return a * b
+
+    @server.resource("memo://greeting")
+    def greeting() -> str:
+        """A greeting."""
+        return "hello from the SDK"
+
+    @server.prompt()
+    def review(topic: str) -> str:
+        """Ask for a review."""
+        return f"Please review {topic}."
+
+    asyncio.run(server.run_streamable_http_async(host="127.0.0.1", port=port))
+
+
+if __name__ == "__main__":
+    serve_sdk_server(int(sys.argv[1]))

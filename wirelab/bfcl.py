@@ -256,7 +256,8 @@ def check(case: Case, calls: list[dict[str, Any]]) -> Result:
         return Result(case, calls, False, NO_CALL, "no tool was called")
     from bfcl_eval.constants.enums import Language
 
-    verdict = _ast_checker()(case.functions, calls, case.answer, Language.PYTHON, case.category, CHECKER_MODEL)
+    checker = _ast_checker()
+    verdict = checker(case.functions, calls, case.answer, Language.PYTHON, case.category, CHECKER_MODEL)
     if verdict["valid"]:
         return Result(case, calls, True)
     return Result(case, calls, False, verdict.get("error_type", "unknown"), _first_error(verdict))

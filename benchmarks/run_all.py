@@ -44,6 +44,7 @@ PACKAGES = (
 
 
 BFCL_TITLE = "Function calling on BFCL, scored by BFCL's own checker (issue 11)"
+EVAL_SET_TITLE = "Function calling on the course's bilingual eval set (issue 11)"
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ BENCHMARKS = (
     Benchmark("Knowledge-base retrieval quality (lesson 12)", "kb_quality.py", markdown=False),
     Benchmark("The whole course: every lesson and solution", "course_runtime.py"),
     Benchmark(BFCL_TITLE, "bfcl.py", args=("--no-write",), quick_args=("--per-category", "25")),
+    Benchmark(EVAL_SET_TITLE, "eval_set.py", args=("--no-write",)),
 )
 
 

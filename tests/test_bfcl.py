@@ -2,6 +2,7 @@
 
 import json
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -155,3 +156,25 @@ def test_cases_run_through_the_real_openai_client_against_the_offline_model():
     assert list(scores) == list(bfcl.CATEGORIES)
     assert sum(s.total for s in scores.values()) == len(cases)
     json.dumps([r.calls for r in results])  # plain JSON values, ready for a report
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = json.loads((ROOT / "assets" / "bfcl_ci_sample.json").read_text())
+FLOORS = json.loads((ROOT / "tests" / "floors.json").read_text())["bfcl_sample"]["floors"]
+
+
+def test_the_ci_sample_is_the_seeded_stratified_draw():
+    assert SAMPLE["ids"] == bfcl.stratified_sample(SAMPLE["size"], SAMPLE["seed"])
+    assert len(set(SAMPLE["ids"])) == SAMPLE["size"] == 100
+
+
+def test_the_offline_model_stays_above_its_floors_on_the_ci_sample():
+    """A regression floor: ten points under the measured rates (tests/floors.json says when)."""
+    results = bfcl.run(bfcl.load_ids(SAMPLE["ids"]))
+    rates = {category: score.accuracy for category, score in bfcl.scores(results).items()}
+    rates["all"] = bfcl.overall(results)
+    assert set(FLOORS) == set(rates), "every category and 'all' has a floor"
+    below = {
+        group: f"{rates[group]:.0%} < {floor:.0%}" for group, floor in FLOORS.items() if rates[group] < floor
+    }
+    assert not below, f"below the floor: {below}"

@@ -46,7 +46,8 @@ def main() -> None:
         print(body(outcomes))
         return
     stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
-    text = f"## {EVAL_SET_TITLE}\n\n`python benchmarks/eval_set.py`, {seconds:.0f} s; {stamp}.\n\n{body(outcomes)}\n"
+    shown = f"`python benchmarks/eval_set.py`, {seconds:.0f} s; {stamp}."
+    text = f"## {EVAL_SET_TITLE}\n\n{shown}\n\n{body(outcomes)}\n"
     print(text)
     update_section(EVAL_SET_TITLE, text)
     print("[eval_set] updated benchmarks/results.md", file=sys.stderr)

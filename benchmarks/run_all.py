@@ -98,7 +98,8 @@ def package_versions() -> str:
 
 def git_commit() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True)
+    others = ["--", ".", ":!benchmarks/results.md"]  # benchmarks rewrite results.md: it does not count
+    dirty = subprocess.run(["git", "status", "-s", *others], cwd=REPO, capture_output=True, text=True)
     return (done.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty.stdout else "")
 
 

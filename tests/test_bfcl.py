@@ -58,6 +58,13 @@ def test_an_unknown_category_is_refused_with_the_known_ones():
         bfcl.load("simple_java")
 
 
+def test_an_unknown_id_is_refused_by_name():
+    with pytest.raises(ValueError, match="simple_python_9999"):
+        bfcl.load_ids(["simple_python_1", "simple_python_9999"])
+    with pytest.raises(ValueError, match="not an id"):
+        bfcl.load_ids(["exec_simple_1"])
+
+
 def test_a_missing_package_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(bfcl.importlib.util, "find_spec", lambda name: None)
     assert not bfcl.installed()

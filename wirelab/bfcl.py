@@ -125,7 +125,7 @@ def data_dir() -> Path:
 
 
 def load(category: str, ids: Iterable[str] | None = None) -> list[Case]:
-    """The cases of one category, in BFCL's order; only `ids` if given."""
+    """The cases of one category, in BFCL's order; only `ids` if given (an unknown id is an error)."""
     if category not in CATEGORIES:
         raise ValueError(f"unknown BFCL category {category!r}: choose one of {', '.join(CATEGORIES)}")
     wanted = set(ids) if ids is not None else None
@@ -136,6 +136,9 @@ def load(category: str, ids: Iterable[str] | None = None) -> list[Case]:
             messages = [message for turn in entry["question"] for message in turn]
             answer = None if "irrelevance" in category else answers[entry["id"]]
             cases.append(Case(entry["id"], category, messages, entry["function"], answer))
+    missing = (wanted or set()) - {case.id for case in cases}
+    if missing:
+        raise ValueError(f"no {category} case has the id(s) {', '.join(sorted(missing))}")
     return cases
 
 

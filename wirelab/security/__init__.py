@@ -5,8 +5,9 @@
   poisoning), reading text as `normalize` and `decode` bring it out;
 - `pinning`: a hash of each approved description; changed tools are
   withheld and refused until approved again (rug pulls);
-- `outbound`: per-tool permissions and a filter that keeps secrets from
-  leaving through tools not allowed to receive them (the confused deputy);
+- `outbound`: per-tool permissions, an egress allowlist of hosts, and a
+  filter that keeps secrets from leaving through tools not allowed to
+  receive them (the confused deputy);
 - `roots`: paths resolved inside the shared folders; traversal refused;
 - `sampling`: the host's gate for a server's `sampling/createMessage`;
 - `audit`: a log of every call, chained by a keyed MAC, with a sealed head;
@@ -34,7 +35,7 @@ from wirelab.security.approval import (
 from wirelab.security.audit import AuditLog, Broken, audited
 from wirelab.security.executor import BLOCKING_CODES, guarded
 from wirelab.security.normalize import plain
-from wirelab.security.outbound import OutboundPolicy, SecretHit, SecretStore, Uninspectable
+from wirelab.security.outbound import EgressAllowlist, OutboundPolicy, SecretHit, SecretStore, Uninspectable
 from wirelab.security.pinning import ToolPins, fingerprint
 from wirelab.security.roots import PathRejected, Roots
 from wirelab.security.sampling import SamplingGuard, SamplingPolicy, SamplingReview, chat_sampler
@@ -42,6 +43,7 @@ from wirelab.security.sampling import SamplingGuard, SamplingPolicy, SamplingRev
 __all__ = [
     "BLOCKING_CODES",
     "AuditLog",
+    "EgressAllowlist",
     "Broken",
     "Finding",
     "OutboundPolicy",

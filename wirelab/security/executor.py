@@ -27,6 +27,7 @@ BLOCKING_CODES = frozenset(
         "permission_denied",
         "secret_blocked",
         "uninspectable",
+        "egress_denied",
         "tool_changed",
         "tool_not_approved",
         "path_rejected",

@@ -234,6 +234,58 @@ def _replace_strings(value: Any, by: str) -> Any:
     return value
 
 
+class EgressAllowlist:
+    """A `CallCheck`: a call may name only hosts on the list, in any URL or email address it holds.
+
+        egress = EgressAllowlist({"example.com"})     # subdomains included: mail.example.com
+        run_tool_loop(llm, messages, tools, execute=guarded(egress.check_call, policy.check_call))
+
+    It does not read what is sent, only where to: a secret the model encrypted
+    or paraphrased still cannot go to `drop@evil.example`. Hosts are read after
+    `plain` (no fullwidth or look-alike letters) and IDNA-decoded.
+    """
+
+    def __init__(self, hosts: Iterable[str]) -> None:
+        self.hosts = frozenset(host.lower().strip(".") for host in hosts)
+
+    def allowed(self, host: str) -> bool:
+        host = host.lower().strip(".")
+        return any(host == h or host.endswith("." + h) for h in self.hosts)
+
+    def check_call(self, call: Message, tools: ToolRegistry) -> None:
+        try:
+            arguments = parse_arguments(call)
+        except ToolError:
+            return  # not JSON: the tool will not run, and the executor says why
+        for path, text in strings_in(arguments):
+            for host in hosts_in(plain(text)):
+                if not self.allowed(host):
+                    raise ToolError(
+                        "egress_denied",
+                        f"argument {path!r} names {host!r}, which is not on this session's "
+                        f"egress allowlist ({', '.join(sorted(self.hosts))})",
+                        path=path,
+                        host=host,
+                    )
+
+
+HOST = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://(?:[^/?#@\s]*@)?|[\w.+-]+@)((?:[\w-]+\.)+[\w-]{2,})",
+    re.I,
+)
+
+
+def hosts_in(text: str) -> list[str]:
+    """The hosts of the URLs (`https://a.b/...`) and email addresses (`x@a.b`) in `text`."""
+    hosts = []
+    for host in HOST.findall(text):
+        try:
+            hosts.append(host.encode("ascii").decode("idna") if "xn--" in host.lower() else host.lower())
+        except UnicodeError:
+            hosts.append(host.lower())
+    return hosts
+
+
 class OutboundPolicy:
     """Per-tool permissions and the secret filter, as one `CallCheck` (`check_call`)."""
 

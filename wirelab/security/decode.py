@@ -5,15 +5,18 @@ A secret, or an instruction, can leave as `c2stbGl2ZS0…` (base64),
 entities), `\\u0073k-…` (escapes written out), base32, or base64 of gzip.
 `layers` decodes every such layer it can find, and the layers inside those:
 
-    [(form, text) for form, text in layers("key: c2stbGl2ZS03ZjNh")]
-    # -> [('raw', 'key: c2stbGl2ZS03ZjNh'), ('base64', 'sk-live-7f3a')]
+    layers("key: c2stbGl2ZS03ZjNh")
+    # -> [('raw', 'key: c2stbGl2ZS03ZjNh'), ('unwrapped', 'key:c2stbGl2ZS03ZjNh'),
+    #     ('base64', 'key: sk-live-7f3a'), ('unwrapped>base64', 'key:sk-live-7f3a')]
 
 The form names the encodings from the outside in (`base64>gzip` is base64 of
-gzip). Base64 and base32 are tried at every alignment, so a payload glued to
-a prefix (`keyc2tt…`) is still found. Everything is bounded: `MAX_DEPTH`
-layers, `MAX_VIEWS` texts, `MAX_CHARS` per text, and decompression stops at
-`MAX_INFLATED` bytes (`Inflated` is raised when it would go past: a zip bomb
-is refused, not unpacked).
+gzip); `unwrapped` is the text with its whitespace removed (base64 or hex
+broken over lines). Each run of base64 is decoded at its four alignments, so
+a payload glued to a prefix (`keyc2tt…`) is still found; a run is replaced by
+what it decodes to only when that reads as text. Everything is bounded:
+`MAX_DEPTH` layers, `MAX_VIEWS` texts, `MAX_CHARS` per text, and
+decompression stops at `MAX_INFLATED` bytes (`Inflated` is raised when it
+would go past: a zip bomb is refused, not unpacked).
 
 Encodings the attacker chooses (encryption, a private alphabet, one letter
 per call, a paraphrase) cannot be undone here, or anywhere: see lesson 13.

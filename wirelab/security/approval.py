@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,7 +221,9 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, f"{path}[{index}]")
 
 
-def screened(inner: Executor = execute_sequentially, review=review_result) -> Executor:
+def screened(
+    inner: Executor = execute_sequentially, review: Callable[[str], list[Finding]] = review_result
+) -> Executor:
     """An executor whose flagged results are held back: the model reads `result_withheld` instead.
 
     The user can read the withheld text in the audit log or the wire, and decide.

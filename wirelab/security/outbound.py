@@ -182,8 +182,9 @@ class SecretStore:
             form = next((f for f, view in views if secret.squashed() in squash(view)), None)
             if form is not None:
                 hits.append(SecretHit(secret.name, path, form))
+        unstored = [self.redact_text(view) for _, view in views]  # stored secrets are judged above
         for name, pattern in KEY_PATTERNS.items():
-            if any(pattern.search(self.redact_text(view)) for _, view in views):
+            if any(pattern.search(view) for view in unstored):
                 hits.append(SecretHit(name, path, "pattern"))
         return hits
 

@@ -187,6 +187,8 @@ def _new_kinds(found: list[Finding], more: list[Finding]) -> list[Finding]:
 def review_texts(texts: Sequence[tuple[str, str]]) -> list[Finding]:
     """Review each (where, text), then all of them joined, for an order split across fields."""
     findings = [f for where, text in texts for f in hidden_instructions(text, where)]
+    if len(texts) < 2:
+        return findings
     joined = " ".join(text for _, text in texts)
     return findings + _new_kinds(findings, hidden_instructions(joined, "all fields joined"))
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
-from itertools import groupby
 
 from confusable_homoglyphs import categories, confusables
 
@@ -51,6 +50,9 @@ KEPT_CONTROLS = frozenset("\t\n\r")
 EMOJI_PARTS = frozenset("\ufe0e\ufe0f\u200d")  # text/emoji style selectors, zero-width joiner
 EAST_ASIAN = frozenset({"HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"})
 NON_ASCII = re.compile(r"[^\x00-\x7f]")
+WORD = re.compile(r"[^\W_]+")
+TAGS_CLASS = "[\U000e0000-\U000e007f]"
+SELECTORS_CLASS = "[\ufe00-\ufe0f\U000e0100-\U000e01ef]"
 UNMAPPED_SCRIPTS = EAST_ASIAN | {"COMMON", "INHERITED", "LATIN", "Unknown"}
 
 
@@ -95,6 +97,13 @@ def _invisible() -> re.Pattern[str]:
 
 
 @cache
+def _hidden_run() -> re.Pattern[str]:
+    """Runs of tag characters, of variation selectors, or of other invisible characters."""
+    other = f"(?:(?!{TAGS_CLASS}|{SELECTORS_CLASS}){_invisible().pattern})+"
+    return re.compile(f"(?P<tags>{TAGS_CLASS}+)|(?P<vs>{SELECTORS_CLASS}+)|(?P<other>{other})")
+
+
+@cache
 def latin_look_alike(ch: str) -> str:
     """The ASCII letter or digit `ch` is confusable with (`'о'` -> `'o'`), else `ch` itself."""
     if ch.isascii() or not ch.isalnum() or categories.alias(ch) in UNMAPPED_SCRIPTS:
@@ -107,9 +116,9 @@ def latin_look_alike(ch: str) -> str:
 def suspicious_invisibles(text: str) -> list[str]:
     """The invisible characters of `text`, less an emoji's own (a style selector or joiner after a symbol)."""
     return [
-        ch
-        for before, ch in zip(" " + text, text, strict=False)
-        if is_invisible(ch) and not (ch in EMOJI_PARTS and unicodedata.category(before) == "So")
+        m.group()
+        for m in _invisible().finditer(text)
+        if not (m.group() in EMOJI_PARTS and m.start() and unicodedata.category(text[m.start() - 1]) == "So")
     ]
 
 
@@ -123,9 +132,7 @@ def mixed_script_words(text: str) -> list[str]:
 
     Words are runs of letters and digits after NFKC.
     """
-    words = (
-        "".join(run) for alnum, run in groupby(unicodedata.normalize("NFKC", text), str.isalnum) if alnum
-    )
+    words = (w for w in WORD.findall(unicodedata.normalize("NFKC", text)) if not w.isascii())
     return [w for w in words if "LATIN" in scripts_of(w) and len(scripts_of(w) - EAST_ASIAN) > 1]
 
 
@@ -167,16 +174,15 @@ def spelled(kind: str, chars: str) -> str:
 
 
 def _runs(text: str) -> list[tuple[str, str]]:
-    return [(kind, "".join(run)) for kind, run in groupby(text, key=_hidden_kind)]
-
-
-def _hidden_kind(ch: str) -> str:
-    code = ord(ch)
-    if code in TAG_BLOCK:
-        return "tags"
-    if any(code in block for block in VARIATION_SELECTORS):
-        return "variation_selectors"
-    return "invisible" if is_invisible(ch) else "plain"
+    """`text` cut into runs of plain text, tag characters, variation selectors, other invisibles."""
+    runs, end = [], 0
+    for match in _hidden_run().finditer(text):
+        if match.start() > end:
+            runs.append(("plain", text[end : match.start()]))
+        kind = "tags" if match.group("tags") else "variation_selectors" if match.group("vs") else "invisible"
+        runs.append((kind, match.group()))
+        end = match.end()
+    return runs + ([("plain", text[end:])] if end < len(text) else [])
 
 
 def _selector_byte(ch: str) -> int:

@@ -1,18 +1,22 @@
 """The audit log: one entry per call, secrets redacted, decisions recorded, tampering detected."""
 
+import hashlib
+import hmac
 import itertools
 import json
 
 import pytest
 
+from tests.security.tampering_corpus import BEYOND_A_LOCAL_LOG, TAMPERING
 from wirelab.errors import PermissionDenied
 from wirelab.loop import execute_sequentially
-from wirelab.security.audit import GENESIS, AuditLog, audited, decision_of, digest, entry_digest
+from wirelab.security.audit import GENESIS, AuditLog, Broken, audited, decision_of, digest, strict_json
 from wirelab.security.executor import guarded
 from wirelab.security.outbound import SecretStore
 from wirelab.tools import ToolRegistry
 
 KEY = "sk-live-7f3a9c2e5b1d4e8f"
+LOG_KEY = b"a key kept away from the log file"
 
 
 def lookup(order_id: str) -> str:
@@ -46,7 +50,7 @@ def fixed_clock():
 def log(tmp_path):
     secrets = SecretStore()
     secrets.add("deploy_key", KEY)
-    return AuditLog(tmp_path / "audit.jsonl", redact=secrets.redact, clock=fixed_clock())
+    return AuditLog(tmp_path / "audit.jsonl", key=LOG_KEY, redact=secrets.redact, clock=fixed_clock())
 
 
 def run(log, *calls):
@@ -89,38 +93,56 @@ def test_times_are_utc_iso_8601_from_the_clock(log):
 
 def test_the_file_is_appended_to_and_a_reopened_log_continues_the_chain(log):
     run(log, call("lookup", {"order_id": "A-1"}))
-    again = AuditLog(log.path)
+    again = AuditLog(log.path, key=LOG_KEY)
     again.record(call("lookup", {"order_id": "A-2"}), "ok")
     assert [e["seq"] for e in again.entries()] == [0, 1] and again.verify() is None
 
 
-def test_each_entry_is_chained_to_the_line_before(log):
+def test_each_entry_is_chained_to_the_line_before_by_a_keyed_mac(log):
     run(log, call("lookup", {"order_id": "A-1"}), call("lookup", {"order_id": "A-2"}))
     first, second = log.entries()
-    assert (first["prev"], second["prev"]) == (GENESIS, first["sha256"])
-    assert first["sha256"] == entry_digest(first)
+    assert (first["prev"], second["prev"]) == (GENESIS, first["mac"])
+    body = json.dumps({k: v for k, v in first.items() if k != "mac"}, ensure_ascii=False, sort_keys=True)
+    assert first["mac"] == hmac.new(LOG_KEY, body.encode(), hashlib.sha256).hexdigest()
 
 
-@pytest.mark.parametrize(
-    "tamper, broken",
-    [
-        (lambda lines: [lines[0].replace("A-1", "A-9"), *lines[1:]], 0),
-        (lambda lines: [lines[0], *lines[2:]], 1),
-        (lambda lines: [lines[0], "not json", *lines[1:]], 1),
-        (lambda lines: [lines[0], lines[0], *lines[1:]], 1),
-    ],
-)
-def test_an_edited_deleted_or_inserted_line_breaks_the_chain_where_it_happened(log, tamper, broken):
-    run(log, *(call("lookup", {"order_id": f"A-{n}"}, f"c{n}") for n in (1, 2, 3)))
-    lines = log.path.read_text().splitlines()
-    log.path.write_text("\n".join(tamper(lines)) + "\n")
-    assert log.verify() == broken
+def test_the_sealed_head_holds_the_count_and_the_last_mac_apart_from_the_log(log):
+    run(log, call("lookup", {"order_id": "A-1"}), call("lookup", {"order_id": "A-2"}))
+    head = json.loads(log.head_path.read_text())
+    assert log.head_path != log.path
+    assert (head["count"], head["last"]) == (2, log.entries()[-1]["mac"])
 
 
-def test_an_edit_of_the_last_line_is_caught_by_its_own_digest(log):
+def test_a_log_in_a_file_without_a_key_is_refused_with_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="needs its key"):
+        AuditLog(tmp_path / "audit.jsonl")
+
+
+def test_duplicate_json_keys_are_refused_not_read_last_one_wins():
+    with pytest.raises(ValueError, match="duplicate key 'decision'"):
+        strict_json('{"decision": "ok", "decision": "blocked"}')
+
+
+def test_an_edit_of_the_last_line_is_caught_by_its_own_mac(log):
     run(log, call("lookup", {"order_id": "A-1"}), call("send", {"body": "to x"}))
     log.path.write_text(log.path.read_text().replace("to x", "to y"))
-    assert log.verify() == 1
+    assert log.verify() == Broken(1, "its MAC does not match: edited, or written without the key")
+
+
+@pytest.mark.parametrize("name", TAMPERING)
+def test_every_kind_of_tampering_is_detected_at_the_first_line_it_touched(log, name):
+    run(log, *(call("lookup", {"order_id": f"A-{n}"}, f"c{n}") for n in (1, 2, 3)))
+    assert log.verify() is None
+    first_broken = TAMPERING[name](log)
+    assert log.verify() is not None and log.verify().line == first_broken
+
+
+@pytest.mark.parametrize("name", BEYOND_A_LOCAL_LOG)
+def test_what_a_local_log_cannot_detect(log, name):
+    """Lesson 13 says so: with the key and the head, history can be rewritten unseen."""
+    run(log, *(call("lookup", {"order_id": f"A-{n}"}, f"c{n}") for n in (1, 2, 3)))
+    BEYOND_A_LOCAL_LOG[name](log)
+    assert log.verify() is None
 
 
 def test_an_in_memory_log_works_without_a_file():

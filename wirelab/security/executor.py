@@ -23,7 +23,17 @@ from wirelab.tools import ToolRegistry
 
 CallCheck = Callable[[Message, ToolRegistry], None]
 BLOCKING_CODES = frozenset(
-    {"permission_denied", "secret_blocked", "tool_changed", "tool_not_approved", "path_rejected", "denied"}
+    {
+        "permission_denied",
+        "secret_blocked",
+        "uninspectable",
+        "egress_denied",
+        "tool_changed",
+        "tool_not_approved",
+        "path_rejected",
+        "result_withheld",
+        "denied",
+    }
 )
 
 

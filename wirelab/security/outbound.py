@@ -19,12 +19,21 @@ Two rules, each a structured error the model reads as the call's result:
   `network` egress); a tool with no declaration, or needing what the session
   did not grant, is refused (`permission_denied`);
 - no secret leaves through a tool not allowed to receive it: a stored
-  secret, in any argument however deeply nested, raw, base64, hex or
-  percent-encoded, or with spaces inserted, and anything shaped like an API
-  key (`KEY_PATTERNS`) is refused (`secret_blocked`).
+  secret in any argument however deeply nested, or split across arguments
+  (all of a call's strings are joined and searched too); in any case, with
+  separators, invisible characters or fullwidth letters in between; under
+  any layers of encoding `wirelab.security.decode` can undo (base64 at any
+  alignment, base32, hex, percent, HTML entities, `\\uXXXX`, gzip); and
+  anything shaped like an API key (`KEY_PATTERNS`) is refused
+  (`secret_blocked`). Arguments too large to inspect, or a compressed payload
+  that would inflate past the bound, are refused too (`uninspectable`): what
+  the filter cannot read does not leave.
 
-Left out, and why it stays a last line of defence: a model can transform a
-secret in ways no filter lists (reversed, translated, one letter per call).
+Left out, and why it stays a last line of defence: no filter catches a
+secret that is encrypted, written in an alphabet the attacker chose,
+reordered, sent one letter per call, hidden in the choice of harmless words
+(steganography) or in timing (a side channel), or paraphrased by the model.
+Least privilege and egress allowlists hold against those; this filter does not.
 """
 
 from __future__ import annotations
@@ -34,15 +43,20 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 from wirelab.errors import PermissionDenied, ToolError
 from wirelab.loop import Message, parse_arguments
+from wirelab.security.decode import Inflated, layers
+from wirelab.security.normalize import plain
 from wirelab.tools import ToolRegistry
 
 Capability = Literal["read", "write", "network"]
 CAPABILITIES: frozenset[str] = frozenset({"read", "write", "network"})
 MIN_SECRET_LENGTH = 8
+MAX_INSPECTED_CHARS = 256 * 1024  # all of one call's strings together; larger calls are refused
+JOINED = "(all strings joined)"
+SEPARATORS = re.compile(r"[\W_]+")
 KEY_PATTERNS: dict[str, re.Pattern[str]] = {
     "openai_style_key": re.compile(r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}"),
     "aws_access_key": re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
@@ -69,7 +83,7 @@ class Secret:
     may_go_to: frozenset[str]
 
     def forms(self) -> dict[str, str]:
-        """The secret as it may be written: raw, base64, URL-safe base64, hex, percent-encoded."""
+        """The secret as it is commonly written: raw, base64, URL-safe base64, hex, percent-encoded."""
         raw = self.value.encode()
         return {
             "raw": self.value,
@@ -78,6 +92,17 @@ class Secret:
             "hex": raw.hex(),
             "percent": quote(self.value, safe=""),
         }
+
+    def squashed(self) -> str:
+        return squash(plain(self.value))
+
+
+def squash(text: str) -> str:
+    """Letters and digits only, case-folded: 'SK-Live.7f3a' -> 'sklive7f3a' (separators and case do not hide).
+
+    `text` must already be `plain`.
+    """
+    return SEPARATORS.sub("", text.casefold())
 
 
 def strings_in(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
@@ -95,6 +120,22 @@ def strings_in(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             yield from strings_in(item, f"{path}[{index}]")
+
+
+def values_in(value: Any) -> Iterator[str]:
+    """The string values of a JSON value in document order, keys left out: `{"a": ["x", "y"]}` -> x, y."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from values_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from values_in(item)
+
+
+class Uninspectable(ValueError):
+    """Arguments the secret filter cannot search within its bounds; they are refused."""
 
 
 class SecretStore:
@@ -115,22 +156,36 @@ class SecretStore:
         return tool in self._secrets[name].may_go_to
 
     def find(self, arguments: Any) -> list[SecretHit]:
-        """Every stored secret in `arguments`, in any of its forms, and every key-shaped string."""
+        """Every stored secret in `arguments`, however written, and every key-shaped string.
+
+        Each string is searched in every decoded layer; then all the call's
+        strings joined, for a secret split across arguments or list items.
+        Raises `Uninspectable` when the strings are too large, or inflate too far, to search.
+        """
+        strings = list(strings_in(arguments))
+        if sum(len(text) for _, text in strings) > MAX_INSPECTED_CHARS:
+            raise Uninspectable(f"the arguments hold more than {MAX_INSPECTED_CHARS} characters of text")
+        hits = [hit for path, text in strings for hit in self.find_in_text(text, path)]
+        if not any(hit.form != "pattern" for hit in hits):
+            joined = "".join(values_in(arguments))
+            hits += [hit for hit in self.find_in_text(joined, JOINED) if hit.form != "pattern"]
+        return hits
+
+    def find_in_text(self, text: str, path: str = "") -> list[SecretHit]:
+        """The stored secrets (first form found each) and key shapes in one text and its decoded layers."""
+        try:
+            views = [(form, plain(view)) for form, view in layers(plain(text))]
+        except Inflated as e:
+            raise Uninspectable(str(e)) from None
         hits = []
-        for path, text in strings_in(arguments):
-            views = {text, re.sub(r"\s+", "", text), unquote(text)}
-            hits += [
-                SecretHit(s.name, path, form)
-                for s in self._secrets.values()
-                for form, written in s.forms().items()
-                if any(written in v for v in views)
-            ][:1]
-            stripped = self.redact_text(text)
-            hits += [
-                SecretHit(name, path, "pattern")
-                for name, pattern in KEY_PATTERNS.items()
-                if pattern.search(stripped)
-            ]
+        for secret in self._secrets.values():
+            form = next((f for f, view in views if secret.squashed() in squash(view)), None)
+            if form is not None:
+                hits.append(SecretHit(secret.name, path, form))
+        unstored = [self.redact_text(view) for _, view in views]  # stored secrets are judged above
+        for name, pattern in KEY_PATTERNS.items():
+            if any(pattern.search(view) for view in unstored):
+                hits.append(SecretHit(name, path, "pattern"))
         return hits
 
     def redact_text(self, text: str) -> str:
@@ -141,17 +196,95 @@ class SecretStore:
         return text
 
     def redact(self, value: Any) -> Any:
-        """A copy of a JSON value with stored secrets and key-shaped strings replaced."""
-        if isinstance(value, str):
-            text = self.redact_text(value)
-            for name, pattern in KEY_PATTERNS.items():
-                text = pattern.sub(f"[{name}]", text)
-            return text
+        """A copy of a JSON value, keys included, with stored secrets and key-shaped strings replaced.
+
+        A string that still holds a secret in another form is replaced whole; when
+        the secret is split across strings, every string is.
+        """
+        redacted = self._redact(value)
+        try:
+            split = any(hit.path == JOINED for hit in self.find(redacted))
+        except Uninspectable:
+            split = True
+        return _replace_strings(redacted, "[redacted]") if split else redacted
+
+    def _redact(self, value: Any) -> Any:
         if isinstance(value, Mapping):
-            return {key: self.redact(item) for key, item in value.items()}
+            return {self._redact(key): self._redact(item) for key, item in value.items()}
         if isinstance(value, list | tuple):
-            return [self.redact(item) for item in value]
-        return value
+            return [self._redact(item) for item in value]
+        if not isinstance(value, str):
+            return value
+        text = self.redact_text(value)
+        for name, pattern in KEY_PATTERNS.items():
+            text = pattern.sub(f"[{name}]", text)
+        try:
+            left = sorted({hit.secret for hit in self.find_in_text(text) if hit.form != "pattern"})
+        except Uninspectable:
+            left = ["an uninspectable payload"]
+        return f"[redacted: {', '.join(left)}]" if left else text
+
+
+def _replace_strings(value: Any, by: str) -> Any:
+    if isinstance(value, str):
+        return by
+    if isinstance(value, Mapping):
+        return {key: _replace_strings(item, by) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_replace_strings(item, by) for item in value]
+    return value
+
+
+class EgressAllowlist:
+    """A `CallCheck`: a call may name only hosts on the list, in any URL or email address it holds.
+
+        egress = EgressAllowlist({"example.com"})     # subdomains included: mail.example.com
+        run_tool_loop(llm, messages, tools, execute=guarded(egress.check_call, policy.check_call))
+
+    It does not read what is sent, only where to: a secret the model encrypted
+    or paraphrased still cannot go to `drop@evil.example`. Hosts are read after
+    `plain` (no fullwidth or look-alike letters) and IDNA-decoded.
+    """
+
+    def __init__(self, hosts: Iterable[str]) -> None:
+        self.hosts = frozenset(host.lower().strip(".") for host in hosts)
+
+    def allowed(self, host: str) -> bool:
+        host = host.lower().strip(".")
+        return any(host == h or host.endswith("." + h) for h in self.hosts)
+
+    def check_call(self, call: Message, tools: ToolRegistry) -> None:
+        try:
+            arguments = parse_arguments(call)
+        except ToolError:
+            return  # not JSON: the tool will not run, and the executor says why
+        for path, text in strings_in(arguments):
+            for host in hosts_in(plain(text)):
+                if not self.allowed(host):
+                    raise ToolError(
+                        "egress_denied",
+                        f"argument {path!r} names {host!r}, which is not on this session's "
+                        f"egress allowlist ({', '.join(sorted(self.hosts))})",
+                        path=path,
+                        host=host,
+                    )
+
+
+HOST = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://(?:[^/?#@\s]*@)?|[\w.+-]+@)((?:[\w-]+\.)+[\w-]{2,})",
+    re.I,
+)
+
+
+def hosts_in(text: str) -> list[str]:
+    """The hosts of the URLs (`https://a.b/...`) and email addresses (`x@a.b`) in `text`."""
+    hosts = []
+    for host in HOST.findall(text):
+        try:
+            hosts.append(host.encode("ascii").decode("idna") if "xn--" in host.lower() else host.lower())
+        except UnicodeError:
+            hosts.append(host.lower())
+    return hosts
 
 
 class OutboundPolicy:
@@ -195,10 +328,14 @@ class OutboundPolicy:
             )
 
     def check_secrets(self, tool: str, arguments: Any) -> None:
+        try:
+            found = self.secrets.find(arguments)
+        except Uninspectable as e:
+            raise ToolError(
+                "uninspectable", f"{e}; the secret filter cannot search it, so it may not be sent to {tool!r}"
+            ) from None
         blocked = [
-            hit
-            for hit in self.secrets.find(arguments)
-            if hit.form == "pattern" or not self.secrets.allowed(hit.secret, tool)
+            hit for hit in found if hit.form == "pattern" or not self.secrets.allowed(hit.secret, tool)
         ]
         if blocked:
             hit = blocked[0]

@@ -1,8 +1,10 @@
 """Rug pulls: a tool's description changes after the user approved it; pins catch the change.
 
 At approval the host *pins* each tool: a SHA-256 of its canonical
-description (name, description, parameters, and MCP's title, annotations and
-output schema). Whenever the tools are listed again (after
+description as the model is shown it (name, description, and the schema the
+model gets: an MCP tool's `inputSchema`, a Chat Completions tool's
+`parameters`, see `specs.described`), plus MCP's title, annotations and
+output schema, which the user is shown. Whenever the tools are listed again (after
 `notifications/tools/list_changed`, or before each request) the host
 compares. A changed tool is withheld from the model, and calls to it are
 refused, until the user approves the new text:

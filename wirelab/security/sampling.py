@@ -19,9 +19,13 @@ server's text, so it carries the server's risks:
 It refuses over the rate limit, checks the params, strips context and tools,
 caps `maxTokens`, drops a system prompt with suspicious text, shows the
 user the whole request (with findings) and samples only if they approve.
-Refusals are JSON-RPC errors with code -1, as the specification's example
-("User rejected sampling request"). Left out: reviewing the reply before it
-goes back (the spec asks hosts to allow that too), images and audio.
+The specification (client/sampling, "Error Handling") names one code for a
+refusal: -1, "User rejected sampling request", which this guard sends when
+the user says no. It names none for a rate limit (it only says clients
+SHOULD rate-limit), so that refusal uses an application code of ours,
+`RATE_LIMITED`, outside JSON-RPC's reserved range (-32768..-32000), with
+`data.reason` saying why. Left out: reviewing the reply before it goes back
+(the spec asks hosts to allow that too), images and audio.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from typing import Any
 
 from wirelab.security.approval import Finding, hidden_instructions
 
-REJECTED = -1
+USER_REJECTED = -1  # client/sampling.mdx: "User rejected sampling request"
+RATE_LIMITED = 429  # ours: the spec names no code; outside the reserved range, and reads as "too many"
 INVALID_PARAMS = -32602
 Params = dict[str, Any]
 Sampler = Callable[[Params], dict[str, Any]]
@@ -134,19 +139,20 @@ class SamplingGuard:
         if problem:
             return reply | {"error": {"code": INVALID_PARAMS, "message": f"Invalid params: {problem}"}}
         if not self.within_rate():
-            return reply | _rejected(
+            return reply | _refused(
+                RATE_LIMITED,
                 f"Sampling rate limit: at most {self.policy.max_requests} "
                 f"requests per {self.policy.per_seconds:g} s",
                 "rate_limited",
             )
         review = self.review(request["params"])
         if not self.approve(review):
-            return reply | _rejected("User rejected sampling request", "user_rejected")
+            return reply | _refused(USER_REJECTED, "User rejected sampling request", "user_rejected")
         return reply | {"result": sample(review.params)}
 
 
-def _rejected(message: str, reason: str) -> dict[str, Any]:
-    return {"error": {"code": REJECTED, "message": message, "data": {"reason": reason}}}
+def _refused(code: int, message: str, reason: str) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "data": {"reason": reason}}}
 
 
 def chat_sampler(llm: Any, model: str, *, host_context: str = "") -> Sampler:

@@ -10,14 +10,18 @@ to one plain dict:
     # -> {"name": "add", "description": "Add two numbers.",
     #     "parameters": {"type": "object"}, "annotations": {"readOnlyHint": True}}
 
-MCP's `inputSchema` becomes `parameters`; MCP's other fields (`title`,
+The schema kept is the one the model is shown: a Chat Completions entry's
+`parameters`; an MCP tool's `inputSchema` (a host converts exactly that, see
+`wirelab.mcp.host.openai_tool_spec`), even when the tool also carries a
+`parameters` field the model never sees. MCP's other fields (`title`,
 `annotations`, `outputSchema`) are kept, since changing them changes what the
-user and the model are told. Anything else is refused with a clear error.
+user is told. Anything else is refused with a clear error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from wirelab.tools import Tool
@@ -36,26 +40,34 @@ def described(spec: ToolSpec) -> dict[str, Any]:
         spec = spec["function"]
     if not isinstance(spec.get("name"), str):
         raise ValueError(f"a tool description needs a string 'name'; got keys {sorted(spec)}")
+    schema_field = "inputSchema" if "inputSchema" in spec else "parameters"
     shape = {
         "name": spec["name"],
         "description": spec.get("description") or "",
-        "parameters": spec.get("parameters", spec.get("inputSchema", {})),
+        "parameters": spec.get(schema_field) or {"type": "object", "properties": {}},
     }
     return shape | {key: spec[key] for key in KEPT_MCP_FIELDS if key in spec}
 
 
-def parameter_texts(parameters: Mapping[str, Any], prefix: str = "parameters") -> list[tuple[str, str]]:
-    """Every description inside a JSON Schema, with where it sits: [(where, text)].
+def schema_strings(schema: Any, path: str = "parameters") -> Iterator[tuple[str, str]]:
+    """Every string in a JSON Schema with where it sits, keys (property names) included, as words.
 
-    `{"properties": {"note": {"description": "x"}}}` -> `[("parameters.note", "x")]`
+    `{"properties": {"userName": {"enum": ["a"]}}}` ->
+    `[("parameters.properties", "properties"), ("parameters.properties.userName", "user Name"),
+      ("parameters.properties.userName.enum[0]", "a")]`
     """
-    found = []
-    for name, prop in (parameters.get("properties") or {}).items():
-        if isinstance(prop, Mapping):
-            where = f"{prefix}.{name}"
-            if isinstance(prop.get("description"), str):
-                found.append((where, prop["description"]))
-            found += parameter_texts(prop, where)
-            if isinstance(prop.get("items"), Mapping):
-                found += parameter_texts(prop["items"], f"{where}[]")
-    return found
+    if isinstance(schema, str):
+        yield path, schema
+    elif isinstance(schema, Mapping):
+        for key, value in schema.items():
+            where = f"{path}.{key}"
+            yield where, identifier_words(str(key))
+            yield from schema_strings(value, where)
+    elif isinstance(schema, list):
+        for index, item in enumerate(schema):
+            yield from schema_strings(item, f"{path}[{index}]")
+
+
+def identifier_words(name: str) -> str:
+    """An identifier as the words a model reads in it: 'ignore_prior_Rules' -> 'ignore prior Rules'."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.evals import Case, accuracy, evaluate
 from wirelab.examples import vague_copy
 from wirelab.tools import ToolRegistry, function_schema
@@ -93,6 +93,7 @@ CASES = [
 ]
 
 
+@exercise
 def check_schema_of(schema_of: Any) -> None:
     for fn in (plan_trip, ping, book_hotel):
         got, want = attempt(schema_of, fn), function_schema(fn)
@@ -134,6 +135,7 @@ def _hint(prop: dict[str, Any]) -> str:
     return " (the description comes from the docstring's Args: section)"
 
 
+@exercise
 def check_better_tools(describe_better: Any, llm: Any, model: str) -> None:
     baseline = accuracy(evaluate(llm, model, VAGUE, CASES))
     better = attempt(describe_better)

@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.errors import error_of
 from wirelab.tools import ToolRegistry
 
@@ -47,6 +47,7 @@ def _meeting_tools(n: int) -> ToolRegistry:
     return ToolRegistry([meet])
 
 
+@exercise
 def check_run_parallel(run_parallel: Any) -> None:
     names = ["first", "second", "third"]
     calls = [call("meet", f"call_{n}", city=n) for n in names]
@@ -68,6 +69,7 @@ def check_run_parallel(run_parallel: Any) -> None:
     passed("run_parallel runs the calls together and keeps the call order")
 
 
+@exercise
 def check_timeouts(run_with_timeouts: Any) -> None:
     never = threading.Event()
 
@@ -96,6 +98,7 @@ def check_timeouts(run_with_timeouts: Any) -> None:
     passed("a call past its timeout gets a timeout error and the others still succeed")
 
 
+@exercise
 def check_idempotency_key(key: Any) -> None:
     a = call("book_room", "call_1", hotel="Roma Inn", night="2026-05-01")
     retry = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.errors import ToolError, error_of
 from wirelab.tools import function_schema
 
@@ -39,6 +39,7 @@ def _error(got: Any, case: str) -> dict[str, Any]:
     return error
 
 
+@exercise
 def check_to_tool_error(to_tool_error: Any) -> None:
     valid = {"order_id": "ord_1001", "date": "2026-12-10"}
     expect(attempt(to_tool_error, valid, SCHEMA) is None, "valid arguments must give None: nothing to report")
@@ -63,6 +64,7 @@ def check_to_tool_error(to_tool_error: Any) -> None:
     passed("schema problems come back as errors with a field, allowed values and a suggestion")
 
 
+@exercise
 def check_order_exists(order_exists: Any) -> None:
     expect(
         attempt(order_exists, {"order_id": "ord_1001"}) is None,
@@ -92,6 +94,7 @@ def check_order_exists(order_exists: Any) -> None:
     passed("an unknown order is a not_found error whose suggestion guesses no other id")
 
 
+@exercise
 def check_backoff_delays(backoff_delays: Any) -> None:
     ceilings = attempt(backoff_delays, 5, 0.5, 3.0, lambda: 1.0)
     expect(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 
 
 class InvalidParams(Exception):
@@ -121,6 +121,7 @@ def _error_of(response: Any, where: str) -> dict[str, Any]:
     return error
 
 
+@exercise
 def check_parse_message(parse_message: Any) -> None:
     for line in GOOD_LINES:
         message, problem = _pair(parse_message, line)
@@ -179,6 +180,7 @@ DISPATCH_CASES: list[tuple[dict[str, Any], Any, str]] = [
 ]
 
 
+@exercise
 def check_dispatch(dispatch: Any) -> None:
     LOGGED.clear()
     for message, want, why in DISPATCH_CASES:

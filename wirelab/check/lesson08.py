@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import attempt, expect, passed
+from wirelab.check import attempt, exercise, expect, passed
 from wirelab.check.lesson07 import attempt_case
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.server import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, Server
@@ -51,6 +51,7 @@ def _outcome(handler: Any, params: dict[str, Any], why: str) -> tuple[Any, JsonR
     return attempt_case(handling, params, why=why)
 
 
+@exercise
 def check_initialize(initialize: Any) -> None:
     for asked in ASKED:
         result = attempt(initialize, {"protocolVersion": asked, **CLIENT})
@@ -110,6 +111,7 @@ INVALID = [
 ]
 
 
+@exercise
 def check_call_tool(call_tool: Any) -> None:
     good = attempt(call_tool, {"name": "add", "arguments": {"a": 2, "b": 3}})
     expect(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import attempt, expect, passed
+from wirelab.check import attempt, exercise, expect, passed
 from wirelab.check.lesson07 import attempt_case
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.server import ServerResourceTemplate
@@ -36,6 +36,7 @@ def _expected(template: str, uri: str) -> dict[str, str] | None:
     return ServerResourceTemplate(template, "t", lambda **variables: "").match(uri)
 
 
+@exercise
 def check_match_template(match_template: Any) -> None:
     for template, uri, why in TEMPLATE_CASES:
         got = attempt(match_template, template, uri)
@@ -89,6 +90,7 @@ def _prompt_result(get_prompt: Any, params: dict[str, Any], why: str) -> tuple[A
     return attempt_case(getting, params, why=why)
 
 
+@exercise
 def check_get_prompt(get_prompt: Any) -> None:
     for params, text, why in PROMPT_CASES:
         where = f"get_prompt(PROMPTS, {json.dumps(params)})"

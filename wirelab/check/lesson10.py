@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from wirelab.check import attempt, expect, passed
+from wirelab.check import attempt, exercise, expect, passed
 from wirelab.errors import error_of
 from wirelab.loop import execute_tool_call
 from wirelab.mcp.example import build_server
@@ -30,6 +30,7 @@ def example_tools() -> list[dict[str, Any]]:
     return session.list_tools({}, {})["tools"]
 
 
+@exercise
 def check_to_openai_tool(to_openai_tool: Any) -> None:
     for mcp_tool in [*example_tools(), BARE_TOOL, NO_SCHEMA_TOOL]:
         got = attempt(to_openai_tool, dict(mcp_tool))
@@ -96,6 +97,7 @@ def _call(index: int, name: str, slug: str) -> dict[str, Any]:
 CALLS = [_call(1, "read_note", "stdio"), _call(2, "delete_note", "stdio"), _call(3, "read_note", "ids")]
 
 
+@exercise
 def check_approval_executor(approval_executor: Any) -> None:
     RUNS.clear()
     seen: list[str] = []

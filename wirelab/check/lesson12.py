@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from wirelab import jsonrpc
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
 from wirelab.kb.fusion import reciprocal_rank_fusion
@@ -47,6 +47,7 @@ def eval_runs() -> tuple[list[list[str]], list[frozenset[str]]]:
     return [ranked_documents(kb, q.question, "bm25") for q in questions], [q.relevant for q in questions]
 
 
+@exercise
 def check_rrf(rrf: Any) -> None:
     for rankings, k in RRF_CASES:
         want = reciprocal_rank_fusion(rankings, k=k)
@@ -76,6 +77,7 @@ def check_rrf(rrf: Any) -> None:
     passed("rrf agrees with wirelab.kb.fusion on every case, k = 0 and k = 60")
 
 
+@exercise
 def check_hit_at_k(hit_at_k: Any) -> None:
     for ranked, relevant in METRIC_CASES:
         for k in (1, 2, 5):
@@ -89,6 +91,7 @@ def check_hit_at_k(hit_at_k: Any) -> None:
     passed("hit_at_k looks only at the first k ids")
 
 
+@exercise
 def check_reciprocal_rank(reciprocal_rank: Any) -> None:
     for ranked, relevant in METRIC_CASES:
         first = next((pos for pos, item in enumerate(ranked, 1) if item in relevant), None)
@@ -102,6 +105,7 @@ def check_reciprocal_rank(reciprocal_rank: Any) -> None:
     passed("reciprocal_rank is 1 / the position of the first relevant id")
 
 
+@exercise
 def check_eval_scores(scores: Any) -> None:
     runs, relevant = eval_runs()
     got = attempt(scores, runs, relevant)
@@ -163,6 +167,7 @@ def _text(response: dict) -> str:
     return " ".join(block.get("text", "") for block in result.get("content", []))
 
 
+@exercise
 def check_passage_tool(add_tool: Any) -> None:
     with ThreadPoolExecutor(max_workers=1) as thread:
         kb, listed, good, bad = thread.submit(asyncio.run, _exchange(add_tool)).result()

@@ -11,6 +11,7 @@ notebook would; a few run end to end in the solution notebook through the lab ru
 from __future__ import annotations
 
 import ast
+import linecache
 import re
 import tomllib
 from functools import cache
@@ -58,13 +59,20 @@ def cells(lab: str) -> tuple[list[str], dict[str, str]]:
     return setup, checks
 
 
+def run_cell(source: str, name: str, namespace: dict) -> None:
+    """Run one cell's source as IPython does: its lines kept in linecache, so inspect finds them."""
+    filename = f"<lab cell {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
 def run_check(lab: str, wrong: dict) -> None:
     setup, checks = cells(lab)
-    namespace: dict = {"__name__": f"lab{lab}"}
-    for source in setup:
-        exec(compile(source, f"lab {lab} solution", "exec"), namespace)
-    exec(compile(wrong["code"], f"lab {lab} wrong answer", "exec"), namespace)
-    exec(compile(checks[wrong["check"]], f"lab {lab} check cell", "exec"), namespace)
+    namespace: dict = {"__name__": "__main__"}
+    for index, source in enumerate(setup):
+        run_cell(source, f"{lab} solution {index}", namespace)
+    run_cell(wrong["code"], f"{lab} wrong answer", namespace)
+    run_cell(checks[wrong["check"]], f"{lab} check", namespace)
 
 
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")

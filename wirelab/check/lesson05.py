@@ -55,6 +55,13 @@ def check_to_tool_error(to_tool_error: Any) -> None:
         "which is not in error.path (the path points at the object)",
     )
     expect(bool(missing.get("suggestion")), "give a suggestion: the model reads it to fix the call")
+    no_date = _error(attempt(to_tool_error, {"order_id": "ord_1001"}, SCHEMA), "a missing date")
+    expect(
+        no_date.get("field") == "date",
+        f"for arguments with order_id but no date the field was {no_date.get('field')!r}: name the "
+        "required property that is missing from error.instance, not the first one the schema "
+        "lists in error.validator_value",
+    )
     enum = _error(attempt(to_tool_error, {**valid, "speed": "Express"}, SCHEMA), "speed='Express'")
     expect(
         enum.get("field") == "speed" and enum.get("allowed") == ["standard", "express"],

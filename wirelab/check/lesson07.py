@@ -71,6 +71,31 @@ BAD_LINES = [
         "true is not an id (in Python, bool is an int: exclude it), and it cannot be echoed: id None",
     ),
     (
+        '{"jsonrpc": "2.0", "id": null, "method": "add"}',
+        None,
+        -32600,
+        'null is not an id in MCP (JSON-RPC allows it, MCP does not): a request\'s "id" is a string or '
+        "a number; note that a present id of null is not a notification",
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": [1], "method": "add"}',
+        None,
+        -32600,
+        "a list is not an id, and it cannot be echoed: -32600 with id None",
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 11, "method": 5}',
+        11,
+        -32600,
+        '"method" must be a string (5 is a number): -32600, with the id 11 you could read',
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 12, "method": "add", "params": "a=1"}',
+        12,
+        -32600,
+        '"params" must be an object: -32600',
+    ),
+    (
         '{"jsonrpc": "2.0", "id": 9, "method": "add", "params": [1, 2]}',
         9,
         -32600,

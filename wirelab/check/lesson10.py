@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from wirelab.check import attempt, exercise, expect, passed
+from wirelab.check.lesson07 import attempt_case
 from wirelab.errors import error_of
 from wirelab.loop import execute_tool_call
 from wirelab.mcp.example import build_server
@@ -33,7 +34,9 @@ def example_tools() -> list[dict[str, Any]]:
 @exercise
 def check_to_openai_tool(to_openai_tool: Any) -> None:
     for mcp_tool in [*example_tools(), BARE_TOOL, NO_SCHEMA_TOOL]:
-        got = attempt(to_openai_tool, dict(mcp_tool))
+        missing = [key for key in ("description", "inputSchema") if key not in mcp_tool]
+        why = f"this MCP tool has no {' and no '.join(missing)} (both are optional)" if missing else "a full tool"
+        got = attempt_case(to_openai_tool, dict(mcp_tool), why=why)
         want = openai_tool_spec(mcp_tool)
         expect(
             isinstance(got, dict) and got.get("type") == "function" and isinstance(got.get("function"), dict),

@@ -125,6 +125,11 @@ class PagedServer:
         expect(method == "tools/list", f"list_all sent {method!r}: send the method it was given")
         if self.loops:
             return {"tools": [{"name": "again"}], "nextCursor": "same"}
+        expect(
+            params.get("cursor", "") is not None,
+            f"list_all sent params {params!r}: the first page is asked for without a cursor "
+            "(params {}), never with cursor None",
+        )
         index = int(params["cursor"].removeprefix("page-")) if "cursor" in params else 0
         result: dict[str, Any] = {"tools": [{"name": n} for n in self.pages[index]]}
         if index + 1 < len(self.pages):

@@ -11,8 +11,9 @@ and every output is cleared. From the first cell with a solution region on, each
 code cell is tagged `raises-exception`, so that JupyterLab's Run All goes on past
 an unfinished function (a demo cell calling it raises) and every check cell shows
 its line; the check cells themselves report instead of raising, and the `summary`
-cell at the end raises once. The lab conventions are in `wirelab/check/__init__.py`. `--check` writes nothing and exits 1 if a lab is
-missing or differs from what would be generated.
+cell at the end raises once. The lab conventions are in `wirelab/check/__init__.py`.
+`--check` writes nothing and exits 1 if a lab is missing or differs from what would
+be generated.
 
     python scripts/make_labs.py           # write labs/
     python scripts/make_labs.py --check   # verify labs/ is in sync

@@ -43,7 +43,9 @@ def test_from_the_first_exercise_on_every_lab_cell_may_raise_so_run_all_goes_on(
     solution = make_labs.nbformat.v4.new_notebook(
         cells=[
             make_labs.nbformat.v4.new_code_cell("import json"),
-            make_labs.nbformat.v4.new_code_cell("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION"),
+            make_labs.nbformat.v4.new_code_cell(
+                "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION"
+            ),
             make_labs.nbformat.v4.new_code_cell("f()"),
         ]
     )

@@ -76,7 +76,7 @@ def check_execute_call(execute_call: Any) -> None:
         error = json.loads(got).get("error") if isinstance(got, str) and got.startswith("{") else None
         expect(
             isinstance(error, str) and error,
-            f"for {why}, execute_call returned {got!r}: return json.dumps({{\"error\": \"...\"}}) "
+            f'for {why}, execute_call returned {got!r}: return json.dumps({{"error": "..."}}) '
             "with a message that says what went wrong",
         )
     passed("execute_call runs known tools and reports every failure as a JSON error the model can read")
@@ -141,7 +141,9 @@ def _joined(accumulate_message: Any, chunks: list[Any], why: str) -> Any:
         raise CheckFailed(f"accumulate_message raised {type(e).__name__}: {e}; {why}") from None
 
 
-GUARDS = 'after its first fragment a call\'s function.name (or a first fragment\'s arguments) is None: add `or ""`'
+GUARDS = (
+    "after its first fragment a call's function.name (or a first fragment's arguments) is None: add `or \"\"`"
+)
 
 
 def _compare(got: Any, want: dict[str, Any], stream: str) -> None:

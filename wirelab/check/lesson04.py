@@ -151,7 +151,11 @@ def _expect_the_same_key_in_another_interpreter(key: Any, a_call: dict[str, Any]
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         done = subprocess.run(
-            [sys.executable, "-c", program, json.dumps(a_call)], env=env, capture_output=True, text=True, timeout=30
+            [sys.executable, "-c", program, json.dumps(a_call)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
         if done.returncode != 0:
             return  # the function needs more of the notebook than its module imports: not judged here

@@ -35,7 +35,7 @@ def example_tools() -> list[dict[str, Any]]:
 def check_to_openai_tool(to_openai_tool: Any) -> None:
     for mcp_tool in [*example_tools(), BARE_TOOL, NO_SCHEMA_TOOL]:
         missing = [key for key in ("description", "inputSchema") if key not in mcp_tool]
-        why = f"this MCP tool has no {' and no '.join(missing)} (both are optional)" if missing else "a full tool"
+        why = f"this MCP tool has no {' and no '.join(missing)} (both are optional)" if missing else "a tool"
         got = attempt_case(to_openai_tool, dict(mcp_tool), why=why)
         want = openai_tool_spec(mcp_tool)
         expect(

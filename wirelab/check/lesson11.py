@@ -172,7 +172,8 @@ def check_headers_match(headers_match: Any) -> None:
 
 @exercise
 def check_start_session(start_session: Any) -> None:
-    with serve_http(build_server()) as running, httpx2.Client() as http:
+    # a generous timeout: the first tools/call on a loaded machine may take seconds
+    with serve_http(build_server()) as running, httpx2.Client(timeout=30) as http:
         refusals: list[WireMessage] = []
         unsubscribe = running.wire.subscribe(lambda m: _keep_refusal(m, refusals))
         try:

@@ -224,3 +224,57 @@ def check_dispatch(dispatch: Any) -> None:
             f"the log handler saw {LOGGED!r}: call the handler of a notification (once), then return None"
         )
     passed("dispatch answers requests, never notifications, with -32601, -32602 and -32603 where due")
+
+
+# line, expected answer (None: nothing is sent), why
+BATCH_CASES: list[tuple[str, Any, str]] = [
+    (
+        '{"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 1, "b": 2}}',
+        {"jsonrpc": "2.0", "id": 1, "result": 3},
+        "one message is answered as before, not as a batch of one",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 1, "b": 2}},'
+        ' {"jsonrpc": "2.0", "method": "log", "params": {"text": "batched"}},'
+        ' {"jsonrpc": "2.0", "id": 2, "method": "sub"}]',
+        [{"jsonrpc": "2.0", "id": 1, "result": 3}, {"jsonrpc": "2.0", "id": 2, "error": -32601}],
+        "a batch is answered element by element, in order, leaving out the notifications",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 3, "method": "add", "params": {"a": 1, "b": 1}}, {"id": 4}]',
+        [{"jsonrpc": "2.0", "id": 3, "result": 2}, {"jsonrpc": "2.0", "id": 4, "error": -32600}],
+        "an invalid element gets its own -32600 in the batch's answer; the others are still answered",
+    ),
+    ("[1, 2]", [{"jsonrpc": "2.0", "id": None, "error": -32600}] * 2, "each non-object element is -32600"),
+    ("[]", {"jsonrpc": "2.0", "id": None, "error": -32600}, "an empty batch is itself one invalid request"),
+    (
+        '[{"jsonrpc": "2.0", "method": "log", "params": {"text": "x"}}]',
+        None,
+        "a batch of notifications only gets no answer at all (None), not an empty list",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 5, "method": "add"',
+        {"jsonrpc": "2.0", "id": None, "error": -32700},
+        "not JSON",
+    ),
+]
+
+
+def _shape(response: Any) -> Any:
+    """A response with its error reduced to the code, so messages may be worded freely."""
+    if isinstance(response, list):
+        return [_shape(r) for r in response]
+    if isinstance(response, dict) and isinstance(response.get("error"), dict):
+        return {**response, "error": response["error"].get("code")}
+    return response
+
+
+@exercise
+def check_answer(answer: Any) -> None:
+    for line, want, why in BATCH_CASES:
+        got = attempt_case(answer, line, HANDLERS, why=why)
+        expect(
+            _shape(got) == want,
+            f"answer({line!r}) gave {got!r}; expected {want!r} (errors shown by code): {why}",
+        )
+    passed("answer handles single messages and batches: in order, notifications left out, [] refused")

@@ -86,6 +86,7 @@ def exercise(check: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(check)
     def run(*args: Any, **kwargs: Any) -> None:
+        _last_pass.clear()
         try:
             check(*args, **kwargs)
         except CheckFailed as failed:

@@ -60,14 +60,16 @@ def find_lab(name: str, root: Path) -> Path:
     return matches[0]
 
 
-def run_lab(path: Path, timeout_s: int = 120) -> LabReport:
+def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> LabReport:
+    """Run the lab and report each check cell. `like_run_all` stops, as JupyterLab's Run All
+    does, at a cell that raises unless it is tagged `raises-exception` (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
     NotebookClient(
         nb,
         timeout=timeout_s,
         kernel_name="python3",
-        allow_errors=True,
+        allow_errors=not like_run_all,
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     checks, others, summary_failed = [], [], False

@@ -7,8 +7,13 @@ In a solution, each region
     ### END SOLUTION
 
 becomes `raise NotImplementedError("a one-line hint")` at the same indentation,
-and every output is cleared. `--check` writes nothing and exits 1 if a lab is
-missing or differs from what would be generated.
+and every output is cleared. From the first cell with a solution region on, each
+code cell is tagged `raises-exception`, so that JupyterLab's Run All goes on past
+an unfinished function (a demo cell calling it raises) and every check cell shows
+its line; the check cells themselves report instead of raising, and the `summary`
+cell at the end raises once. The lab conventions are in `wirelab/check/__init__.py`.
+`--check` writes nothing and exits 1 if a lab is missing or differs from what would
+be generated.
 
     python scripts/make_labs.py           # write labs/
     python scripts/make_labs.py --check   # verify labs/ is in sync
@@ -45,10 +50,16 @@ def stub(source: str) -> str:
 
 def lab_from_solution(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
     lab = nbformat.from_dict(solution)
+    exercises_started = False
     for cell in lab.cells:
         if cell.cell_type == "code":
+            exercises_started = exercises_started or "### BEGIN SOLUTION" in cell.source
             cell.source = stub(cell.source)
             cell.outputs, cell.execution_count = [], None
+            if exercises_started:
+                tags = cell.metadata.setdefault("tags", [])
+                if "raises-exception" not in tags:
+                    tags.append("raises-exception")
     return lab
 
 

@@ -4,8 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
+from wirelab.check import CHECKS
 from wirelab.check.runner import run_lab
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,13 +24,25 @@ def test_every_solution_has_a_generated_lab_in_sync():
 
 
 @pytest.mark.parametrize("lab", LABS, ids=lambda p: p.stem)
-def test_every_check_of_an_unsolved_lab_fails_with_a_message(lab):
-    report = run_lab(lab)
+def test_each_lab_checks_every_exercise_of_its_module_and_ends_with_a_summary(lab):
+    nb = nbformat.read(lab, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    called = [c.source.split("(")[0].strip() for c in code if "check" in c.metadata.get("tags", [])]
+    __import__(f"wirelab.check.lesson{lab.name[:2]}")
+    assert called == CHECKS[f"wirelab.check.lesson{lab.name[:2]}"]
+    assert "summary" in code[-1].metadata.get("tags", []) and f'summary("{lab.name[:2]}")' in code[-1].source
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda p: p.stem)
+def test_run_all_on_an_unsolved_lab_shows_every_check_failing_with_a_message(lab):
+    report = run_lab(lab, like_run_all=True)  # a cell that raises untagged would stop the run here
     assert report.checks, f"{lab.name} has no cell tagged 'check'"
     assert not report.other_errors, report.other_errors
     for outcome in report.checks:
-        assert outcome.error_name == "CheckFailed", f"cell {outcome.cell}: {outcome.line}"
+        assert outcome.error_name is None, f"cell {outcome.cell} raised instead of reporting: {outcome.line}"
+        assert not outcome.passed and outcome.line.startswith("✗"), outcome.line
         assert "Hint:" in outcome.line or len(outcome.line) > 20, outcome.line
+    assert report.summary_failed, "the summary cell must raise while exercises are unfinished"
 
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)

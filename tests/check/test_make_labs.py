@@ -37,3 +37,19 @@ def test_code_outside_regions_is_kept_and_two_regions_both_become_stubs():
 def test_an_unclosed_region_is_an_error_not_a_silent_leak_of_the_solution():
     with pytest.raises(ValueError, match="unbalanced"):
         make_labs.stub("### BEGIN SOLUTION\nsecret = 42\n")
+
+
+def test_from_the_first_exercise_on_every_lab_cell_may_raise_so_run_all_goes_on():
+    solution = make_labs.nbformat.v4.new_notebook(
+        cells=[
+            make_labs.nbformat.v4.new_code_cell("import json"),
+            make_labs.nbformat.v4.new_code_cell(
+                "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION"
+            ),
+            make_labs.nbformat.v4.new_code_cell("f()"),
+        ]
+    )
+    lab = make_labs.lab_from_solution(solution)
+    tags = [cell.metadata.get("tags", []) for cell in lab.cells]
+    assert tags == [[], ["raises-exception"], ["raises-exception"]]
+    assert all("tags" not in cell.metadata for cell in solution.cells)

@@ -1,9 +1,25 @@
-"""Lab checks: each fails with one specific, helpful line until the code is right.
+"""Lab checks: each names the mistake in one line until the code is right.
 
-A check cell in a lab calls a function from `wirelab.check.lessonNN`. The
-function exercises the learner's code on a few cases and either prints a
-tick line or raises `CheckFailed`, which IPython shows as one line instead
-of a traceback:
+Lab conventions (labs 00–14; follow them for a new lab NN):
+
+- The solved lab is `solutions/NN_<topic>_lab.ipynb`; `scripts/make_labs.py` makes
+  `labs/NN_<topic>_lab.ipynb` from it (never edit labs/ by hand). Each exercise's
+  answer sits between `### BEGIN SOLUTION: a one-line hint` and `### END SOLUTION`.
+- Each exercise asks for more than its lesson showed line by line: a new case, a
+  variant or a design choice, not the lesson's code typed again.
+- After each exercise, a code cell tagged `check` calls one `check_…` function of
+  `wirelab.check.lessonNN`, decorated with `@exercise`. The last cell, tagged
+  `summary`, is `summary("NN")`. make_labs.py tags the lab's cells from the first
+  exercise on `raises-exception`, so JupyterLab's Run All runs every cell even when
+  an unfinished function raises in a demo cell.
+- A check tries the learner's function on the cases that catch the usual wrong
+  answers; `tests/wrong_solutions/NN/*.py` holds at least three of those answers,
+  each with the message fragment that must name its mistake.
+
+In a notebook, a check prints one line and records its outcome instead of raising,
+so Run All shows every exercise's status; `summary("NN")` lists them all and raises
+once if any failed (which is what nbval and `./course check NN` see). Called from
+plain Python (tests, scripts) a check raises `CheckFailed`:
 
     check_parse_arguments(parse_arguments)
     # ✓ parse_arguments turns the JSON string into a dict   (or)
@@ -12,6 +28,8 @@ of a traceback:
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +41,16 @@ class CheckFailed(AssertionError):
         return [f"✗ {self}"]
 
 
+# module name -> its checks' names, in the order they are defined (= the lab's order)
+CHECKS: dict[str, list[str]] = {}
+# "module.check" -> (passed, the line shown)
+OUTCOMES: dict[str, tuple[bool, str]] = {}
+_last_pass: list[str] = []
+
+
 def passed(message: str) -> None:
     """Report a passing check."""
+    _last_pass[:] = [message]
     print(f"✓ {message}")
 
 
@@ -45,3 +71,54 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise
     except Exception as e:
         raise CheckFailed(f"{name}(...) raised {type(e).__name__}: {e}") from None
+
+
+def in_notebook() -> bool:
+    """True inside a Jupyter kernel, where a failed check reports instead of raising."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def exercise(check: Callable[..., None]) -> Callable[..., None]:
+    """Record `check`'s outcome for `summary`; in a notebook, show a failure instead of raising."""
+    CHECKS.setdefault(check.__module__, []).append(check.__name__)
+    key = f"{check.__module__}.{check.__name__}"
+
+    @functools.wraps(check)
+    def run(*args: Any, **kwargs: Any) -> None:
+        _last_pass.clear()
+        try:
+            check(*args, **kwargs)
+        except CheckFailed as failed:
+            _fail(key, str(failed), failed)
+        except NotImplementedError as e:
+            _fail(key, f"a function is not written yet. Hint: {e}", CheckFailed(str(e)))
+        except Exception as e:
+            _fail(key, f"the check stopped on {type(e).__name__}: {e}", CheckFailed(str(e)))
+        else:
+            OUTCOMES[key] = (True, f"✓ {_last_pass[0] if _last_pass else check.__name__}")
+
+    return run
+
+
+def _fail(key: str, message: str, failed: CheckFailed) -> None:
+    OUTCOMES[key] = (False, f"✗ {message}")
+    if not in_notebook():
+        if str(failed) == message:
+            raise failed
+        raise CheckFailed(message) from failed
+    print(f"✗ {message}")
+
+
+def summary(lesson: str) -> None:
+    """List the status of every exercise of lab `lesson`; raise once if any is not passing."""
+    module = f"wirelab.check.lesson{lesson.zfill(2)}"
+    __import__(module)
+    names = CHECKS.get(module, [])
+    lines = [OUTCOMES.get(f"{module}.{name}", (False, f"· {name} has not run yet")) for name in names]
+    done = sum(ok for ok, _ in lines)
+    print(f"Lab {lesson.zfill(2)}: {done} of {len(names)} exercises pass")
+    for _, line in lines:
+        print(f"  {line}")
+    if done < len(names):
+        raise CheckFailed(f"{len(names) - done} of {len(names)} exercises still to do (see above)")

@@ -3,7 +3,9 @@
     python -m wirelab.check 02            # the lab of lesson 02, labs/02_*_lab.ipynb
     python -m wirelab.check path/to/lab.ipynb
 
-Exit status 0 when every check cell passes.
+Exit status 0 when every check cell passes. The lab runs as saved on disk: when JupyterLab
+has the lab open and its kernel ran cells that the file does not show, a warning says to
+save first (see `wirelab.check.unsaved`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from pathlib import Path
 
 from wirelab.check.runner import find_lab, run_lab
+from wirelab.check.unsaved import find_unsaved_work
 
 
 def main(argv: list[str]) -> int:
@@ -23,6 +26,8 @@ def main(argv: list[str]) -> int:
     except FileNotFoundError as e:
         print(e, file=sys.stderr)
         return 2
+    for warning in find_unsaved_work(path):
+        print(f"! {warning}", file=sys.stderr)
     report = run_lab(path)
     print(f"{path}:")
     for outcome in report.checks:

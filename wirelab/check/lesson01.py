@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from wirelab.check import attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.llm import model_name
 
 
@@ -27,6 +27,7 @@ def _structure_problem(spec: Any) -> str | None:
     return None
 
 
+@exercise
 def check_weather_tool(describe_weather_tool: Any, llm: Any) -> None:
     spec = attempt(describe_weather_tool)
     problem = _structure_problem(spec)
@@ -72,6 +73,7 @@ TOOLS = [
 ]
 
 
+@exercise
 def check_parse_tool_calls(parse_tool_calls: Any, llm: Any, tools: list = TOOLS) -> None:
     ask = "What is the weather in Paris and the time in Tokyo?"
     message = (
@@ -98,9 +100,16 @@ def check_parse_tool_calls(parse_tool_calls: Any, llm: Any, tools: list = TOOLS)
         .choices[0]
         .message
     )
+    try:
+        none_parsed = parse_tool_calls(text_only)
+    except Exception as e:
+        raise CheckFailed(
+            f"parse_tool_calls raised {type(e).__name__}: {e} for a message without tool_calls "
+            "(tool_calls is None): loop over `message.tool_calls or []`"
+        ) from None
     expect(
-        attempt(parse_tool_calls, text_only) == [],
-        "a message without tool_calls (tool_calls is None) must give an empty list",
+        none_parsed == [],
+        f"a message without tool_calls (tool_calls is None) gave {none_parsed!r}: return an empty list",
     )
     _check_malformed(parse_tool_calls, llm, tools)
     passed("parse_tool_calls parses every call and rejects malformed arguments clearly")

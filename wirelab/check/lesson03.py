@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.evals import Case, accuracy, evaluate
 from wirelab.examples import vague_copy
 from wirelab.tools import ToolRegistry, function_schema
@@ -93,9 +93,19 @@ CASES = [
 ]
 
 
+@exercise
 def check_schema_of(schema_of: Any) -> None:
     for fn in (plan_trip, ping, book_hotel):
-        got, want = attempt(schema_of, fn), function_schema(fn)
+        try:
+            got = schema_of(fn)
+        except NotImplementedError as e:
+            raise CheckFailed(f"schema_of is not written yet. Hint: {e}") from None
+        except Exception as e:
+            raise CheckFailed(
+                f"schema_of({fn.__name__}) raised {type(e).__name__}: {e}. Its hints include "
+                "X | None (just X's schema), Literal[...] (an enum) and list[X] (an array of X)"
+            ) from None
+        want = function_schema(fn)
         expect(isinstance(got, dict), f"schema_of({fn.__name__}) returned {got!r}: return a dict")
         for key in ("type", "required", "additionalProperties"):
             expect(
@@ -111,7 +121,7 @@ def check_schema_of(schema_of: Any) -> None:
             expect(
                 got["properties"][name] == prop,
                 f"schema_of({fn.__name__}) property {name!r} is "
-                f"{got['properties'][name]}, expected {prop}" + _hint(prop),
+                f"{got['properties'][name]}, expected {prop}" + _hint(got["properties"][name], prop),
             )
     passed("schema_of agrees with wirelab.tools.function_schema on types, enums, defaults and descriptions")
 
@@ -124,16 +134,20 @@ def _why(key: str) -> str:
     }[key]
 
 
-def _hint(prop: dict[str, Any]) -> str:
-    if "enum" in prop:
+def _hint(got: Any, prop: dict[str, Any]) -> str:
+    got = got if isinstance(got, dict) else {}
+    if "enum" in prop and got.get("enum") != prop["enum"]:
         return " (a Literal becomes an enum of its values)"
-    if prop.get("type") == "array":
+    if prop.get("type") == "array" and got.get("items") != prop.get("items"):
         return " (list[str] is an array whose items are strings)"
-    if "default" in prop:
-        return " (record the default; X | None is just X's schema, optional)"
+    if got.get("default") != prop.get("default"):
+        return " (record the default, unless it is None; X | None is just X's schema, optional)"
+    if got.get("type") != prop.get("type"):
+        return " (str, int, float, bool are string, integer, number, boolean)"
     return " (the description comes from the docstring's Args: section)"
 
 
+@exercise
 def check_better_tools(describe_better: Any, llm: Any, model: str) -> None:
     baseline = accuracy(evaluate(llm, model, VAGUE, CASES))
     better = attempt(describe_better)

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
+import types
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.errors import error_of
 from wirelab.tools import ToolRegistry
 
 WAIT_S = 3.0
+TIMEOUT_S = 0.5
+SLACK_S = 1.5  # generous: a loaded machine may start threads late, but not 2.5 s late
 
 
 def get_weather(city: str) -> dict:
@@ -47,6 +55,7 @@ def _meeting_tools(n: int) -> ToolRegistry:
     return ToolRegistry([meet])
 
 
+@exercise
 def check_run_parallel(run_parallel: Any) -> None:
     names = ["first", "second", "third"]
     calls = [call("meet", f"call_{n}", city=n) for n in names]
@@ -68,6 +77,7 @@ def check_run_parallel(run_parallel: Any) -> None:
     passed("run_parallel runs the calls together and keeps the call order")
 
 
+@exercise
 def check_timeouts(run_with_timeouts: Any) -> None:
     never = threading.Event()
 
@@ -78,9 +88,11 @@ def check_timeouts(run_with_timeouts: Any) -> None:
 
     tools = ToolRegistry([hang, get_weather])
     calls = [call("hang", "call_1", city="Rome"), call("get_weather", "call_2", city="Oslo")]
+    started = time.monotonic()
     try:
-        got = attempt(run_with_timeouts, calls, tools, 0.5)
+        got = attempt(run_with_timeouts, calls, tools, TIMEOUT_S)
     finally:
+        took = time.monotonic() - started
         never.set()
     expect(isinstance(got, list) and len(got) == 2, f"expected two results, got {got!r}")
     error = error_of(got[0])
@@ -93,9 +105,19 @@ def check_timeouts(run_with_timeouts: Any) -> None:
         json.loads(got[1]) == {"city": "Oslo", "temp_c": 18},
         f"the call that answered in time got {got[1]!r}: one timeout must not sink the batch",
     )
-    passed("a call past its timeout gets a timeout error and the others still succeed")
+    expect(
+        took < TIMEOUT_S + SLACK_S,
+        f"run_with_timeouts returned after {took:.1f} s with timeout_s={TIMEOUT_S}: it waited for the "
+        "hung call. Leaving a `with ThreadPoolExecutor()` block waits for every thread: create the "
+        "pool yourself and call pool.shutdown(wait=False)",
+    )
+    passed(
+        f"a call past its timeout gets a timeout error after {took:.1f} s (timeout_s={TIMEOUT_S}) "
+        "and the others still succeed"
+    )
 
 
+@exercise
 def check_idempotency_key(key: Any) -> None:
     a = call("book_room", "call_1", hotel="Roma Inn", night="2026-05-01")
     retry = {
@@ -115,4 +137,46 @@ def check_idempotency_key(key: Any) -> None:
         )
     expect(attempt(key, other_night) != k, "two different nights got the same key: include the arguments")
     expect(attempt(key, other_tool) != k, "two different tools got the same key: include the tool name")
+    _expect_the_same_key_in_another_interpreter(key, a, k)
     passed("the key names the effect: same tool and arguments, same key, whatever the call id")
+
+
+def _expect_the_same_key_in_another_interpreter(key: Any, a_call: dict[str, Any], k: str) -> None:
+    """The key must survive a restart: compute it again in two fresh interpreters, two hash seeds."""
+    source = _portable_source(key)
+    if source is None:
+        return
+    program = f"{source}\nimport json, sys\nprint(json.dumps({key.__name__}(json.loads(sys.argv[1]))))"
+    keys = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", program, json.dumps(a_call)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        if done.returncode != 0:
+            return  # the function needs more of the notebook than its module imports: not judged here
+        keys.append(json.loads(done.stdout))
+    expect(
+        keys[0] == keys[1] == k,
+        f"the same call got the key {k!r} here, but {keys[0]!r} and {keys[1]!r} in two fresh "
+        "interpreters: hash() of a str changes every time Python starts (PYTHONHASHSEED), so a "
+        "retry after a restart would book twice. Use the JSON text itself, or hashlib.sha256",
+    )
+
+
+def _portable_source(fn: Any) -> str | None:
+    """`fn`'s source with imports of the modules it names, or None if that cannot be had."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return None
+    modules = [
+        f"import {value.__name__} as {name}"
+        for name in fn.__code__.co_names
+        if isinstance(value := fn.__globals__.get(name), types.ModuleType)
+    ]
+    return "\n".join([*modules, source])

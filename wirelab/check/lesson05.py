@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.errors import ToolError, error_of
 from wirelab.tools import function_schema
 
@@ -39,6 +39,7 @@ def _error(got: Any, case: str) -> dict[str, Any]:
     return error
 
 
+@exercise
 def check_to_tool_error(to_tool_error: Any) -> None:
     valid = {"order_id": "ord_1001", "date": "2026-12-10"}
     expect(attempt(to_tool_error, valid, SCHEMA) is None, "valid arguments must give None: nothing to report")
@@ -54,6 +55,13 @@ def check_to_tool_error(to_tool_error: Any) -> None:
         "which is not in error.path (the path points at the object)",
     )
     expect(bool(missing.get("suggestion")), "give a suggestion: the model reads it to fix the call")
+    no_date = _error(attempt(to_tool_error, {"order_id": "ord_1001"}, SCHEMA), "a missing date")
+    expect(
+        no_date.get("field") == "date",
+        f"for arguments with order_id but no date the field was {no_date.get('field')!r}: name the "
+        "required property that is missing from error.instance, not the first one the schema "
+        "lists in error.validator_value",
+    )
     enum = _error(attempt(to_tool_error, {**valid, "speed": "Express"}, SCHEMA), "speed='Express'")
     expect(
         enum.get("field") == "speed" and enum.get("allowed") == ["standard", "express"],
@@ -63,6 +71,7 @@ def check_to_tool_error(to_tool_error: Any) -> None:
     passed("schema problems come back as errors with a field, allowed values and a suggestion")
 
 
+@exercise
 def check_order_exists(order_exists: Any) -> None:
     expect(
         attempt(order_exists, {"order_id": "ord_1001"}) is None,
@@ -92,6 +101,7 @@ def check_order_exists(order_exists: Any) -> None:
     passed("an unknown order is a not_found error whose suggestion guesses no other id")
 
 
+@exercise
 def check_backoff_delays(backoff_delays: Any) -> None:
     ceilings = attempt(backoff_delays, 5, 0.5, 3.0, lambda: 1.0)
     expect(

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.retrieval import load_catalogue, recall_at_k
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -16,6 +16,7 @@ CASES = json.loads((ASSETS / "tool_retrieval_eval.json").read_text(encoding="utf
 REQUIRED_RECALL_AT_5 = 0.8
 
 
+@exercise
 def check_recall_at_k(learner_recall_at_k: Any) -> None:
     ranked = {"q1": ["a", "b", "c"], "q2": ["x", "b", "y"], "q3": ["z"]}
     cases = [
@@ -39,6 +40,7 @@ def check_recall_at_k(learner_recall_at_k: Any) -> None:
     passed("recall_at_k averages, per request, the share of needed tools found in the top k")
 
 
+@exercise
 def check_retriever(retrieve: Any) -> None:
     first = attempt(retrieve, CASES[0]["request"], 5)
     expect(

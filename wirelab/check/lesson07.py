@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 
 
 class InvalidParams(Exception):
@@ -71,6 +71,31 @@ BAD_LINES = [
         "true is not an id (in Python, bool is an int: exclude it), and it cannot be echoed: id None",
     ),
     (
+        '{"jsonrpc": "2.0", "id": null, "method": "add"}',
+        None,
+        -32600,
+        'null is not an id in MCP (JSON-RPC allows it, MCP does not): a request\'s "id" is a string or '
+        "a number; note that a present id of null is not a notification",
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": [1], "method": "add"}',
+        None,
+        -32600,
+        "a list is not an id, and it cannot be echoed: -32600 with id None",
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 11, "method": 5}',
+        11,
+        -32600,
+        '"method" must be a string (5 is a number): -32600, with the id 11 you could read',
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 12, "method": "add", "params": "a=1"}',
+        12,
+        -32600,
+        '"params" must be an object: -32600',
+    ),
+    (
         '{"jsonrpc": "2.0", "id": 9, "method": "add", "params": [1, 2]}',
         9,
         -32600,
@@ -121,6 +146,7 @@ def _error_of(response: Any, where: str) -> dict[str, Any]:
     return error
 
 
+@exercise
 def check_parse_message(parse_message: Any) -> None:
     for line in GOOD_LINES:
         message, problem = _pair(parse_message, line)
@@ -179,6 +205,7 @@ DISPATCH_CASES: list[tuple[dict[str, Any], Any, str]] = [
 ]
 
 
+@exercise
 def check_dispatch(dispatch: Any) -> None:
     LOGGED.clear()
     for message, want, why in DISPATCH_CASES:
@@ -197,3 +224,57 @@ def check_dispatch(dispatch: Any) -> None:
             f"the log handler saw {LOGGED!r}: call the handler of a notification (once), then return None"
         )
     passed("dispatch answers requests, never notifications, with -32601, -32602 and -32603 where due")
+
+
+# line, expected answer (None: nothing is sent), why
+BATCH_CASES: list[tuple[str, Any, str]] = [
+    (
+        '{"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 1, "b": 2}}',
+        {"jsonrpc": "2.0", "id": 1, "result": 3},
+        "one message is answered as before, not as a batch of one",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 1, "method": "add", "params": {"a": 1, "b": 2}},'
+        ' {"jsonrpc": "2.0", "method": "log", "params": {"text": "batched"}},'
+        ' {"jsonrpc": "2.0", "id": 2, "method": "sub"}]',
+        [{"jsonrpc": "2.0", "id": 1, "result": 3}, {"jsonrpc": "2.0", "id": 2, "error": -32601}],
+        "a batch is answered element by element, in order, leaving out the notifications",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 3, "method": "add", "params": {"a": 1, "b": 1}}, {"id": 4}]',
+        [{"jsonrpc": "2.0", "id": 3, "result": 2}, {"jsonrpc": "2.0", "id": 4, "error": -32600}],
+        "an invalid element gets its own -32600 in the batch's answer; the others are still answered",
+    ),
+    ("[1, 2]", [{"jsonrpc": "2.0", "id": None, "error": -32600}] * 2, "each non-object element is -32600"),
+    ("[]", {"jsonrpc": "2.0", "id": None, "error": -32600}, "an empty batch is itself one invalid request"),
+    (
+        '[{"jsonrpc": "2.0", "method": "log", "params": {"text": "x"}}]',
+        None,
+        "a batch of notifications only gets no answer at all (None), not an empty list",
+    ),
+    (
+        '[{"jsonrpc": "2.0", "id": 5, "method": "add"',
+        {"jsonrpc": "2.0", "id": None, "error": -32700},
+        "not JSON",
+    ),
+]
+
+
+def _shape(response: Any) -> Any:
+    """A response with its error reduced to the code, so messages may be worded freely."""
+    if isinstance(response, list):
+        return [_shape(r) for r in response]
+    if isinstance(response, dict) and isinstance(response.get("error"), dict):
+        return {**response, "error": response["error"].get("code")}
+    return response
+
+
+@exercise
+def check_answer(answer: Any) -> None:
+    for line, want, why in BATCH_CASES:
+        got = attempt_case(answer, line, HANDLERS, why=why)
+        expect(
+            _shape(got) == want,
+            f"answer({line!r}) gave {got!r}; expected {want!r} (errors shown by code): {why}",
+        )
+    passed("answer handles single messages and batches: in order, notifications left out, [] refused")

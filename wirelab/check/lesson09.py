@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import attempt, expect, passed
+from wirelab.check import attempt, exercise, expect, passed
 from wirelab.check.lesson07 import attempt_case
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.server import ServerResourceTemplate
@@ -20,11 +20,11 @@ TEMPLATE_CASES = [
     ("notes://note/{slug}", "notes://note/stdio", "one variable, one segment"),
     ("notes://note/{slug}", "notes://note/json-rpc", "a dash is part of a segment"),
     ("notes://note/{slug}", "notes://note/", "a variable needs at least one character"),
-    ("notes://note/{slug}", "notes://note/a/b", "a variable stops at '/'"),
-    ("notes://note/{slug}", "notes://note/stdio?x=1", "a variable stops at '?'"),
     ("notes://note/{slug}", "notes://notes/stdio", "the literal part must match exactly"),
     ("notes://note/{slug}", "xnotes://note/stdio", "match the whole URI, not a part of it"),
     ("notes://note/{slug}", "notes://note/stdio/extra", "match the whole URI, up to its end"),
+    ("notes://note/{slug}", "notes://note/a/b", "a variable stops at '/'"),
+    ("notes://note/{slug}", "notes://note/stdio?x=1", "a variable stops at '?'"),
     ("files://{folder}/{name}", "files://src/main.py", "two variables"),
     ("db://t.{name}", "db://tXusers", "escape the literal parts: '.' is not 'any character'"),
     ("db://t.{name}", "db://t.users", "escaped literals still match themselves"),
@@ -36,10 +36,17 @@ def _expected(template: str, uri: str) -> dict[str, str] | None:
     return ServerResourceTemplate(template, "t", lambda **variables: "").match(uri)
 
 
+@exercise
 def check_match_template(match_template: Any) -> None:
     for template, uri, why in TEMPLATE_CASES:
         got = attempt(match_template, template, uri)
         want = _expected(template, uri)
+        slashed = isinstance(got, dict) and any(c in str(value) for value in got.values() for c in "/?#")
+        expect(
+            not slashed,
+            f"match_template({template!r}, {uri!r}) returned {got!r}: a variable stops at '/', '?' "
+            "and '#' (use [^/?#]+, not .+)",
+        )
         expect(
             got == want, f"match_template({template!r}, {uri!r}) returned {got!r}, expected {want!r}: {why}"
         )
@@ -89,6 +96,7 @@ def _prompt_result(get_prompt: Any, params: dict[str, Any], why: str) -> tuple[A
     return attempt_case(getting, params, why=why)
 
 
+@exercise
 def check_get_prompt(get_prompt: Any) -> None:
     for params, text, why in PROMPT_CASES:
         where = f"get_prompt(PROMPTS, {json.dumps(params)})"

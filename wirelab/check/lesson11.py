@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx2
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.mcp.example import build_server
 from wirelab.mcp.http import SESSION_HEADER, serve_http
 from wirelab.wire import WireMessage
@@ -139,6 +139,7 @@ HEADER_CASES: list[tuple[dict[str, Any], dict[str, str], str | None, str]] = [
 ]
 
 
+@exercise
 def check_check_origin(check_origin: Any) -> None:
     for headers, allowed, want, why in ORIGIN_CASES:
         got = attempt(check_origin, dict(headers), set(allowed))
@@ -149,6 +150,7 @@ def check_check_origin(check_origin: Any) -> None:
     passed("check_origin lets programs and allowed pages in and refuses every other Origin with 403")
 
 
+@exercise
 def check_headers_match(headers_match: Any) -> None:
     for body, headers, wrong, why in HEADER_CASES:
         got = attempt(headers_match, body, dict(headers))
@@ -168,8 +170,10 @@ def check_headers_match(headers_match: Any) -> None:
     passed("headers_match accepts matching headers in any case and names each mismatch (-32020)")
 
 
+@exercise
 def check_start_session(start_session: Any) -> None:
-    with serve_http(build_server()) as running, httpx2.Client() as http:
+    # a generous timeout: the first tools/call on a loaded machine may take seconds
+    with serve_http(build_server()) as running, httpx2.Client(timeout=30) as http:
         refusals: list[WireMessage] = []
         unsubscribe = running.wire.subscribe(lambda m: _keep_refusal(m, refusals))
         try:

@@ -1,10 +1,10 @@
-"""Checks for lab 12: RRF, hit@k and MRR written by hand, and a seventh read-only tool.
+"""Checks for lab 12: weighted RRF, hit@k and MRR written by hand, and a seventh read-only tool.
 
 The metric checks compare the learner's functions with `wirelab.kb` on small cases and on
 the eval set (BM25 rankings of a lexical-fallback index, built once). The tool check builds
-the knowledge-base server in-process, lets the learner add a tool, and talks to it with
-`tools/list` and `tools/call` on a session of its own, in a thread with its own event loop
-(a notebook's loop is already running).
+the knowledge-base server, lets the learner add a tool, serves it over Streamable HTTP on
+127.0.0.1 and uses it through the official MCP SDK's client (`tools/list`, `tools/call`),
+in a thread with its own event loop (a notebook's loop is already running).
 """
 
 from __future__ import annotations
@@ -16,19 +16,21 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
-from wirelab import jsonrpc
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
 from wirelab.kb.fusion import reciprocal_rank_fusion
 from wirelab.kb.metrics import mean_hit_at_k, mean_reciprocal_rank
 from wirelab.kb.server import KnowledgeService, build_server
+from wirelab.mcp.http import serve_http
 
+# rankings, one weight per ranking, k
 RRF_CASES = [
-    ([["a", "b", "c"], ["c", "a", "d"]], 60),
-    ([["x", "y"]], 60),
-    ([["a", "b"], ["b", "a"], ["c"]], 60),
-    ([["a", "b", "c"], ["c", "b", "a"]], 0),
+    ([["a", "b", "c"], ["c", "a", "d"]], [1.0, 1.0], 60),
+    ([["x", "y"]], [1.0], 60),
+    ([["a", "b", "c"], ["c", "a", "d"]], [3.0, 1.0], 60),
+    ([["a", "b"], ["b", "a"], ["c"]], [1.0, 1.0, 0.0], 60),
+    ([["a", "b", "c"], ["c", "b", "a"]], [1.0, 2.0], 0),
 ]
 METRIC_CASES = [
     (["b", "a", "c"], {"a"}),
@@ -47,35 +49,62 @@ def eval_runs() -> tuple[list[list[str]], list[frozenset[str]]]:
     return [ranked_documents(kb, q.question, "bm25") for q in questions], [q.relevant for q in questions]
 
 
-def check_rrf(rrf: Any) -> None:
-    for rankings, k in RRF_CASES:
-        want = reciprocal_rank_fusion(rankings, k=k)
-        got = attempt(rrf, rankings, k)
+def _weighted(rankings: list[list[str]], weights: list[float], k: int) -> list[tuple[str, float]]:
+    """The expected fusion: RRF per ranking, times its weight; weight 0 ignores a ranking."""
+    scores: dict[str, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        if weight == 0:
+            continue
+        fused = dict(reciprocal_rank_fusion([ranking], k=k))
+        for item in ranking:
+            scores[item] = scores.get(item, 0.0) + weight * fused[item]
+    return sorted(scores.items(), key=lambda pair: -pair[1])
+
+
+@exercise
+def check_weighted_rrf(weighted_rrf: Any) -> None:
+    for rankings, weights, k in RRF_CASES:
+        want = _weighted(rankings, weights, k)
+        got = attempt(weighted_rrf, rankings, weights, k)
+        where = f"weighted_rrf({rankings}, {weights}, k={k})"
         expect(
-            isinstance(got, list) and all(isinstance(p, tuple) and len(p) == 2 for p in got),
-            f"rrf(...) returned {got!r}: return a list of (item, score) pairs, best first",
+            isinstance(got, list) and all(isinstance(p, tuple | list) and len(p) == 2 for p in got),
+            f"{where} returned {got!r}: return a list of (item, score) pairs, best first",
         )
         expect(
-            {item for item, _ in got} == {item for item, _ in want},
-            f"rrf({rankings}, k={k}) scored {[i for i, _ in got]}: every item of every ranking "
-            f"must appear once, e.g. {[i for i, _ in want]}",
+            sorted(i for i, _ in got) == sorted(i for i, _ in want),
+            f"{where} scored {[i for i, _ in got]}, expected {[i for i, _ in want]}: every item of every "
+            "ranking with a weight above 0 appears once; a ranking of weight 0 adds nothing",
         )
         scores = dict(got)
         for item, score in want:
             expect(
                 math.isclose(scores[item], score, rel_tol=1e-9),
-                f"rrf({rankings}, k={k}) gave {item!r} {scores[item]:.4f}, expected {score:.4f}: "
-                "add 1 / (k + rank) for each ranking it is in, ranks counted from 1",
+                f"{where} gave {item!r} {scores[item]:.4f}, expected {score:.4f}: add weight / (k + rank) "
+                "for each ranking it is in, ranks counted from 1",
             )
         expect(
             [i for i, _ in got] == [i for i, _ in want],
-            f"rrf({rankings}, k={k}) ordered {[i for i, _ in got]}, expected "
-            f"{[i for i, _ in want]}: sort by score, highest first (a stable sort keeps ties "
-            "in first-seen order)",
+            f"{where} ordered {[i for i, _ in got]}, expected {[i for i, _ in want]}: sort by score, "
+            "highest first (a stable sort keeps ties in first-seen order)",
         )
-    passed("rrf agrees with wirelab.kb.fusion on every case, k = 0 and k = 60")
+    try:
+        weighted_rrf([["a"], ["b"]], [1.0], 60)
+    except ValueError:
+        pass
+    except Exception as e:
+        raise CheckFailed(
+            f"weighted_rrf with 2 rankings and 1 weight raised {type(e).__name__}: raise ValueError"
+        ) from None
+    else:
+        raise CheckFailed(
+            "weighted_rrf with 2 rankings and 1 weight returned a fusion: raise ValueError when "
+            "rankings and weights differ in number (zip(..., strict=True)), a silent drop hides a bug"
+        )
+    passed("weighted_rrf weighs each ranking, ignores weight 0, and refuses mismatched weights")
 
 
+@exercise
 def check_hit_at_k(hit_at_k: Any) -> None:
     for ranked, relevant in METRIC_CASES:
         for k in (1, 2, 5):
@@ -89,6 +118,7 @@ def check_hit_at_k(hit_at_k: Any) -> None:
     passed("hit_at_k looks only at the first k ids")
 
 
+@exercise
 def check_reciprocal_rank(reciprocal_rank: Any) -> None:
     for ranked, relevant in METRIC_CASES:
         first = next((pos for pos, item in enumerate(ranked, 1) if item in relevant), None)
@@ -102,6 +132,7 @@ def check_reciprocal_rank(reciprocal_rank: Any) -> None:
     passed("reciprocal_rank is 1 / the position of the first relevant id")
 
 
+@exercise
 def check_eval_scores(scores: Any) -> None:
     runs, relevant = eval_runs()
     got = attempt(scores, runs, relevant)
@@ -130,46 +161,47 @@ def check_eval_scores(scores: Any) -> None:
 # --- the seventh tool -------------------------------------------------------------
 
 
-async def _exchange(add_tool: Any) -> tuple[Any, dict, dict, dict]:
+def _exchange(add_tool: Any) -> tuple[Any, dict, dict | None, dict | None]:
+    """Build the server, let the learner add a tool, and use it through the MCP SDK's client."""
     kb = KnowledgeBase.build(dense="off")
     service = KnowledgeService(lambda: kb)
     server = build_server(service, list(kb.documents.values()))
     try:
         attempt(add_tool, server, service)
-        session = server.connect(send=lambda message: None)
-        await session.handle(
-            jsonrpc.request(
-                1,
-                "initialize",
-                {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "check"}},
-            )
-        )
-        listed = await session.handle(jsonrpc.request(2, "tools/list"))
-        good = await _call(session, 3, {"chunk_id": CHUNK})
-        bad = await _call(session, 4, {"chunk_id": "no-such-chunk#9"})
-        return kb, listed, good, bad
+        with serve_http(server) as running, ThreadPoolExecutor(max_workers=1) as thread:
+            # a thread of its own: a notebook's event loop is already running
+            return (kb, *thread.submit(asyncio.run, _through_the_sdk(running.url)).result(timeout=60))
     finally:
         service.close()
 
 
-def _call(session: Any, id: int, arguments: dict) -> Any:
-    return session.handle(jsonrpc.request(id, "tools/call", {"name": "get_passage", "arguments": arguments}))
+async def _through_the_sdk(url: str) -> tuple[dict, dict | None, dict | None]:
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = await session.list_tools()
+        tools = {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools}
+        if "get_passage" not in tools:
+            return tools, None, None
+        good = await session.call_tool("get_passage", {"chunk_id": CHUNK})
+        bad = await session.call_tool("get_passage", {"chunk_id": "no-such-chunk#9"})
+    return tools, good.model_dump(by_alias=True), bad.model_dump(by_alias=True)
 
 
-def _text(response: dict) -> str:
-    result = response.get("result") or {}
-    if "structuredContent" in result:
+def _text(result: dict) -> str:
+    if result.get("structuredContent"):
         return json.dumps(result["structuredContent"], ensure_ascii=False)
-    return " ".join(block.get("text", "") for block in result.get("content", []))
+    return " ".join(block.get("text") or "" for block in result.get("content", []))
 
 
+@exercise
 def check_passage_tool(add_tool: Any) -> None:
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        kb, listed, good, bad = thread.submit(asyncio.run, _exchange(add_tool)).result()
-    tools = {t["name"]: t for t in listed["result"]["tools"]}
+    kb, tools, good, bad = _exchange(add_tool)
     expect(
         "get_passage" in tools,
-        f"the server's tools are {sorted(tools)}: register a tool named "
+        f"an MCP client listed the tools {sorted(tools)}: register a tool named "
         "get_passage with @server.tool(...) inside add_passage_tool",
     )
     expect(len(tools) == 7, f"the server has {len(tools)} tools, expected the six plus get_passage")
@@ -177,26 +209,28 @@ def check_passage_tool(add_tool: Any) -> None:
     expect(
         annotations.get("readOnlyHint") is True,
         f"get_passage's annotations are {annotations}: "
-        "pass annotations={'readOnlyHint': True} (READ_ONLY), it only reads",
+        "pass annotations=READ_ONLY ({'readOnlyHint': True}): it only reads",
     )
     expect(
-        "chunk_id" in tools["get_passage"]["inputSchema"]["properties"],
-        "get_passage must take one parameter named chunk_id (a string)",
+        list(tools["get_passage"]["inputSchema"].get("properties", {})) == ["chunk_id"],
+        f"get_passage takes {list(tools['get_passage']['inputSchema'].get('properties', {}))}: it must "
+        "take one parameter named chunk_id (a string), the id that answers cite",
     )
     expect(
-        "result" in good and not good["result"].get("isError"),
-        f"get_passage(chunk_id={CHUNK!r}) failed: {_text(good) or good.get('error')}",
+        bool(tools["get_passage"].get("description")),
+        "get_passage has no description: give the function a docstring, the model reads it",
     )
+    expect(not good.get("isError"), f"get_passage(chunk_id={CHUNK!r}) failed: {_text(good)}")
     text = kb.get_chunk(CHUNK).text
     expect(
         text[:60] in _text(good),
         f"get_passage(chunk_id={CHUNK!r}) returned {_text(good)[:120]!r}: "
         "return the chunk's text (kb.get_chunk(chunk_id).text)",
     )
-    if "result" not in bad or bad["result"].get("isError") is not True:
+    if bad.get("isError") is not True:
         raise CheckFailed(
             "get_passage(chunk_id='no-such-chunk#9') must be an isError result, not "
-            f"{bad}: run the lookup through service.run(...), which turns "
+            f"{_text(bad)[:120]!r}: run the lookup through service.run(...), which turns "
             "UnknownDocumentError into a ToolError"
         )
-    passed("get_passage is a seventh read-only tool: it returns a passage and refuses unknown ids")
+    passed("an MCP client lists get_passage as read-only, reads a passage, and gets isError for a bad id")

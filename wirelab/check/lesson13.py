@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.errors import ToolError, error_of
 from wirelab.llm import model_name
 from wirelab.loop import run_tool_loop
@@ -29,6 +29,7 @@ def _with(spec: dict, **function: Any) -> dict:
     return {"type": "function", "function": {**spec["function"], **function}}
 
 
+@exercise
 def check_pins(pin: Any, not_offered: Any) -> None:
     reordered = {"function": dict(reversed(WEATHER["function"].items())), "type": "function"}
     first = attempt(pin, WEATHER)
@@ -82,6 +83,7 @@ def _project() -> Path:
     return base / "project"
 
 
+@exercise
 def check_resolve_inside(resolve_inside: Any) -> None:
     root = _project()
     good = (root / "notes" / "todo.md").resolve()
@@ -115,6 +117,7 @@ def check_resolve_inside(resolve_inside: Any) -> None:
     passed("resolve_inside keeps paths in the root: '..', absolute, symlink and encoded escapes refused")
 
 
+@exercise
 def check_find_secrets(find_secrets: Any) -> None:
     secrets = {"deploy_key": KEY}
     cases = [
@@ -133,6 +136,7 @@ def check_find_secrets(find_secrets: Any) -> None:
     passed("find_secrets finds a secret at any depth, with its path")
 
 
+@exercise
 def check_deputy_stopped(no_secrets: Any, llm: Any) -> None:
     outbox: list[str] = []
 

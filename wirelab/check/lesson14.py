@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.host import chat_messages
 from wirelab.mcp.server import argument_problems
@@ -41,6 +41,7 @@ IMAGE_REQUEST = {
 }
 
 
+@exercise
 def check_to_chat_messages(to_chat_messages: Any) -> None:
     for params in SAMPLING_CASES:
         got, want = attempt(to_chat_messages, copy.deepcopy(params)), chat_messages(params)
@@ -85,6 +86,7 @@ ROOM_FORM = {
 }
 
 
+@exercise
 def check_answer_form(answer_form: Any) -> None:
     for filled, want in [(None, {"action": "cancel"}), (False, {"action": "decline"})]:
         got = attempt(answer_form, copy.deepcopy(ROOM_FORM), filled)
@@ -123,6 +125,11 @@ class PagedServer:
         expect(method == "tools/list", f"list_all sent {method!r}: send the method it was given")
         if self.loops:
             return {"tools": [{"name": "again"}], "nextCursor": "same"}
+        expect(
+            params.get("cursor", "") is not None,
+            f"list_all sent params {params!r}: the first page is asked for without a cursor "
+            "(params {}), never with cursor None",
+        )
         index = int(params["cursor"].removeprefix("page-")) if "cursor" in params else 0
         result: dict[str, Any] = {"tools": [{"name": n} for n in self.pages[index]]}
         if index + 1 < len(self.pages):
@@ -145,6 +152,7 @@ def _refuses(fn: Any, args: tuple, error: type[Exception]) -> bool:
     return False
 
 
+@exercise
 def check_list_all(list_all: Any) -> None:
     for pages in [[["a", "b"], ["c", "d"], ["e"]], [["only"]], [["a"], [], ["b"]]]:
         server = PagedServer(pages)
@@ -195,6 +203,7 @@ INPUT_REQUIRED = {
 ANSWERS = {"day": {"action": "accept", "content": {"day": "Tuesday"}}}
 
 
+@exercise
 def check_retry_request(retry_request: Any) -> None:
     original = copy.deepcopy(ORIGINAL)
     got = attempt(retry_request, original, copy.deepcopy(INPUT_REQUIRED), copy.deepcopy(ANSWERS), 8)

@@ -1,9 +1,12 @@
 """Run a lab notebook and collect the outcome of each check cell.
 
-Check cells are the code cells tagged `check`. A lab runs to the end even when
-cells fail (nbclient `allow_errors`), so one unfinished exercise does not hide
-the result of the others. Used by `python -m wirelab.check` and by the tests
-that prove each lab's checks fail unsolved and pass solved.
+Check cells are the code cells tagged `check`: each prints one ✓ or ✗ line (a
+check reports instead of raising in a notebook). The cell tagged `summary` raises
+when an exercise is not passing, which is expected and not counted as an error.
+A lab runs to the end even when cells fail (nbclient `allow_errors`), so one
+unfinished exercise does not hide the result of the others. Used by
+`python -m wirelab.check` and by the tests that prove each lab's checks fail
+unsolved and pass solved.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class CheckOutcome:
 class LabReport:
     checks: list[CheckOutcome]
     other_errors: list[str]
+    summary_failed: bool = False
 
     @property
     def passed(self) -> int:
@@ -35,7 +39,12 @@ class LabReport:
 
     @property
     def all_passed(self) -> bool:
-        return bool(self.checks) and self.passed == len(self.checks) and not self.other_errors
+        return (
+            bool(self.checks)
+            and self.passed == len(self.checks)
+            and not self.other_errors
+            and not self.summary_failed
+        )
 
 
 def find_lab(name: str, root: Path) -> Path:
@@ -51,31 +60,39 @@ def find_lab(name: str, root: Path) -> Path:
     return matches[0]
 
 
-def run_lab(path: Path, timeout_s: int = 120) -> LabReport:
+def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> LabReport:
+    """Run the lab and report each check cell. `like_run_all` stops, as JupyterLab's Run All
+    does, at a cell that raises unless it is tagged `raises-exception` (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
     NotebookClient(
         nb,
         timeout=timeout_s,
         kernel_name="python3",
-        allow_errors=True,
+        allow_errors=not like_run_all,
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
-    checks, others = [], []
+    checks, others, summary_failed = [], [], False
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
         error = next((o for o in cell.outputs if o.output_type == "error"), None)
-        if "check" in cell.metadata.get("tags", []):
+        tags = cell.metadata.get("tags", [])
+        if "check" in tags:
             checks.append(_outcome(index, cell, error))
+        elif "summary" in tags and error is not None and error.ename == "CheckFailed":
+            summary_failed = True
         elif error is not None and error.ename != "NotImplementedError":
             others.append(f"cell {index} raised {error.ename}: {error.evalue}")
-    return LabReport(checks, others)
+    return LabReport(checks, others, summary_failed)
 
 
 def _outcome(index: int, cell: nbformat.NotebookNode, error: nbformat.NotebookNode | None) -> CheckOutcome:
-    if error is None:
-        text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
-        return CheckOutcome(index, True, None, text.strip().splitlines()[-1] if text.strip() else "✓")
-    message = error.evalue if error.ename == "CheckFailed" else f"{error.ename}: {error.evalue}"
-    return CheckOutcome(index, False, error.ename, f"✗ {message}")
+    if error is not None:
+        message = error.evalue if error.ename == "CheckFailed" else f"{error.ename}: {error.evalue}"
+        return CheckOutcome(index, False, error.ename, f"✗ {message}")
+    text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    reported = [line for line in text.splitlines() if line.startswith(("✓", "✗"))]
+    if not reported:
+        return CheckOutcome(index, False, None, "✗ the check cell printed no ✓ or ✗ line")
+    return CheckOutcome(index, reported[-1].startswith("✓"), None, reported[-1])

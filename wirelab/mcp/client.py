@@ -10,12 +10,16 @@ to the handlers registered with `on_notification`, and a request from the
 server is answered in a task of its own. A request that waits longer than its
 timeout is cancelled (`notifications/cancelled`) and raises `RequestTimeout`;
 a server that exits while requests wait makes them raise `ServerDied`.
+Whenever the client stops waiting (a timeout, or the awaiting task cancelled,
+say by a user's abort) it sends `notifications/cancelled` with the reason, and
+drops the late answer quietly.
 
 The client offers the server what it is given, and declares exactly that in
 `initialize`: `on_sampling` (answers `sampling/createMessage`; raise
 `Declined` when the user says no), `roots` (answers `roots/list`;
 `set_roots` sends `notifications/roots/list_changed`) and `on_elicitation`
-(answers `elicitation/create` in form mode). What it was not given, it answers
+(answers `elicitation/create` in form mode; an accepted form gets each
+schema `default` the user left empty, SEP-1034). What it was not given, it answers
 with -32601. `connect_in_process` links a client to a `Server` in this process.
 
 Not covered: sampling with tools, URL-mode elicitation.
@@ -108,6 +112,7 @@ class Client:
         self.instructions: str | None = None
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
+        self._abandoned: set[Any] = set()  # ids cancelled while waiting: their late answers are dropped
         self._handlers: dict[str, list[NotificationHandler]] = {}
         self._progress: dict[Any, ProgressHandler] = {}
         self._reader: asyncio.Task | None = None
@@ -208,12 +213,23 @@ class Client:
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            await self.notify(
-                "notifications/cancelled", {"requestId": id, "reason": f"no answer within {timeout} s"}
-            )
+            await self.cancel(id, method, f"no answer within {timeout} s")
             raise RequestTimeout(
                 f"{method} (id {id}): no answer within {timeout} s; the request was cancelled"
             ) from None
+        except asyncio.CancelledError as e:
+            await self.cancel(id, method, str(e.args[0]) if e.args else "the client stopped waiting")
+            raise
+
+    async def cancel(self, id: Any, method: str, reason: str) -> None:
+        """Tell the server to stop work on request `id` (never `initialize`); drop its late answer."""
+        self._abandoned.add(id)
+        if method == "initialize" or self._died:
+            return
+        try:
+            await self.notify("notifications/cancelled", {"requestId": id, "reason": reason})
+        except (ConnectionError, OSError) as e:
+            log.info("could not send notifications/cancelled for %r: %s", id, e)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         await self.transport.send(jsonrpc.notification(method, params))
@@ -242,7 +258,10 @@ class Client:
 
     def _resolve(self, response: Message) -> None:
         future = self._pending.get(response["id"])
-        if future is None or future.done():
+        if response["id"] in self._abandoned:
+            self._abandoned.discard(response["id"])
+            log.debug("dropped the late answer to cancelled request %r", response["id"])
+        elif future is None or future.done():
             log.warning("response to no pending request: id %r", response["id"])
         elif "error" in response:
             future.set_exception(JsonRpcError.from_object(response["error"]))
@@ -326,6 +345,8 @@ class Client:
             raise ValueError(
                 f"on_elicitation returned {result!r}: return an action, one of {', '.join(ELICIT_ACTIONS)}"
             )
+        if result["action"] == "accept":
+            result = {**result, "content": with_defaults(schema, result.get("content"))}
         if result["action"] == "accept" and argument_problems(schema, result.get("content")):
             raise ValueError(
                 "on_elicitation accepted content that breaks the requested schema: "
@@ -413,15 +434,34 @@ class Client:
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
         return await self.request("prompts/get", {"name": name, "arguments": arguments or {}})
 
-    async def complete(self, ref: dict[str, str], argument: str, value: str) -> list[str]:
-        """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template."""
-        result = await self.request(
-            "completion/complete", {"ref": ref, "argument": {"name": argument, "value": value}}
-        )
+    async def complete(
+        self, ref: dict[str, str], argument: str, value: str, context: dict[str, str] | None = None
+    ) -> list[str]:
+        """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template.
+
+        `context`: the arguments already chosen, so the server can narrow its suggestions.
+        """
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if context:
+            params["context"] = {"arguments": dict(context)}
+        result = await self.request("completion/complete", params)
         return result["completion"]["values"]
 
     async def set_log_level(self, level: str) -> None:
         await self.request("logging/setLevel", {"level": level})
+
+
+def with_defaults(schema: dict[str, Any], content: Any) -> Any:
+    """Accepted form content with each property's schema `default` where the user left it empty."""
+    if content is None:
+        content = {}
+    if not isinstance(content, dict):
+        return content
+    filled = dict(content)
+    for name, spec in (schema.get("properties") or {}).items():
+        if isinstance(spec, dict) and "default" in spec and filled.get(name) is None:
+            filled[name] = spec["default"]
+    return filled
 
 
 def _is_message(message: Any) -> bool:

@@ -17,7 +17,8 @@ such as `wirelab.mcp.auth.OAuth`, gets and renews tokens on 401 and 403.
 In the 2025-11-25 era it keeps the `Mcp-Session-Id` that `initialize` returned,
 opens the GET stream for notifications, and ends the session with DELETE on
 `close()`. In the 2026-07-28 era it stamps each request with the per-request
-`_meta` envelope and the headers that mirror it, and `StatelessClient` starts with `server/discover` instead of `initialize`.
+`_meta` envelope and the headers that mirror it, and `StatelessClient` starts
+with `server/discover` instead of `initialize`.
 
 Every message sent and received is published on `.wire` (channel "mcp-http").
 Not covered: `x-mcp-header` tool parameters.

@@ -24,7 +24,7 @@ rebinding), a missing or wrong bearer token (when one is set) 401, an
 Every message in and out is published on `McpHttpApp.wire` (channel "mcp-http").
 
 Not covered: resuming a stream with `Last-Event-ID`, JSON-RPC requests from
-the server to the client, OAuth (the token is a fixed shared secret).
+the server to the client.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from starlette.routing import Route
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonRpcError, Message
 from wirelab.mcp import stateless
+from wirelab.mcp.auth.resource import ProtectedResource
 from wirelab.mcp.server import SUPPORTED_PROTOCOL_VERSIONS, Send, Server, Session
 from wirelab.mcp.stateless import VERSION_HEADER, StatelessServer
 from wirelab.wire import Wire, WireMessage, parse_json
@@ -110,7 +111,8 @@ _current_stream: contextvars.ContextVar[tuple[HttpSession, Send] | None] = conte
 class McpHttpApp:
     """The ASGI app serving `server` at `/mcp`; `.starlette` is what uvicorn runs.
 
-    `token`: require `Authorization: Bearer <token>`. `allowed_hosts`: host
+    `token`: require `Authorization: Bearer <token>`; `protection`: require OAuth
+    access tokens for this server (`wirelab.mcp.auth.resource`). `allowed_hosts`: host
     names accepted in `Host` and `Origin` (with any port). `allowed_origins`:
     further exact origins, e.g. `"https://inspector.example"`.
     """
@@ -122,21 +124,25 @@ class McpHttpApp:
         token: str | None = None,
         allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
         allowed_origins: Iterable[str] = (),
+        protection: ProtectedResource | None = None,
     ) -> None:
-        self.server, self.token = server, token
+        self.server, self.token, self.protection = server, token, protection
         self.allowed_hosts = frozenset(allowed_hosts)
         self.allowed_origins = frozenset(allowed_origins)
         self.wire = Wire()
         self.sessions: dict[str, HttpSession] = {}
         self.stateless = StatelessServer(server)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.starlette = Starlette(routes=[Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])])
+        routes = [Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])]
+        self.starlette = Starlette(routes=routes + (protection.routes(MCP_PATH) if protection else []))
 
     async def endpoint(self, request: Request) -> Response:
         self.loop = asyncio.get_running_loop()
         try:
             self.check_host_and_origin(request)
             self.check_token(request)
+            if self.protection and (refused := await self.protection.check(request)):
+                return refused
             if request.method == "POST":
                 return await self.post(request)
             return await (self.get(request) if request.method == "GET" else self.delete(request))

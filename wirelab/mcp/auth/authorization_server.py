@@ -1,7 +1,7 @@
 """A small OAuth 2.1 authorization server for the lesson and the tests (starlette, PyJWT tokens).
 
     authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
-    running = serve_authorization_server(authority)      # a thread on 127.0.0.1, a free port
+    running = serve_authorization_server(authority)      # wirelab.mcp.auth.local
     authority.issuer                                     # -> 'http://127.0.0.1:54321'
 
 It serves RFC 8414 metadata, `/register` (RFC 7591 dynamic registration),
@@ -312,12 +312,3 @@ def _acceptable_redirect(uri: Any) -> bool:
         return False
     parts = urlsplit(uri)
     return parts.scheme == "https" or parts.hostname in ("127.0.0.1", "localhost", "::1")
-
-
-def serve_authorization_server(authority: AuthorizationServer, host: str = "127.0.0.1", port: int = 0):
-    """Serve `authority` on a background thread; sets its issuer to where it listens."""
-    from wirelab.mcp.http import RunningHttpServer
-
-    running = RunningHttpServer(authority, host, port)  # type: ignore[arg-type]
-    authority.issuer = f"http://{running.host}:{running.port}"
-    return running.start()

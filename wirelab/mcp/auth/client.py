@@ -99,6 +99,7 @@ class Discovered:
     resource: str
     scopes_supported: list[str] | None
     metadata: dict[str, Any]
+    metadata_url: str | None = None
 
 
 class OAuth(httpx2.Auth):
@@ -190,8 +191,9 @@ class OAuth(httpx2.Auth):
 
     async def authorize(self, challenge: dict[str, str], status: int = 401) -> Tokens:
         """Discover, identify, then run the grant; sets and returns `.tokens`."""
-        if self.discovered is None or challenge.get("resource_metadata"):
-            self.discovered = await self.discover(challenge.get("resource_metadata"))
+        where = challenge.get("resource_metadata")
+        if self.discovered is None or (where and where != self.discovered.metadata_url):
+            self.discovered = await self.discover(where)
         scope = self.choose_scope(challenge, status)
         self.identity = self.identity or await self.identify(self.discovered.metadata)
         self.authorizations += 1
@@ -233,7 +235,7 @@ class OAuth(httpx2.Auth):
             "code_challenge_methods_supported", []
         ):
             raise AuthorizationError(f"{issuer} does not support PKCE with S256: refusing to authorize")
-        return Discovered(resource, scopes, metadata)
+        return Discovered(resource, scopes, metadata, resource_metadata)
 
     def choose_scope(self, challenge: dict[str, str], status: int) -> str | None:
         """The challenge's scope (with those already granted, on a step-up), else all offered."""
@@ -309,7 +311,12 @@ class OAuth(httpx2.Auth):
         if scope:
             query["scope"] = scope
         url = self.discovered.metadata["authorization_endpoint"]
+        exchange = self.wire.next_exchange()  # the user's browser: open the page, approve, be redirected
+        self._publish(
+            "client", "request", {"url": url, "query": query}, "browser: authorize", exchange=exchange
+        )
         redirected = await self.on_authorize(f"{url}{'&' if '?' in url else '?'}{urlencode(query)}")
+        self._publish("server", "response", {"location": redirected}, "browser: authorize", 302, exchange)
         answer = {k: v[0] for k, v in parse_qs(urlsplit(redirected).query).items()}
         if redirected.split("?")[0] != self.redirect_uri:
             raise AuthorizationError(f"redirected to {redirected!r}, not to {self.redirect_uri}")

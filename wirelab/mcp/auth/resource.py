@@ -64,11 +64,13 @@ class ProtectedResource:
             document["scopes_supported"] = self.scopes_supported
         return document
 
-    def routes(self) -> list[Route]:
+    def routes(self, mcp_path: str) -> list[Route]:
+        """The metadata document's route, for a server whose endpoint is `mcp_path`."""
+
         async def endpoint(request: Request) -> Response:
             return JSONResponse(self.metadata())
 
-        return [Route(urlsplit(self.metadata_url).path, endpoint)]
+        return [Route(PROTECTED_RESOURCE + mcp_path, endpoint)]
 
     async def check(self, request: Request) -> Response | None:
         """None if the request may go on; else the 401 or 403 to answer."""

@@ -20,7 +20,6 @@ It keeps everything in memory and is meant for 127.0.0.1 only.
 from __future__ import annotations
 
 import base64
-import hashlib
 import secrets
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from wirelab.mcp.auth.client import s256
 from wirelab.mcp.auth.tokens import SigningKey, issue
 from wirelab.wire import Wire
 
@@ -253,7 +253,7 @@ class AuthorizationServer:
             raise OAuthError("invalid_grant", "unknown, used or expired code")
         if form.get("redirect_uri") != grant.redirect_uri:
             raise OAuthError("invalid_grant", "redirect_uri is not the one the code was sent to")
-        if _s256(form.get("code_verifier", "")) != grant.challenge:
+        if s256(form.get("code_verifier", "")) != grant.challenge:
             raise OAuthError("invalid_grant", "code_verifier does not match the code_challenge (PKCE)")
         if form.get("resource", grant.resource) != grant.resource:
             raise OAuthError("invalid_target", "resource is not the one the user approved")
@@ -294,11 +294,6 @@ class AuthorizationServer:
             "refresh_token": refresh,
             "scope": " ".join(sorted(grant.scopes)),
         }
-
-
-def _s256(verifier: str) -> str:
-    digest = hashlib.sha256(verifier.encode("ascii", "replace")).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
 def _absolute(url: str) -> bool:

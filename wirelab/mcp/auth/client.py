@@ -64,11 +64,16 @@ class AuthorizationError(Exception):
     """The client could not get a token; the message says which step failed and why."""
 
 
+def s256(verifier: str) -> str:
+    """The S256 code challenge of a PKCE verifier: BASE64URL(SHA256(verifier)), no padding."""
+    digest = hashlib.sha256(verifier.encode("ascii", "replace")).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
 def pkce_pair() -> tuple[str, str]:
-    """A PKCE code verifier and its S256 challenge: BASE64URL(SHA256(verifier)), no padding."""
+    """A fresh PKCE code verifier (64 random URL-safe characters) and its S256 challenge."""
     verifier = secrets.token_urlsafe(48)
-    digest = hashlib.sha256(verifier.encode("ascii")).digest()
-    return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+    return verifier, s256(verifier)
 
 
 @dataclass

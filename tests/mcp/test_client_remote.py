@@ -222,3 +222,38 @@ def test_complete_sends_the_arguments_already_chosen_as_context():
     values, request = run(scenario())
     assert values == ["Paris", "Pau"]
     assert request["params"]["context"] == {"arguments": {"country": "FR"}}
+
+
+class ClosingListenServer(ClosingStreamServer):
+    """Its session's GET stream closes after a priming event; the next GET brings a notification."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gets: list[tuple[str | None, float]] = []
+
+    async def endpoint(self, request: Request) -> Response:
+        if request.method != "GET":
+            return await super().endpoint(request)
+        self.gets.append((request.headers.get("last-event-id"), time.monotonic()))
+        if len(self.gets) == 1:
+            return Response("id: g1\nretry: 200\ndata: \n\n", media_type="text/event-stream")
+        if len(self.gets) == 2:
+            note = '{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}'
+            return Response(f"id: g2\ndata: {note}\n\n", media_type="text/event-stream")
+        return Response(status_code=405)
+
+
+def test_the_notification_stream_reconnects_after_retry_with_last_event_id():
+    fake = ClosingListenServer()
+
+    async def scenario(url):
+        changed = asyncio.Event()
+        async with connect_http(url, timeout=10) as client:
+            client.on_notification("notifications/tools/list_changed", lambda params: changed.set())
+            await asyncio.wait_for(changed.wait(), 5)
+
+    with RunningHttpServer(fake).start() as running:  # type: ignore[arg-type]
+        run(scenario(running.url))
+    (first, opened), (resumed_from, reopened) = fake.gets[:2]
+    assert (first, resumed_from) == (None, "g1")
+    assert reopened - opened >= 0.2  # it honoured `retry: 200`

@@ -249,18 +249,31 @@ class HttpTransport:
     # --- the session's GET stream and DELETE (2025-11-25) ---
 
     async def listen_for_notifications(self) -> None:
-        """Read the session's GET stream until it ends; a server without one answers 405."""
-        headers = {**self.headers({}), "Accept": "text/event-stream"}
-        try:
-            async with self.http.stream("GET", self.url, headers=headers) as response:
-                if response.status_code != 200:
-                    log.info("no GET stream: HTTP %s", response.status_code)
-                    return
-                async for event in httpx2.EventSource(response):
-                    if event.data:
-                        self.take(parse_json(event.data), 200, {"method": "GET"})
-        except httpx2.HTTPError as e:
-            log.info("the GET stream ended: %s", e)
+        """Read the session's GET stream; a server without one answers 405.
+
+        When the server closes the stream after naming a `retry`, reconnect after that many
+        milliseconds with `Last-Event-ID`; give up after `MAX_RESUMES` reconnections in a row
+        that bring nothing.
+        """
+        cursor, idle = StreamCursor(), 0
+        while idle < MAX_RESUMES:
+            headers = {**self.headers({}), "Accept": "text/event-stream"}
+            if cursor.last_event_id is not None:
+                headers["Last-Event-ID"] = cursor.last_event_id
+            seen = cursor.last_event_id
+            try:
+                async with self.http.stream("GET", self.url, headers=headers) as response:
+                    if response.status_code != 200:
+                        log.info("no GET stream: HTTP %s", response.status_code)
+                        return
+                    await self.read_events({"method": "GET"}, response, cursor)
+            except httpx2.HTTPError as e:
+                log.info("the GET stream ended: %s", e)
+                return
+            if cursor.retry_ms is None:
+                return  # the server did not invite a reconnection
+            idle = 0 if cursor.last_event_id != seen else idle + 1
+            await asyncio.sleep(cursor.retry_ms / 1000)
 
     async def end_session(self) -> None:
         try:

@@ -267,7 +267,7 @@ class HttpTransport:
                         log.info("no GET stream: HTTP %s", response.status_code)
                         return
                     await self.read_events({"method": "GET"}, response, cursor)
-            except httpx2.HTTPError as e:
+            except (httpx2.HTTPError, AuthorizationError) as e:
                 log.info("the GET stream ended: %s", e)
                 return
             if cursor.retry_ms is None:
@@ -279,7 +279,7 @@ class HttpTransport:
         try:
             response = await self.http.delete(self.url, headers=self.headers({}))
             log.info("DELETE session: HTTP %s", response.status_code)
-        except httpx2.HTTPError as e:
+        except (httpx2.HTTPError, AuthorizationError) as e:
             log.warning("could not end the session: %s", e)
         self.session_id = None
 

@@ -9,7 +9,7 @@ import string
 import pytest
 
 from wirelab.jsonrpc import JsonRpcError
-from wirelab.mcp.auth import OAuth, approve_headlessly, pkce_pair
+from wirelab.mcp.auth import AuthorizationError, OAuth, approve_headlessly, pkce_pair
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.client import s256
 from wirelab.mcp.auth.discovery import (
@@ -201,3 +201,58 @@ def test_a_client_without_auth_gets_the_challenge_in_its_error(protected):
 
     with pytest.raises(JsonRpcError, match=r"HTTP 401.*resource_metadata"):
         run(scenario())
+
+
+# --- identity, in the specification's order ---
+
+CIMD = "https://app.example/client.json"
+
+
+def identify(metadata, **options):
+    auth = OAuth("https://m.example/mcp", **options)
+
+    async def scenario():
+        try:
+            return await auth.identify(metadata)
+        finally:
+            await auth.aclose()
+
+    return run(scenario())
+
+
+def test_a_pre_registered_client_id_comes_first_then_a_metadata_document():
+    both = {"client_id_metadata_document_supported": True, "registration_endpoint": "https://a.example/r"}
+    chosen = identify(both, client_id="known", client_secret="s", client_metadata_url=CIMD)
+    assert (chosen.client_id, chosen.method) == ("known", "client_secret_basic")
+    assert identify(both, client_metadata_url=CIMD).client_id == CIMD
+    with pytest.raises(ValueError, match="https"):
+        OAuth("https://m.example/mcp", client_metadata_url="http://app.example/client.json")
+
+
+def test_a_pre_registered_secret_goes_in_the_form_when_basic_is_not_offered():
+    metadata = {"token_endpoint_auth_methods_supported": ["client_secret_post"]}
+    assert identify(metadata, client_id="known", client_secret="s").method == "client_secret_post"
+
+
+def test_with_no_way_to_register_the_client_says_to_pre_register():
+    with pytest.raises(AuthorizationError, match="client_id"):
+        identify({"client_id_metadata_document_supported": False}, client_metadata_url=CIMD)
+
+
+def test_a_machine_client_gets_a_token_with_client_credentials(protected):
+    authority, mcp = protected
+    registered = authority.register(
+        {"redirect_uris": ["https://app.example/cb"], "token_endpoint_auth_method": "client_secret_basic"}
+    )
+    auth = OAuth(
+        mcp.url, grant="client_credentials", client_id=registered.client_id, client_secret=registered.secret
+    )
+
+    async def scenario():
+        try:
+            async with connect_http(mcp.url, auth=auth, timeout=10) as client:
+                return await client.list_tools()
+        finally:
+            await auth.aclose()
+
+    assert run(scenario()) and auth.tokens.scopes == {"notes:read"}

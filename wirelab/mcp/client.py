@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -37,15 +36,18 @@ from typing import Any, Protocol
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError, Message
-from wirelab.mcp.server import (
+from wirelab.mcp.in_process import InProcessTransport
+from wirelab.mcp.protocol import (
     ELICIT_ACTIONS,
     LATEST_PROTOCOL_VERSION,
     SUPPORTED_PROTOCOL_VERSIONS,
-    Server,
     argument_problems,
+    check_elicitation_request,
+    check_sampling_request,
 )
+from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
-from wirelab.wire import Wire, WireMessage
+from wirelab.wire import Wire
 
 log = logging.getLogger(__name__)
 
@@ -308,20 +310,7 @@ class Client:
 
     async def _sample(self, params: dict[str, Any]) -> dict[str, Any]:
         """Check a `sampling/createMessage`, then ask `on_sampling`; `Declined` becomes -1."""
-        messages, max_tokens = params.get("messages"), params.get("maxTokens")
-        if not isinstance(messages, list) or not messages or not all(map(_is_message, messages)):
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                'Invalid params: "messages" must be a non-empty list of {role, content}',
-            )
-        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS, 'Invalid params: "maxTokens" must be a positive integer'
-            )
-        if params.get("tools") is not None:
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS, 'Invalid params: this client did not declare "sampling.tools"'
-            )
+        check_sampling_request(params)
         try:
             return await _outcome(self.on_sampling, params)
         except Declined as e:
@@ -329,17 +318,8 @@ class Client:
 
     async def _elicit(self, params: dict[str, Any]) -> dict[str, Any]:
         """Check an `elicitation/create` (form mode only), ask `on_elicitation`, check its answer."""
-        if params.get("mode", "form") != "form":
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                f"Invalid params: elicitation mode {params.get('mode')!r} was not declared",
-            )
-        schema = params.get("requestedSchema")
-        if not isinstance(params.get("message"), str) or not isinstance(schema, dict):
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                'Invalid params: form elicitation needs "message" and "requestedSchema"',
-            )
+        check_elicitation_request(params)
+        schema = params["requestedSchema"]
         result = await _outcome(self.on_elicitation, params)
         if not isinstance(result, dict) or result.get("action") not in ELICIT_ACTIONS:
             raise ValueError(
@@ -464,64 +444,9 @@ def with_defaults(schema: dict[str, Any], content: Any) -> Any:
     return filled
 
 
-def _is_message(message: Any) -> bool:
-    """A sampling message: role user or assistant, content a block or a list of blocks."""
-    return (
-        isinstance(message, dict)
-        and message.get("role") in ("user", "assistant")
-        and isinstance(message.get("content"), dict | list)
-    )
-
-
 async def _outcome(handler: RequestHandler, params: dict[str, Any]) -> Any:
     outcome = handler(params)
     return await outcome if isinstance(outcome, Awaitable) else outcome
-
-
-class InProcessTransport:
-    """A client transport to a `Server` in this process: no subprocess, but real JSON.
-
-    Each message is encoded and decoded on its way, as it would be on a pipe,
-    and published on `.wire` (channel "mcp"), so the inspector shows it.
-    """
-
-    def __init__(self, server: Server) -> None:
-        self.server, self.wire = server, Wire()
-        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
-        self._tasks: set[asyncio.Task] = set()
-        self.session = server.connect(self._from_server)
-
-    async def start(self) -> None:
-        return None
-
-    def _from_server(self, message: Message) -> None:
-        self.wire.publish(WireMessage.jsonrpc("mcp", "server", message))
-        self._inbox.put_nowait(json.loads(json.dumps(message)))
-
-    async def send(self, message: Message) -> None:
-        self.wire.publish(WireMessage.jsonrpc("mcp", "client", message))
-        task = asyncio.create_task(self._deliver(json.loads(json.dumps(message))))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _deliver(self, message: Message) -> None:
-        response = await self.session.handle(message)
-        if response is not None:
-            self._from_server(response)
-
-    async def receive(self) -> Message | None:
-        return await self._inbox.get()
-
-    async def close(self) -> None:
-        """End the session: requests still running are cancelled."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.session.close()
-        self._inbox.put_nowait(None)
-
-    async def closed_reason(self) -> str:
-        return "the in-process session was closed"
 
 
 @asynccontextmanager

@@ -20,6 +20,8 @@
 - `wirelab.mcp.stateless`: the 2026-07-28 revision: `server/discover`, per-request
   `_meta`, header checks, `resultType`.
 - `wirelab.mcp.http_client`: our client over Streamable HTTP, in either era.
+- `wirelab.mcp.auth`: authorization (OAuth 2.1) for HTTP: the client's flow, a local
+  authorization server, the HTTP server as a protected resource.
 - `wirelab.mcp.conformance_server`: the fixtures the official conformance suite expects.
 
 The handshake era covers 2024-11-05 to 2025-11-25. Importing the package starts nothing.

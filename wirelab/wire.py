@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from wirelab import jsonrpc
+
 Sender = Literal["client", "server"]
 Kind = Literal["request", "response", "notification", "error", "invalid"]
 Observer = Callable[["WireMessage"], None]
@@ -53,11 +55,11 @@ class WireMessage:
         """Classify a JSON-RPC 2.0 message by its members (text that did not parse is `invalid`)."""
         if not isinstance(payload, dict):
             return cls(channel, sender, "invalid", payload)
-        if "method" in payload:
-            kind: Kind = "request" if "id" in payload else "notification"
+        if jsonrpc.is_request(payload) or jsonrpc.is_notification(payload):
+            kind: Kind = "request" if jsonrpc.is_request(payload) else "notification"
             return cls(channel, sender, kind, payload, payload["method"], payload.get("id"))
         kind = "error" if "error" in payload else "response"
-        if "id" not in payload or not ({"result", "error"} & payload.keys()):
+        if not (jsonrpc.is_response(payload) and "id" in payload):
             kind = "invalid"
         return cls(channel, sender, kind, payload, exchange=payload.get("id"))
 

@@ -18,7 +18,8 @@ from wirelab.mcp.client import (
     connect_in_process,
 )
 from wirelab.mcp.host import McpHost, chat_messages
-from wirelab.mcp.server import Context, MissingClientCapability, Server
+from wirelab.mcp.protocol import MissingClientCapability
+from wirelab.mcp.server import Context, Server
 from wirelab.mcp.stateless import StatelessServer, stamp
 from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.wire import WireMessage

@@ -8,13 +8,8 @@ import pytest
 from wirelab import jsonrpc
 from wirelab.jsonrpc import notification, request
 from wirelab.mcp.example import build_server
-from wirelab.mcp.server import (
-    LATEST_PROTOCOL_VERSION,
-    RESOURCE_NOT_FOUND,
-    Context,
-    Server,
-    encode_cursor,
-)
+from wirelab.mcp.protocol import LATEST_PROTOCOL_VERSION, RESOURCE_NOT_FOUND, encode_cursor
+from wirelab.mcp.server import Context, Server
 
 pytestmark = pytest.mark.timeout(10)
 
@@ -72,6 +67,56 @@ def test_initialize_answers_version_capabilities_and_server_info():
     assert result["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
     assert {"prompts", "logging", "completions"} <= result["capabilities"].keys()
     assert "instructions" in result
+
+
+def capabilities_of(server: Server) -> dict:
+    return Peer(server).result("initialize", INITIALIZE)["capabilities"]
+
+
+def test_capabilities_are_derived_from_what_is_registered():
+    server = Server("derived")
+    assert capabilities_of(server) == {}
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    assert capabilities_of(server) == {"tools": {"listChanged": True}}
+
+    @server.resource_template("notes://note/{slug}")
+    def note(slug: str) -> str:
+        return slug
+
+    @server.prompt()
+    def summarize(slug: str) -> str:
+        return slug
+
+    assert capabilities_of(server).keys() == {"tools", "resources", "prompts"}
+
+
+def test_logging_and_completions_are_declared_only_when_present():
+    server = Server("derived")
+
+    @server.tool()
+    def quiet(text: str) -> str:
+        return text
+
+    assert {"logging", "completions"}.isdisjoint(capabilities_of(server))
+
+    @server.tool()
+    def chatty(ctx: Context, text: str) -> str:
+        ctx.log("info", text)
+        return text
+
+    assert capabilities_of(server)["logging"] == {}
+    assert "completions" not in capabilities_of(server)
+
+    @server.prompt()
+    def greet(name: str) -> str:
+        return f"Hello {name}"
+
+    server.completion("greet", "name")(lambda typed: ["Ada", "Alan"])
+    assert capabilities_of(server)["completions"] == {}
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])

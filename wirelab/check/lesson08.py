@@ -19,7 +19,8 @@ from typing import Any
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.check.lesson07 import attempt_case
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
-from wirelab.mcp.server import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, Server
+from wirelab.mcp.protocol import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
+from wirelab.mcp.server import Server
 
 SUPPORTED_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS
 LATEST_VERSION = LATEST_PROTOCOL_VERSION

@@ -14,7 +14,7 @@ from typing import Any
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.host import chat_messages
-from wirelab.mcp.server import argument_problems
+from wirelab.mcp.protocol import argument_problems
 
 
 def _text(text: str) -> dict[str, str]:

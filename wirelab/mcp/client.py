@@ -10,12 +10,16 @@ to the handlers registered with `on_notification`, and a request from the
 server is answered in a task of its own. A request that waits longer than its
 timeout is cancelled (`notifications/cancelled`) and raises `RequestTimeout`;
 a server that exits while requests wait makes them raise `ServerDied`.
+Whenever the client stops waiting (a timeout, or the awaiting task cancelled,
+say by a user's abort) it sends `notifications/cancelled` with the reason, and
+drops the late answer quietly.
 
 The client offers the server what it is given, and declares exactly that in
 `initialize`: `on_sampling` (answers `sampling/createMessage`; raise
 `Declined` when the user says no), `roots` (answers `roots/list`;
 `set_roots` sends `notifications/roots/list_changed`) and `on_elicitation`
-(answers `elicitation/create` in form mode). What it was not given, it answers
+(answers `elicitation/create` in form mode; an accepted form gets each
+schema `default` the user left empty, SEP-1034). What it was not given, it answers
 with -32601. `connect_in_process` links a client to a `Server` in this process.
 
 Not covered: sampling with tools, URL-mode elicitation.
@@ -25,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -33,15 +36,18 @@ from typing import Any, Protocol
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError, Message
-from wirelab.mcp.server import (
+from wirelab.mcp.in_process import InProcessTransport
+from wirelab.mcp.protocol import (
     ELICIT_ACTIONS,
     LATEST_PROTOCOL_VERSION,
     SUPPORTED_PROTOCOL_VERSIONS,
-    Server,
     argument_problems,
+    check_elicitation_request,
+    check_sampling_request,
 )
+from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
-from wirelab.wire import Wire, WireMessage
+from wirelab.wire import Wire
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +114,7 @@ class Client:
         self.instructions: str | None = None
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
+        self._abandoned: set[Any] = set()  # ids cancelled while waiting: their late answers are dropped
         self._handlers: dict[str, list[NotificationHandler]] = {}
         self._progress: dict[Any, ProgressHandler] = {}
         self._reader: asyncio.Task | None = None
@@ -208,12 +215,23 @@ class Client:
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            await self.notify(
-                "notifications/cancelled", {"requestId": id, "reason": f"no answer within {timeout} s"}
-            )
+            await self.cancel(id, method, f"no answer within {timeout} s")
             raise RequestTimeout(
                 f"{method} (id {id}): no answer within {timeout} s; the request was cancelled"
             ) from None
+        except asyncio.CancelledError as e:
+            await self.cancel(id, method, str(e.args[0]) if e.args else "the client stopped waiting")
+            raise
+
+    async def cancel(self, id: Any, method: str, reason: str) -> None:
+        """Tell the server to stop work on request `id` (never `initialize`); drop its late answer."""
+        self._abandoned.add(id)
+        if method == "initialize" or self._died:
+            return
+        try:
+            await self.notify("notifications/cancelled", {"requestId": id, "reason": reason})
+        except (ConnectionError, OSError) as e:
+            log.info("could not send notifications/cancelled for %r: %s", id, e)
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         await self.transport.send(jsonrpc.notification(method, params))
@@ -242,7 +260,10 @@ class Client:
 
     def _resolve(self, response: Message) -> None:
         future = self._pending.get(response["id"])
-        if future is None or future.done():
+        if response["id"] in self._abandoned:
+            self._abandoned.discard(response["id"])
+            log.debug("dropped the late answer to cancelled request %r", response["id"])
+        elif future is None or future.done():
             log.warning("response to no pending request: id %r", response["id"])
         elif "error" in response:
             future.set_exception(JsonRpcError.from_object(response["error"]))
@@ -289,20 +310,7 @@ class Client:
 
     async def _sample(self, params: dict[str, Any]) -> dict[str, Any]:
         """Check a `sampling/createMessage`, then ask `on_sampling`; `Declined` becomes -1."""
-        messages, max_tokens = params.get("messages"), params.get("maxTokens")
-        if not isinstance(messages, list) or not messages or not all(map(_is_message, messages)):
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                'Invalid params: "messages" must be a non-empty list of {role, content}',
-            )
-        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS, 'Invalid params: "maxTokens" must be a positive integer'
-            )
-        if params.get("tools") is not None:
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS, 'Invalid params: this client did not declare "sampling.tools"'
-            )
+        check_sampling_request(params)
         try:
             return await _outcome(self.on_sampling, params)
         except Declined as e:
@@ -310,22 +318,15 @@ class Client:
 
     async def _elicit(self, params: dict[str, Any]) -> dict[str, Any]:
         """Check an `elicitation/create` (form mode only), ask `on_elicitation`, check its answer."""
-        if params.get("mode", "form") != "form":
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                f"Invalid params: elicitation mode {params.get('mode')!r} was not declared",
-            )
-        schema = params.get("requestedSchema")
-        if not isinstance(params.get("message"), str) or not isinstance(schema, dict):
-            raise JsonRpcError(
-                jsonrpc.INVALID_PARAMS,
-                'Invalid params: form elicitation needs "message" and "requestedSchema"',
-            )
+        check_elicitation_request(params)
+        schema = params["requestedSchema"]
         result = await _outcome(self.on_elicitation, params)
         if not isinstance(result, dict) or result.get("action") not in ELICIT_ACTIONS:
             raise ValueError(
                 f"on_elicitation returned {result!r}: return an action, one of {', '.join(ELICIT_ACTIONS)}"
             )
+        if result["action"] == "accept":
+            result = {**result, "content": with_defaults(schema, result.get("content"))}
         if result["action"] == "accept" and argument_problems(schema, result.get("content")):
             raise ValueError(
                 "on_elicitation accepted content that breaks the requested schema: "
@@ -413,75 +414,39 @@ class Client:
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict[str, Any]:
         return await self.request("prompts/get", {"name": name, "arguments": arguments or {}})
 
-    async def complete(self, ref: dict[str, str], argument: str, value: str) -> list[str]:
-        """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template."""
-        result = await self.request(
-            "completion/complete", {"ref": ref, "argument": {"name": argument, "value": value}}
-        )
+    async def complete(
+        self, ref: dict[str, str], argument: str, value: str, context: dict[str, str] | None = None
+    ) -> list[str]:
+        """Suggestions for `argument` of a prompt (`{"type": "ref/prompt", "name": …}`) or template.
+
+        `context`: the arguments already chosen, so the server can narrow its suggestions.
+        """
+        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if context:
+            params["context"] = {"arguments": dict(context)}
+        result = await self.request("completion/complete", params)
         return result["completion"]["values"]
 
     async def set_log_level(self, level: str) -> None:
         await self.request("logging/setLevel", {"level": level})
 
 
-def _is_message(message: Any) -> bool:
-    """A sampling message: role user or assistant, content a block or a list of blocks."""
-    return (
-        isinstance(message, dict)
-        and message.get("role") in ("user", "assistant")
-        and isinstance(message.get("content"), dict | list)
-    )
+def with_defaults(schema: dict[str, Any], content: Any) -> Any:
+    """Accepted form content with each property's schema `default` where the user left it empty."""
+    if content is None:
+        content = {}
+    if not isinstance(content, dict):
+        return content
+    filled = dict(content)
+    for name, spec in (schema.get("properties") or {}).items():
+        if isinstance(spec, dict) and "default" in spec and filled.get(name) is None:
+            filled[name] = spec["default"]
+    return filled
 
 
 async def _outcome(handler: RequestHandler, params: dict[str, Any]) -> Any:
     outcome = handler(params)
     return await outcome if isinstance(outcome, Awaitable) else outcome
-
-
-class InProcessTransport:
-    """A client transport to a `Server` in this process: no subprocess, but real JSON.
-
-    Each message is encoded and decoded on its way, as it would be on a pipe,
-    and published on `.wire` (channel "mcp"), so the inspector shows it.
-    """
-
-    def __init__(self, server: Server) -> None:
-        self.server, self.wire = server, Wire()
-        self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
-        self._tasks: set[asyncio.Task] = set()
-        self.session = server.connect(self._from_server)
-
-    async def start(self) -> None:
-        return None
-
-    def _from_server(self, message: Message) -> None:
-        self.wire.publish(WireMessage.jsonrpc("mcp", "server", message))
-        self._inbox.put_nowait(json.loads(json.dumps(message)))
-
-    async def send(self, message: Message) -> None:
-        self.wire.publish(WireMessage.jsonrpc("mcp", "client", message))
-        task = asyncio.create_task(self._deliver(json.loads(json.dumps(message))))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _deliver(self, message: Message) -> None:
-        response = await self.session.handle(message)
-        if response is not None:
-            self._from_server(response)
-
-    async def receive(self) -> Message | None:
-        return await self._inbox.get()
-
-    async def close(self) -> None:
-        """End the session: requests still running are cancelled."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.session.close()
-        self._inbox.put_nowait(None)
-
-    async def closed_reason(self) -> str:
-        return "the in-process session was closed"
 
 
 @asynccontextmanager

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from wirelab.mcp.server import Context, Send, Server, ServerTool, Session
+from wirelab.mcp.protocol import Send
+from wirelab.mcp.server import Context, Server, ServerTool
+from wirelab.mcp.session import Session
 
 IMAGE_PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJ"

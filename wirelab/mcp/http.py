@@ -24,7 +24,7 @@ rebinding), a missing or wrong bearer token (when one is set) 401, an
 Every message in and out is published on `McpHttpApp.wire` (channel "mcp-http").
 
 Not covered: resuming a stream with `Last-Event-ID`, JSON-RPC requests from
-the server to the client, OAuth (the token is a fixed shared secret).
+the server to the client.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import uvicorn
 from sse_starlette import EventSourceResponse
@@ -53,16 +52,26 @@ from starlette.routing import Route
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonRpcError, Message
 from wirelab.mcp import stateless
-from wirelab.mcp.server import SUPPORTED_PROTOCOL_VERSIONS, Send, Server, Session
+from wirelab.mcp.auth.resource import ProtectedResource
+from wirelab.mcp.http_checks import (
+    LOOPBACK_HOSTS,
+    Refusal,
+    check_host_and_origin,
+    check_token,
+    read_message,
+    refuse_modern,
+    require_accept,
+)
+from wirelab.mcp.protocol import Send
+from wirelab.mcp.server import Server
+from wirelab.mcp.session import Session
 from wirelab.mcp.stateless import VERSION_HEADER, StatelessServer
-from wirelab.wire import Wire, WireMessage, parse_json
+from wirelab.wire import Wire, WireMessage
 
 log = logging.getLogger(__name__)
 
 MCP_PATH = "/mcp"
 SESSION_HEADER = "Mcp-Session-Id"
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-MAX_BODY_BYTES = 4 * 1024 * 1024
 CHANNEL = "mcp-http"
 MODERN_ERROR_STATUS = {
     jsonrpc.PARSE_ERROR: 400,
@@ -74,22 +83,6 @@ MODERN_ERROR_STATUS = {
 }
 
 Handle = Callable[[Message, Send], Awaitable[Message | None]]
-
-
-class Refusal(Exception):
-    """A request refused before any handler ran: an HTTP status and a JSON-RPC error body."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        code: int = INVALID_REQUEST,
-        headers: dict[str, str] | None = None,
-        id: jsonrpc.Id | None = None,
-    ) -> None:
-        super().__init__(f"{status}: {message}")
-        self.status, self.headers = status, headers or {}
-        self.body = jsonrpc.error_response(id, JsonRpcError(code, message))
 
 
 @dataclass
@@ -110,7 +103,8 @@ _current_stream: contextvars.ContextVar[tuple[HttpSession, Send] | None] = conte
 class McpHttpApp:
     """The ASGI app serving `server` at `/mcp`; `.starlette` is what uvicorn runs.
 
-    `token`: require `Authorization: Bearer <token>`. `allowed_hosts`: host
+    `token`: require `Authorization: Bearer <token>`; `protection`: require OAuth
+    access tokens for this server (`wirelab.mcp.auth.resource`). `allowed_hosts`: host
     names accepted in `Host` and `Origin` (with any port). `allowed_origins`:
     further exact origins, e.g. `"https://inspector.example"`.
     """
@@ -122,21 +116,25 @@ class McpHttpApp:
         token: str | None = None,
         allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
         allowed_origins: Iterable[str] = (),
+        protection: ProtectedResource | None = None,
     ) -> None:
-        self.server, self.token = server, token
+        self.server, self.token, self.protection = server, token, protection
         self.allowed_hosts = frozenset(allowed_hosts)
         self.allowed_origins = frozenset(allowed_origins)
         self.wire = Wire()
         self.sessions: dict[str, HttpSession] = {}
         self.stateless = StatelessServer(server)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.starlette = Starlette(routes=[Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])])
+        routes = [Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])]
+        self.starlette = Starlette(routes=routes + (protection.routes(MCP_PATH) if protection else []))
 
     async def endpoint(self, request: Request) -> Response:
         self.loop = asyncio.get_running_loop()
         try:
-            self.check_host_and_origin(request)
-            self.check_token(request)
+            check_host_and_origin(request, self.allowed_hosts, self.allowed_origins)
+            check_token(request, self.token)
+            if self.protection and (refused := await self.protection.check(request)):
+                return refused
             if request.method == "POST":
                 return await self.post(request)
             return await (self.get(request) if request.method == "GET" else self.delete(request))
@@ -145,63 +143,14 @@ class McpHttpApp:
             self.publish(refusal.body, refusal.status)
             return JSONResponse(refusal.body, refusal.status, headers=refusal.headers)
 
-    # --- checks every request passes first ---
-
-    def check_host_and_origin(self, request: Request) -> None:
-        """403 for a `Host` or `Origin` that names another machine (a DNS-rebinding attack)."""
-        host = request.headers.get("host", "")
-        if _hostname(host) not in self.allowed_hosts:
-            raise Refusal(
-                403,
-                f"Forbidden: Host {host!r} is not this server "
-                f"(allowed: {', '.join(sorted(self.allowed_hosts))})",
-            )
-        origin = request.headers.get("origin")
-        if origin is None or origin in self.allowed_origins:
-            return
-        if _hostname(urlsplit(origin).netloc) not in self.allowed_hosts:
-            raise Refusal(
-                403,
-                f"Forbidden: Origin {origin!r} is not allowed (a web page may not call a local MCP server)",
-            )
-
-    def check_token(self, request: Request) -> None:
-        if self.token is None:
-            return
-        sent = request.headers.get("authorization", "")
-        if not secrets.compare_digest(sent.encode(), f"Bearer {self.token}".encode()):
-            raise Refusal(
-                401,
-                "Unauthorized: send Authorization: Bearer <token>",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-
     # --- POST: one message ---
 
     async def post(self, request: Request) -> Response:
-        _require_accept(request, "application/json", "text/event-stream")
-        message = await self.read_message(request)
+        require_accept(request, "application/json", "text/event-stream")
+        message = await read_message(request, self.publish)
         if stateless.is_modern(message, request.headers.get(VERSION_HEADER)):
             return await self.post_modern(request, message)
         return await self.post_legacy(request, message)
-
-    async def read_message(self, request: Request) -> Message:
-        """The one JSON-RPC message in the body: 415, 413 or 400 (-32700, -32600) if it is not."""
-        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if content_type != "application/json":
-            raise Refusal(
-                415,
-                f"Unsupported Media Type: send Content-Type: application/json, "
-                f"not {content_type or 'nothing'!r}",
-            )
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            raise Refusal(413, f"Payload Too Large: the body is over {MAX_BODY_BYTES} bytes")
-        message, error = jsonrpc.receive(body)
-        self.publish(message if message is not None else parse_json(body), sender="client")
-        if error is not None:
-            raise Refusal(400, error["error"]["message"], error["error"]["code"], id=error["id"])
-        return message
 
     async def post_modern(self, request: Request, message: Message) -> Response:
         if not jsonrpc.is_request(message):
@@ -315,8 +264,8 @@ class McpHttpApp:
 
     async def get(self, request: Request) -> Response:
         """Open the session's stream of notifications that belong to no request."""
-        _refuse_modern(request)
-        _require_accept(request, "text/event-stream")
+        refuse_modern(request)
+        require_accept(request, "text/event-stream")
         entry = self.session_for(request)
         if entry.listener is not None:
             raise Refusal(409, "Conflict: this session already has an open GET stream")
@@ -335,7 +284,7 @@ class McpHttpApp:
 
     async def delete(self, request: Request) -> Response:
         """End the session: its id is unknown (404) from now on."""
-        _refuse_modern(request)
+        refuse_modern(request)
         self.close_session(self.session_for(request))
         return Response(status_code=204)
 
@@ -349,35 +298,6 @@ class McpHttpApp:
         if self.wire.observed:
             message = WireMessage.jsonrpc(CHANNEL, sender, payload)  # type: ignore[arg-type]
             self.wire.publish(dataclasses.replace(message, status=status))
-
-
-def _hostname(netloc: str) -> str:
-    """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:80' -> '[::1]'; 'evil.com' -> 'evil.com'."""
-    if netloc.startswith("["):
-        return netloc[: netloc.find("]") + 1]
-    return netloc.rsplit(":", 1)[0].lower()
-
-
-def _require_accept(request: Request, *media_types: str) -> None:
-    """406 unless `Accept` lists every one of `media_types` (or a wildcard covering it)."""
-    accepted = {part.split(";")[0].strip().lower() for part in request.headers.get("accept", "").split(",")}
-    missing = [t for t in media_types if not accepted & {t, "*/*", t.split("/")[0] + "/*"}]
-    if missing:
-        raise Refusal(
-            406,
-            f"Not Acceptable: the Accept header must list {' and '.join(media_types)}"
-            f" (missing {', '.join(missing)})",
-        )
-
-
-def _refuse_modern(request: Request) -> None:
-    version = request.headers.get(VERSION_HEADER)
-    if version is not None and version not in SUPPORTED_PROTOCOL_VERSIONS:
-        raise Refusal(
-            405,
-            f"Method Not Allowed: protocol {version} has no GET stream and no sessions; POST each request",
-            headers={"Allow": "POST"},
-        )
 
 
 def _modern_status(response: Message) -> int:

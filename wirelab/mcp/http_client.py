@@ -9,14 +9,19 @@
 POST. A request's answer comes back as JSON or as an SSE stream (read with
 `httpx2.EventSource`) and is queued for `receive()`; an HTTP error whose body
 is a JSON-RPC error is that request's answer, any other becomes a -32603
-error naming the status. In the 2025-11-25 era it keeps the `Mcp-Session-Id`
-that `initialize` returned, opens the GET stream for notifications, and
-ends the session with DELETE on `close()`. In the 2026-07-28 era it stamps
-each request with the per-request `_meta` envelope and the headers that mirror
-it, and `StatelessClient` starts with `server/discover` instead of `initialize`.
+error naming the status. A stream the server closes before the answer is
+resumed (SEP-1699): after the `retry` milliseconds the server asked for, a GET
+with `Last-Event-ID` picks up where the stream stopped. `auth`, an `httpx2.Auth`
+such as `wirelab.mcp.auth.OAuth`, gets and renews tokens on 401 and 403.
+
+In the 2025-11-25 era it keeps the `Mcp-Session-Id` that `initialize` returned,
+opens the GET stream for notifications, and ends the session with DELETE on
+`close()`. In the 2026-07-28 era it stamps each request with the per-request
+`_meta` envelope and the headers that mirror it, and `StatelessClient` starts
+with `server/discover` instead of `initialize`.
 
 Every message sent and received is published on `.wire` (channel "mcp-http").
-Not covered: OAuth, resuming streams, `x-mcp-header` tool parameters.
+Not covered: `x-mcp-header` tool parameters.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import httpx2
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INTERNAL_ERROR, JsonRpcError, Message
 from wirelab.mcp import stateless
+from wirelab.mcp.auth.client import AuthorizationError
 from wirelab.mcp.client import Client
 from wirelab.mcp.http import SESSION_HEADER
 from wirelab.mcp.stateless import MODERN_PROTOCOL_VERSION, SERVER_INFO_KEY, VERSION_HEADER
@@ -43,6 +49,17 @@ log = logging.getLogger(__name__)
 Era = Literal["2025-11-25", "2026-07-28"]
 CHANNEL = "mcp-http"
 ACCEPT = "application/json, text/event-stream"
+DEFAULT_RETRY_MS = 1000  # before resuming a stream whose server named no `retry`
+MAX_RESUMES = 5  # reconnections for one answer before giving up
+
+
+@dataclasses.dataclass
+class StreamCursor:
+    """Where one request's SSE stream stands: the last event id, the server's `retry`, the answer."""
+
+    last_event_id: str | None = None
+    retry_ms: int | None = None
+    answered: bool = False
 
 
 class HttpTransport:
@@ -54,6 +71,7 @@ class HttpTransport:
         *,
         era: Era = "2025-11-25",
         token: str | None = None,
+        auth: httpx2.Auth | None = None,
         client_info: dict[str, str] | None = None,
         timeout: float = 30.0,
         listen: bool = True,
@@ -64,7 +82,7 @@ class HttpTransport:
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(timeout, read=None))
+        self.http = httpx2.AsyncClient(headers=headers, auth=auth, timeout=httpx2.Timeout(timeout, read=None))
         self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
         self._closed_reason = "the client closed the connection"
@@ -124,15 +142,18 @@ class HttpTransport:
                 if request["method"] == "initialize" and SESSION_HEADER in response.headers:
                     self.session_id = response.headers[SESSION_HEADER]
                 await self.read_answer(request, response)
+        except AuthorizationError as e:
+            self.fail(request, f"not authorized to call {self.url}: {e}")
         except httpx2.HTTPError as e:
             self.fail(request, f"cannot reach {self.url}: {type(e).__name__}: {e}")
 
     async def read_answer(self, request: Message, response: httpx2.Response) -> None:
         content_type = response.headers.get("content-type", "").split(";")[0].strip()
         if content_type == "text/event-stream":
-            async for event in httpx2.EventSource(response):
-                if event.data:
-                    self.take(parse_json(event.data), response.status_code, request)
+            cursor = StreamCursor()
+            await self.read_events(request, response, cursor)
+            if not cursor.answered:
+                await self.resume(request, cursor)
             return
         body = await response.aread()
         payload = parse_json(body) if body else None
@@ -142,6 +163,13 @@ class HttpTransport:
                 response.status_code,
                 request,
             )
+        elif response.status_code in (401, 403):
+            challenge = response.headers.get("www-authenticate", "none")
+            self.fail(
+                request,
+                f"HTTP {response.status_code}: not authorized (WWW-Authenticate: {challenge}); "
+                "connect with auth=OAuth(...) to get a token",
+            )
         else:
             self.fail(
                 request,
@@ -149,9 +177,49 @@ class HttpTransport:
                 f"{body[:200].decode('utf-8', 'replace')!r}",
             )
 
+    async def read_events(self, request: Message, response: httpx2.Response, cursor: StreamCursor) -> None:
+        """Take each event's message, noting ids and `retry`; stop once `request` is answered."""
+        async for event in httpx2.EventSource(response):
+            cursor.last_event_id = event.id or cursor.last_event_id
+            cursor.retry_ms = event.retry if event.retry is not None else cursor.retry_ms
+            if not event.data:
+                continue  # a priming event: an id (and a retry) to resume from, no message
+            payload = parse_json(event.data)
+            self.take(payload, response.status_code, request)
+            if _answers(payload, request):
+                cursor.answered = True
+                return
+
+    async def resume(self, request: Message, cursor: StreamCursor) -> None:
+        """The stream ended before the answer: wait `retry` ms, GET with `Last-Event-ID`, read on."""
+        for _ in range(MAX_RESUMES):
+            if cursor.last_event_id is None:
+                self.fail(
+                    request, "the server closed the stream before answering, with no event id to resume"
+                )
+                return
+            await asyncio.sleep((cursor.retry_ms if cursor.retry_ms is not None else DEFAULT_RETRY_MS) / 1000)
+            headers = {
+                **self.headers({}),
+                "Accept": "text/event-stream",
+                "Last-Event-ID": cursor.last_event_id,
+            }
+            async with self.http.stream("GET", self.url, headers=headers) as response:
+                if response.status_code != 200:
+                    self.fail(request, f"resuming the stream got HTTP {response.status_code}")
+                    return
+                await self.read_events(request, response, cursor)
+            if cursor.answered:
+                return
+        self.fail(request, f"no answer after resuming the stream {MAX_RESUMES} times")
+
     async def post_without_answer(self, message: Message) -> None:
         """POST a notification or a response: the server must answer 202 Accepted."""
-        response = await self.http.post(self.url, json=message, headers=self.headers(message))
+        try:
+            response = await self.http.post(self.url, json=message, headers=self.headers(message))
+        except AuthorizationError as e:
+            log.warning("could not send %s: not authorized: %s", message.get("method", "a response"), e)
+            return
         if response.status_code != 202:
             log.warning(
                 "the server answered %s with HTTP %s: %s",
@@ -181,24 +249,37 @@ class HttpTransport:
     # --- the session's GET stream and DELETE (2025-11-25) ---
 
     async def listen_for_notifications(self) -> None:
-        """Read the session's GET stream until it ends; a server without one answers 405."""
-        headers = {**self.headers({}), "Accept": "text/event-stream"}
-        try:
-            async with self.http.stream("GET", self.url, headers=headers) as response:
-                if response.status_code != 200:
-                    log.info("no GET stream: HTTP %s", response.status_code)
-                    return
-                async for event in httpx2.EventSource(response):
-                    if event.data:
-                        self.take(parse_json(event.data), 200, {"method": "GET"})
-        except httpx2.HTTPError as e:
-            log.info("the GET stream ended: %s", e)
+        """Read the session's GET stream; a server without one answers 405.
+
+        When the server closes the stream after naming a `retry`, reconnect after that many
+        milliseconds with `Last-Event-ID`; give up after `MAX_RESUMES` reconnections in a row
+        that bring nothing.
+        """
+        cursor, idle = StreamCursor(), 0
+        while idle < MAX_RESUMES:
+            headers = {**self.headers({}), "Accept": "text/event-stream"}
+            if cursor.last_event_id is not None:
+                headers["Last-Event-ID"] = cursor.last_event_id
+            seen = cursor.last_event_id
+            try:
+                async with self.http.stream("GET", self.url, headers=headers) as response:
+                    if response.status_code != 200:
+                        log.info("no GET stream: HTTP %s", response.status_code)
+                        return
+                    await self.read_events({"method": "GET"}, response, cursor)
+            except (httpx2.HTTPError, AuthorizationError) as e:
+                log.info("the GET stream ended: %s", e)
+                return
+            if cursor.retry_ms is None:
+                return  # the server did not invite a reconnection
+            idle = 0 if cursor.last_event_id != seen else idle + 1
+            await asyncio.sleep(cursor.retry_ms / 1000)
 
     async def end_session(self) -> None:
         try:
             response = await self.http.delete(self.url, headers=self.headers({}))
             log.info("DELETE session: HTTP %s", response.status_code)
-        except httpx2.HTTPError as e:
+        except (httpx2.HTTPError, AuthorizationError) as e:
             log.warning("could not end the session: %s", e)
         self.session_id = None
 
@@ -233,12 +314,31 @@ class StatelessClient(Client):
         return result
 
 
+def _answers(payload: Any, request: Message) -> bool:
+    """Is `payload` the response to `request` (not a server request that reuses its id)?"""
+    return (
+        isinstance(payload, dict)
+        and payload.get("id") == request.get("id")
+        and "method" not in payload
+        and ({"result", "error"} & payload.keys()) != set()
+    )
+
+
 @asynccontextmanager
 async def connect_http(
-    url: str, *, era: Era = "2025-11-25", token: str | None = None, timeout: float = 30.0
+    url: str,
+    *,
+    era: Era = "2025-11-25",
+    token: str | None = None,
+    auth: httpx2.Auth | None = None,
+    timeout: float = 30.0,
+    **options: Any,
 ) -> AsyncIterator[Client]:
-    """A started client of the MCP endpoint `url`: initialized (2025-11-25) or discovered (2026)."""
-    transport = HttpTransport(url, era=era, token=token, timeout=timeout)
+    """A started client of the MCP endpoint `url`: initialized (2025-11-25) or discovered (2026).
+
+    `auth` (e.g. `wirelab.mcp.auth.OAuth`) authorizes; `options` go to the `Client`.
+    """
+    transport = HttpTransport(url, era=era, token=token, auth=auth, timeout=timeout)
     client_class = StatelessClient if era == MODERN_PROTOCOL_VERSION else Client
-    async with client_class(transport, timeout=timeout) as client:
+    async with client_class(transport, timeout=timeout, **options) as client:
         yield client

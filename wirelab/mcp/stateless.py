@@ -38,14 +38,9 @@ from typing import Any
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError, Message
-from wirelab.mcp.server import (
-    LOG_LEVELS,
-    RESOURCE_NOT_FOUND,
-    SUPPORTED_PROTOCOL_VERSIONS,
-    Send,
-    Server,
-    Session,
-)
+from wirelab.mcp.protocol import LOG_LEVELS, RESOURCE_NOT_FOUND, SUPPORTED_PROTOCOL_VERSIONS, Send
+from wirelab.mcp.server import Server
+from wirelab.mcp.session import Session
 
 MODERN_PROTOCOL_VERSION = "2026-07-28"
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -293,8 +288,8 @@ class StatelessServer:
         return result
 
     def capabilities(self) -> dict[str, Any]:
-        """No `listChanged` or `subscribe`: both need subscriptions/listen, not covered here."""
-        return {"tools": {}, "resources": {}, "prompts": {}, "completions": {}, "logging": {}}
+        """The server's, without `listChanged` or `subscribe`: both need subscriptions/listen."""
+        return {name: {} for name in self.server.capabilities()}
 
     def finish(self, method: str, response: Message | None) -> Message | None:
         """Add what every 2026-07-28 result carries; rename the retired resource-not-found code."""

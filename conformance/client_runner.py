@@ -1,0 +1,91 @@
+"""Our MCP client as the conformance suite's client under test.
+
+    npx @modelcontextprotocol/conformance client \\
+        --command "python conformance/client_runner.py" --scenario auth/metadata-default
+
+The suite starts a test server per scenario and runs this script with the
+server's URL as its argument, the scenario's name in `MCP_CONFORMANCE_SCENARIO`
+and, for some scenarios, credentials in `MCP_CONFORMANCE_CONTEXT` (JSON).
+The script behaves as one host would: it connects with `wirelab.mcp.http_client`
+(authorizing with `wirelab.mcp.auth.OAuth` when the server asks, the user's
+approval played by following the redirect), lists the tools and calls each
+once with arguments made from its schema; a form the server asks for is
+accepted as is, so its defaults apply. It exits 1, saying why, if any step fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from typing import Any
+
+from wirelab.mcp.auth import OAuth, approve_headlessly
+from wirelab.mcp.http_client import connect_http
+
+# the client ID metadata document the suite's CIMD scenario expects a client to use
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+EXAMPLE_VALUES = {"number": 1, "integer": 1, "string": "text", "boolean": True, "array": [], "object": {}}
+
+
+def example_arguments(schema: dict[str, Any]) -> dict[str, Any]:
+    """A value of the right type for each required property of a tool's input schema."""
+    properties = schema.get("properties") or {}
+    return {
+        name: EXAMPLE_VALUES.get((properties.get(name) or {}).get("type", "string"), "text")
+        for name in schema.get("required") or []
+    }
+
+
+def oauth_for(url: str, scenario: str, context: dict[str, Any]) -> OAuth:
+    """The authorization the scenario's host would set up, with the credentials it was given."""
+    return OAuth(
+        url,
+        on_authorize=approve_headlessly,
+        client_name="wirelab-conformance-client",
+        client_metadata_url=CLIENT_METADATA_URL,
+        client_id=context.get("client_id"),
+        client_secret=context.get("client_secret"),
+        private_key_pem=context.get("private_key_pem"),
+        signing_algorithm=context.get("signing_algorithm", "ES256"),
+        grant="client_credentials"
+        if scenario.startswith("auth/client-credentials")
+        else "authorization_code",
+    )
+
+
+async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
+    return {"action": "accept", "content": {}}
+
+
+async def run(url: str, scenario: str, context: dict[str, Any]) -> list[str]:
+    """Connect, list the tools, call each; the problems met (empty when all went well)."""
+    auth = oauth_for(url, scenario, context)
+    problems = []
+    try:
+        async with connect_http(url, auth=auth, timeout=20, on_elicitation=accept_with_defaults) as client:
+            for tool in await client.list_tools():
+                result = await client.call_tool(tool["name"], example_arguments(tool.get("inputSchema", {})))
+                if result.get("isError"):
+                    problems.append(f"{tool['name']}: {json.dumps(result['content'])[:300]}")
+    finally:
+        await auth.aclose()
+    return problems
+
+
+def main() -> int:
+    url = sys.argv[1]
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    try:
+        problems = asyncio.run(run(url, scenario, context))
+    except Exception as e:  # the suite reads our exit status and stderr
+        problems = [f"{type(e).__name__}: {e}"]
+    for problem in problems:
+        print(f"{scenario}: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""What both sides of MCP agree on: versions, constants, cursors and argument checks.
+
+The server (`wirelab.mcp.server`, `wirelab.mcp.session`) and the client
+(`wirelab.mcp.client`) import these from here, so neither imports the other
+for a constant:
+
+    decode_cursor("tools", encode_cursor("tools", 50), 120)  # -> 50
+    argument_problems({"required": ["a"]}, {})  # -> ["arguments: 'a' is a required property"]
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from typing import Any, Literal
+
+from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError, Message
+from wirelab.tools import JSONSchema
+
+LATEST_PROTOCOL_VERSION = "2025-11-25"
+SUPPORTED_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+RESOURCE_NOT_FOUND = -32002  # MCP's code up to 2025-11-25 (resources.mdx, "Error Handling")
+CLIENT_REQUEST_TIMEOUT = 60.0  # seconds a server waits for the client (a user may be deciding)
+ELICIT_ACTIONS = ("accept", "decline", "cancel")
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+Send = Callable[[Message], None]
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+class MissingClientCapability(RuntimeError):
+    """The server wanted to send a request the client did not declare it can answer."""
+
+
+class InvalidClientResult(ValueError):
+    """The client answered a server-to-client request with a result of the wrong shape."""
+
+
+def invalid_params(message: str, **data: Any) -> JsonRpcError:
+    """A -32602 error whose message tells the caller what to change."""
+    return JsonRpcError(INVALID_PARAMS, f"Invalid params: {message}", data or None)
+
+
+def without_none(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value: MCP leaves optional members out rather than sending null."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def text_content(text: str) -> dict[str, str]:
+    return {"type": "text", "text": text}
+
+
+def encode_cursor(kind: str, offset: int) -> str:
+    """An opaque cursor, e.g. `encode_cursor("tools", 50)` -> 'eyJsaXN0Ijo…'."""
+    return base64.urlsafe_b64encode(json.dumps({"list": kind, "offset": offset}).encode()).decode()
+
+
+def decode_cursor(kind: str, cursor: Any, length: int) -> int:
+    """The offset in a cursor this server made for `kind`; -32602 for any other cursor."""
+    try:
+        state = json.loads(base64.urlsafe_b64decode(str(cursor).encode()))
+        offset = state["offset"] if state["list"] == kind else None
+    except (ValueError, TypeError, KeyError, binascii.Error):
+        offset = None
+    if not isinstance(offset, int) or not 0 <= offset < length:
+        raise invalid_params(f"invalid cursor {cursor!r}: pass back a nextCursor this server sent")
+    return offset
+
+
+def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
+    """What is wrong with `arguments` under `schema` (JSON Schema 2020-12), one line each."""
+    import jsonschema  # here, not at the top: importing it takes a second, a server starts faster
+
+    validator = jsonschema.Draft202012Validator(schema)
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"
+        for e in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
+    ]
+
+
+def request_meta(request: Message) -> dict[str, Any]:
+    """The request's `_meta` object (where `progressToken` travels), `{}` when absent."""
+    params = request.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def required_string(params: dict[str, Any], name: str) -> str:
+    """`params[name]`, which must be a string; -32602 naming the member if it is not."""
+    value = params.get(name)
+    if not isinstance(value, str):
+        raise invalid_params(f'"{name}" must be a string')
+    return value
+
+
+def check_sampling_request(params: dict[str, Any]) -> None:
+    """-32602 unless `sampling/createMessage` params have messages and a positive `maxTokens`."""
+    messages, max_tokens = params.get("messages"), params.get("maxTokens")
+    if not isinstance(messages, list) or not messages or not all(map(_is_sampling_message, messages)):
+        raise invalid_params('"messages" must be a non-empty list of {role, content}')
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+        raise invalid_params('"maxTokens" must be a positive integer')
+    if params.get("tools") is not None:
+        raise invalid_params('this client did not declare "sampling.tools"')
+
+
+def check_elicitation_request(params: dict[str, Any]) -> None:
+    """-32602 unless `elicitation/create` params are form mode with a message and a schema."""
+    if params.get("mode", "form") != "form":
+        raise invalid_params(f"elicitation mode {params.get('mode')!r} was not declared")
+    if not isinstance(params.get("message"), str) or not isinstance(params.get("requestedSchema"), dict):
+        raise invalid_params('form elicitation needs "message" and "requestedSchema"')
+
+
+def _is_sampling_message(message: Any) -> bool:
+    """A sampling message: role user or assistant, content a block or a list of blocks."""
+    return (
+        isinstance(message, dict)
+        and message.get("role") in ("user", "assistant")
+        and isinstance(message.get("content"), dict | list)
+    )

@@ -134,6 +134,72 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
         log.close()
 
 
+@dataclass
+class Course:
+    """JupyterLab as `./course` starts it: `printed_url` is the address it tells the learner."""
+
+    url: str
+    token: str
+    printed_url: str
+
+    def api(self, path: str, method: str = "GET") -> object:
+        request = urllib.request.Request(f"{self.url}{path}?token={self.token}", method=method)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+
+def _set_up_already(venv: pathlib.Path) -> None:
+    """`./course` reinstalls when its stamp is stale; a test must never do that."""
+    stamp = venv / ".installed"
+    newer = (
+        [
+            f.name
+            for f in (REPO / "requirements.txt", REPO / "pyproject.toml")
+            if f.stat().st_mtime > stamp.stat().st_mtime
+        ]
+        if stamp.exists()
+        else ["(no stamp)"]
+    )
+    if newer:
+        pytest.fail(f"{stamp} is older than {newer}: run ./course once to set up, then the test")
+
+
+def _printed_url(log: pathlib.Path, port: int, token: str) -> str:
+    for line in log.read_text(errors="replace").splitlines():
+        if f"http://127.0.0.1:{port}/" in line:
+            return line.split()[-1].replace("token=...", f"token={token}")
+    raise RuntimeError(f"./course printed no address; its log:\n{log.read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="session")
+def course(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Course]:
+    """`./course` itself, with the options a headless run needs passed through to jupyter lab."""
+    _set_up_already(REPO / ".venv")
+    home = tmp_path_factory.mktemp("course")
+    port, token = _free_port(), secrets.token_hex(16)
+    command = [
+        str(REPO / "course"),
+        "open",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        "--LabApp.expose_app_in_browser=True",
+    ]
+    log_path = home / "course.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
+        yield Course(url, token, _printed_url(log_path, port, token))
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
 @pytest.fixture
 def page(chromium: pathlib.Path):
     from playwright.sync_api import sync_playwright

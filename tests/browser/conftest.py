@@ -152,15 +152,13 @@ class Course:
 def _set_up_already(venv: pathlib.Path) -> None:
     """`./course` reinstalls when its stamp is stale; a test must never do that."""
     stamp = venv / ".installed"
-    newer = (
-        [
-            f.name
-            for f in (REPO / "requirements.txt", REPO / "pyproject.toml")
-            if f.stat().st_mtime > stamp.stat().st_mtime
-        ]
-        if stamp.exists()
-        else ["(no stamp)"]
-    )
+    if not stamp.exists():
+        pytest.fail(f"{stamp} is missing: run ./course once to set up, then the test")
+    newer = [
+        f.name
+        for f in (REPO / "requirements.txt", REPO / "pyproject.toml")
+        if f.stat().st_mtime > stamp.stat().st_mtime
+    ]
     if newer:
         pytest.fail(f"{stamp} is older than {newer}: run ./course once to set up, then the test")
 

@@ -75,11 +75,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _lab_environment(home: pathlib.Path) -> dict[str, str]:
+def _lab_environment(home: pathlib.Path, **more: dict) -> dict[str, str]:
     chosen = {
         "apputils-extension/notification": {"fetchNews": "false"},
-        "notebook-extension/tracker": {"windowingMode": "none"},
-    }  # render every cell
+        "notebook-extension/tracker": {"windowingMode": "none"},  # render every cell
+        **more,
+    }
     for name, values in chosen.items():
         path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -187,7 +188,10 @@ def course(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> 
     ]
     log_path = home / "course.log"
     log = log_path.open("w")
-    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log, stderr=subprocess.STDOUT)
+    # The course's own lessons are open: a kernel start marks them changed, and an
+    # autosave would write them back, so autosave is off.
+    environment = _lab_environment(home, **{"docmanager-extension/plugin": {"autosave": False}})
+    process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)

@@ -52,12 +52,15 @@ def page(course, chromium):
     """One browser on the address `./course` printed; lessons open in it one after another."""
     from playwright.sync_api import sync_playwright
 
+    before = {lesson: lesson.read_bytes() for lesson in LESSONS}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(course.printed_url)
         yield page
         browser.close()
+    changed = [lesson.name for lesson, saved in before.items() if lesson.read_bytes() != saved]
+    assert not changed, f"opening the lessons wrote to {changed}"
 
 
 def test_the_printed_address_opens_lesson_00_with_labs_in_the_file_browser(course, page):

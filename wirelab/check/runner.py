@@ -14,6 +14,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,11 @@ def find_lab(name: str, root: Path) -> Path:
 def run_lab(path: Path, timeout_s: int = 120) -> LabReport:
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
+    # CurveZMQ keys for the kernel's sockets (its kernelspec declares support), so the
+    # kernel neither talks in plain text nor warns that it does.
     NotebookClient(
         nb,
+        config=Config({"KernelManager": {"transport_encryption": "auto"}}),
         timeout=timeout_s,
         kernel_name="python3",
         allow_errors=True,

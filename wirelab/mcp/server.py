@@ -49,6 +49,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import jsonschema  # at the top: importing it takes seconds, which a first tools/call must not wait for
+
 from wirelab import jsonrpc
 from wirelab.errors import ToolError
 from wirelab.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, JsonRpcError, Message
@@ -810,8 +812,6 @@ def decode_cursor(kind: str, cursor: Any, length: int) -> int:
 
 def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
     """What is wrong with `arguments` under `schema` (JSON Schema 2020-12), one line each."""
-    import jsonschema  # here, not at the top: importing it takes a second, a server starts faster
-
     validator = jsonschema.Draft202012Validator(schema)
     return [
         f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"

@@ -39,17 +39,18 @@ import asyncio
 import base64
 import binascii
 import dataclasses
+import importlib
 import inspect
 import itertools
 import json
 import logging
 import re
+import sys
+import threading
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
-
-import jsonschema  # at the top: importing it takes seconds, which a first tools/call must not wait for
 
 from wirelab import jsonrpc
 from wirelab.errors import ToolError
@@ -262,6 +263,7 @@ class Server:
         self.prompts: dict[str, ServerPrompt] = {}
         self.completers: dict[tuple[str, str], Completer] = {}
         self.sessions: set[Session] = set()
+        warm_up_validation()
 
     def connect(self, send: Send) -> Session:
         """A new session; `send` is called with every message the server sends unasked."""
@@ -810,8 +812,22 @@ def decode_cursor(kind: str, cursor: Any, length: int) -> int:
     return offset
 
 
+def warm_up_validation() -> None:
+    """Start importing jsonschema in a thread: it takes seconds (more on a busy machine).
+
+    At the top of this module the import would delay every server's start (and its
+    answer to initialize); left to the first tools/call, it would delay that call past
+    a client's timeout. In a thread it overlaps the handshake; a call that comes too
+    early waits for the rest of the import.
+    """
+    if "jsonschema" not in sys.modules:
+        threading.Thread(target=importlib.import_module, args=("jsonschema",), daemon=True).start()
+
+
 def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
     """What is wrong with `arguments` under `schema` (JSON Schema 2020-12), one line each."""
+    import jsonschema  # warm_up_validation() started this import when the server was made
+
     validator = jsonschema.Draft202012Validator(schema)
     return [
         f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"

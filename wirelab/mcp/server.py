@@ -60,7 +60,11 @@ from wirelab.tools import JSONSchema, function_schema, summary, type_schema
 log = logging.getLogger(__name__)
 
 LATEST_PROTOCOL_VERSION = "2025-11-25"
-SUPPORTED_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# Only the revisions this server implements. 2025-03-26 requires accepting JSON-RPC batches
+# and 2024-11-05 has no structuredContent or elicitation; a client asking for either gets
+# 2025-11-25 and decides whether it can go on. 2025-06-18 differs from 2025-11-25 only in
+# additions this server does not use.
+SUPPORTED_PROTOCOL_VERSIONS = ("2025-06-18", "2025-11-25")
 RESOURCE_NOT_FOUND = -32002  # MCP's code up to 2025-11-25 (resources.mdx, "Error Handling")
 CLIENT_REQUEST_TIMEOUT = 60.0  # seconds a server waits for the client (a user may be deciding)
 ELICIT_ACTIONS = ("accept", "decline", "cancel")

@@ -1,5 +1,8 @@
 """The lessons' client: offline by default, a real provider by environment, observed on its wire."""
 
+import socket
+import time
+
 import openai
 import pytest
 
@@ -102,3 +105,45 @@ def test_nothing_is_published_before_anyone_subscribes():
     made.wire.subscribe(seen.append)
     made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
     assert len(seen) == 2
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens once the socket is closed
+
+
+@pytest.fixture
+def unreachable_provider(monkeypatch):
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    monkeypatch.delenv("WIRELAB_OFFLINE", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setenv("WIRELAB_MODEL", "some-model")
+    return url
+
+
+def test_an_unreachable_provider_fails_at_once_in_one_paragraph_naming_url_model_and_variables(
+    unreachable_provider,
+):
+    made = llm.client()
+    started = time.monotonic()
+    with pytest.raises(llm.ProviderUnreachable) as raised:
+        made.chat.completions.create(model=llm.model_name(), messages=[{"role": "user", "content": "hi"}])
+    assert time.monotonic() - started < 10  # a hang guard: no retries with backoff, no long wait
+    message = str(raised.value)
+    assert f"{unreachable_provider}/chat/completions" in message
+    assert "'some-model'" in message
+    for variable in ("OPENAI_BASE_URL", "WIRELAB_MODEL", "OPENAI_API_KEY", "WIRELAB_OFFLINE=1"):
+        assert variable in message
+    assert "\n" not in message
+    assert raised.value._render_traceback_() == [message]  # IPython shows the paragraph, no traceback
+    assert isinstance(raised.value, openai.APIConnectionError)  # code catching openai's error still does
+
+
+def test_a_real_provider_gets_a_short_connect_timeout_and_few_retries(real_provider, monkeypatch):
+    monkeypatch.setenv("WIRELAB_MODEL", "some-model")
+    made = llm.client()
+    assert made.timeout.connect <= 5
+    assert made.max_retries <= 1
+    assert llm.client(max_retries=4).max_retries == 4  # explicit options still win

@@ -13,6 +13,10 @@ OpenAI-compatible provider with no code change:
     WIRELAB_MODEL     the model to ask (required with a real provider)
     WIRELAB_OFFLINE=1 forces the offline model even when a key is set
 
+A real provider that cannot be reached fails fast (a 3 s connect timeout, no
+retries of a refused connection) with `ProviderUnreachable`: one paragraph
+naming the URL, the model and the variables to change, not a long traceback.
+
 Every client publishes its HTTP exchanges on `client.wire` (see `wirelab.wire`),
 which is what the wire inspector widget watches.
 """
@@ -28,6 +32,7 @@ import openai
 from wirelab.wire import Wire, WireMessage, parse_json
 
 CHANNEL = "chat"
+CONNECT_TIMEOUT_S = 3.0
 
 
 def using_offline_model() -> bool:
@@ -53,11 +58,15 @@ def model_name() -> str:
 def client(wire: Wire | None = None, **options) -> openai.OpenAI:
     """An `openai.OpenAI` client for the configured provider, observed on `client.wire`."""
     wire = wire or Wire()
-    http = httpx2.Client(transport=ObservedTransport(httpx2.HTTPTransport(), wire))
+    transport: httpx2.BaseTransport = httpx2.HTTPTransport()
     if using_offline_model():
         from wirelab.offline_model import shared_server
 
         options = {"base_url": shared_server().base_url, "api_key": "offline", **options}
+    else:
+        transport = ReachabilityTransport(transport)
+        options = {"timeout": httpx2.Timeout(600.0, connect=CONNECT_TIMEOUT_S), "max_retries": 1, **options}
+    http = httpx2.Client(transport=ObservedTransport(transport, wire))
     made = openai.OpenAI(http_client=http, **options)
     made.wire = wire
     return made
@@ -68,6 +77,46 @@ def describe_provider() -> str:
     if using_offline_model():
         return f"the offline model ({model_name()}), running on this machine"
     return f"{os.environ.get('OPENAI_BASE_URL', 'the OpenAI API')} with model {model_name()}"
+
+
+class ProviderUnreachable(openai.APIConnectionError):
+    """The real provider did not accept a connection; the message says what to change."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
+class ReachabilityTransport(httpx2.BaseTransport):
+    """Turns a failed connection to the provider into one clear `ProviderUnreachable`.
+
+    Raising an `openai.OpenAIError` from the transport also stops the client's
+    retries, so an unreachable provider costs one connect timeout, not three.
+    """
+
+    def __init__(self, inner: httpx2.BaseTransport) -> None:
+        self._inner = inner
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        try:
+            return self._inner.handle_request(request)
+        except (httpx2.ConnectError, httpx2.ConnectTimeout) as error:
+            message = _unreachable_message(str(request.url), parse_json(request.read()), error)
+            raise ProviderUnreachable(message=message, request=request) from None
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def _unreachable_message(url: str, body: object, error: Exception) -> str:
+    model = body.get("model", "?") if isinstance(body, dict) else "?"
+    reason = str(error) or type(error).__name__
+    return (
+        f"Cannot reach the model provider at {url} (model {model!r}): {reason}. "
+        "The lessons use a real provider because OPENAI_API_KEY is set. "
+        f"Check OPENAI_BASE_URL (now {os.environ.get('OPENAI_BASE_URL') or 'unset: the OpenAI API'}) "
+        f"and WIRELAB_MODEL (now {os.environ.get('WIRELAB_MODEL') or 'unset'}), or unset "
+        "OPENAI_API_KEY or set WIRELAB_OFFLINE=1 to use the offline model; then restart the kernel."
+    )
 
 
 class ObservedTransport(httpx2.BaseTransport):

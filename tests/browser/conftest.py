@@ -75,11 +75,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _lab_environment(home: pathlib.Path) -> dict[str, str]:
+def _lab_environment(home: pathlib.Path, **more: dict) -> dict[str, str]:
     chosen = {
         "apputils-extension/notification": {"fetchNews": "false"},
-        "notebook-extension/tracker": {"windowingMode": "none"},
-    }  # render every cell
+        "notebook-extension/tracker": {"windowingMode": "none"},  # render every cell
+        **more,
+    }
     for name, values in chosen.items():
         path = home / "settings" / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,6 +129,73 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     try:
         _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
         yield Lab(url, token, root)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@dataclass
+class Course:
+    """JupyterLab as `./course` starts it: `printed_url` is the address it tells the learner."""
+
+    url: str
+    token: str
+    printed_url: str
+
+    def api(self, path: str, method: str = "GET") -> object:
+        request = urllib.request.Request(f"{self.url}{path}?token={self.token}", method=method)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+
+def _set_up_already(venv: pathlib.Path) -> None:
+    """`./course` reinstalls when its stamp is stale; a test must never do that."""
+    stamp = venv / ".installed"
+    if not stamp.exists():
+        pytest.fail(f"{stamp} is missing: run ./course once to set up, then the test")
+    newer = [
+        f.name
+        for f in (REPO / "requirements.txt", REPO / "pyproject.toml")
+        if f.stat().st_mtime > stamp.stat().st_mtime
+    ]
+    if newer:
+        pytest.fail(f"{stamp} is older than {newer}: run ./course once to set up, then the test")
+
+
+def _printed_url(log: pathlib.Path, port: int, token: str) -> str:
+    for line in log.read_text(errors="replace").splitlines():
+        if f"http://127.0.0.1:{port}/" in line:
+            return line.split()[-1].replace("token=...", f"token={token}")
+    raise RuntimeError(f"./course printed no address; its log:\n{log.read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="session")
+def course(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Course]:
+    """`./course` itself, with the options a headless run needs passed through to jupyter lab."""
+    _set_up_already(REPO / ".venv")
+    home = tmp_path_factory.mktemp("course")
+    port, token = _free_port(), secrets.token_hex(16)
+    command = [
+        str(REPO / "course"),
+        "open",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        "--LabApp.expose_app_in_browser=True",
+    ]
+    log_path = home / "course.log"
+    log = log_path.open("w")
+    # The course's own lessons are open: a kernel start marks them changed, and an
+    # autosave would write them back, so autosave is off.
+    environment = _lab_environment(home, **{"docmanager-extension/plugin": {"autosave": False}})
+    process = subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
+        yield Course(url, token, _printed_url(log_path, port, token))
     finally:
         process.terminate()
         process.wait(timeout=20)

@@ -213,7 +213,7 @@ def test_an_unsupported_version_is_400_and_names_the_supported_ones(running, htt
     response = http.post(running.url, json=call, headers={**headers, "MCP-Protocol-Version": "2099-01-01"})
     refused(response, 400, -32022)
     assert response.json()["error"]["data"] == {
-        "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+        "supported": ["2026-07-28", "2025-11-25", "2025-06-18"],
         "requested": "2099-01-01",
     }
 

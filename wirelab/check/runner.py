@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,11 @@ def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> Lab
     does, at a cell that raises unless it is tagged `raises-exception` (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
+    # CurveZMQ keys for the kernel's sockets (its kernelspec declares support), so the
+    # kernel neither talks in plain text nor warns that it does.
     NotebookClient(
         nb,
+        config=Config({"KernelManager": {"transport_encryption": "auto"}}),
         timeout=timeout_s,
         kernel_name="python3",
         allow_errors=not like_run_all,

@@ -13,6 +13,7 @@
   timeouts, notifications, a server that dies).
 - `wirelab.mcp.in_process`: a client transport to a `Server` in this process.
 - `wirelab.mcp.host`: MCP tools in the tool-call loop of lesson 02, with approval.
+- `wirelab.mcp.tool_names`: MCP tool names as valid, namespaced Chat Completions names, and back.
 - `wirelab.mcp.example`: the lessons' notes server, `python -m wirelab.mcp.example`.
 - `wirelab.mcp.http`: Streamable HTTP on starlette/uvicorn, one `/mcp` endpoint
   serving the 2025-11-25 era (sessions) and the 2026-07-28 era side by side;
@@ -24,5 +25,6 @@
   authorization server, the HTTP server as a protected resource.
 - `wirelab.mcp.conformance_server`: the fixtures the official conformance suite expects.
 
-The handshake era covers 2024-11-05 to 2025-11-25. Importing the package starts nothing.
+The handshake era covers 2024-11-05 to 2025-11-25; of it the server implements, and offers,
+2025-06-18 and 2025-11-25. Importing the package starts nothing.
 """

@@ -19,8 +19,16 @@ completion, and the completion goes back as a `CreateMessageResult`:
 
     host = McpHost.stdio(command, approve_sampling=lambda params: True)
 
-Not covered: several servers in one host, tool names that clash, sampling
-with tools or images, and letting the user edit a sampled reply.
+Tool names reach the model through `ToolNames` (`wirelab.mcp.tool_names`):
+an MCP name may hold `.` and run to 128 characters, a Chat Completions name may
+not, so the host sanitizes each one and maps the model's calls back to the
+server's own names. With `namespace="notes"` every name gets a `notes__`
+prefix, which is how a host with several servers keeps their `search` tools
+apart.
+
+Not covered: several servers in one `McpHost` (give each host a namespace and
+join their registries), sampling with tools or images, and letting the user
+edit a sampled reply.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from wirelab.loop import Message, execute_tool_call
 from wirelab.mcp.client import Client, Declined, InProcessTransport
 from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.mcp.tool_names import ToolNames
 from wirelab.tools import Tool, ToolRegistry
 
 Approve = Callable[[Message], bool]
@@ -48,12 +57,15 @@ T = TypeVar("T")
 STOP_REASONS = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse"}
 
 
-def openai_tool_spec(mcp_tool: dict[str, Any]) -> dict[str, Any]:
-    """One MCP tool (from `tools/list`) as an entry of a Chat Completions `tools` list."""
+def openai_tool_spec(mcp_tool: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    """One MCP tool (from `tools/list`) as an entry of a Chat Completions `tools` list.
+
+    `name` is the name the model sees (see `ToolNames`); by default the MCP name.
+    """
     return {
         "type": "function",
         "function": {
-            "name": mcp_tool["name"],
+            "name": name or mcp_tool["name"],
             "description": mcp_tool.get("description", ""),
             "parameters": mcp_tool.get("inputSchema") or {"type": "object", "properties": {}},
         },
@@ -117,8 +129,15 @@ def sampling_result(completion: Any) -> dict[str, Any]:
 class McpHost:
     """One MCP client, driven from synchronous code, and its tools as a `ToolRegistry`."""
 
-    def __init__(self, client: Client, approve: Approve = lambda call: True, timeout: float = 60.0) -> None:
-        self.client, self.approve, self.timeout = client, approve, timeout
+    def __init__(
+        self,
+        client: Client,
+        approve: Approve = lambda call: True,
+        timeout: float = 60.0,
+        namespace: str | None = None,
+    ) -> None:
+        self.client, self.approve, self.timeout, self.namespace = client, approve, timeout, namespace
+        self.names = ToolNames({})
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="mcp-host")
         self.tools = ToolRegistry()
@@ -134,6 +153,7 @@ class McpHost:
         *,
         approve_sampling: ApproveSampling | None = None,
         llm: openai.OpenAI | None = None,
+        namespace: str | None = None,
         **client_options: Any,
     ) -> McpHost:
         """A host of the server that `command` starts (call `start()` or use `with`).
@@ -141,7 +161,7 @@ class McpHost:
         `client_options` go to `Client` (e.g. `roots=[...]`, `on_elicitation=...`).
         """
         client = Client(StdioClientTransport(command), timeout=timeout, **client_options)
-        return cls(client, approve, timeout)._lending(approve_sampling, llm)
+        return cls(client, approve, timeout, namespace)._lending(approve_sampling, llm)
 
     @classmethod
     def in_process(
@@ -152,11 +172,12 @@ class McpHost:
         *,
         approve_sampling: ApproveSampling | None = None,
         llm: openai.OpenAI | None = None,
+        namespace: str | None = None,
         **client_options: Any,
     ) -> McpHost:
         """A host of `server` in this process (no subprocess); otherwise like `stdio`."""
         client = Client(InProcessTransport(server), timeout=timeout, **client_options)
-        return cls(client, approve, timeout)._lending(approve_sampling, llm)
+        return cls(client, approve, timeout, namespace)._lending(approve_sampling, llm)
 
     def _lending(self, approve_sampling: ApproveSampling | None, llm: openai.OpenAI | None) -> McpHost:
         if approve_sampling is not None:
@@ -209,10 +230,12 @@ class McpHost:
 
     def refresh_tools(self) -> None:
         """Fetch `tools/list` again (after `notifications/tools/list_changed`, say)."""
-        self.tools = ToolRegistry(self._forwarder(t) for t in self.run(self.client.list_tools()))
+        listed = self.run(self.client.list_tools())
+        self.names = ToolNames({self.namespace: [t["name"] for t in listed]})
+        self.tools = ToolRegistry(self._forwarder(t) for t in listed)
 
     def _forwarder(self, mcp_tool: dict[str, Any]) -> Tool:
-        spec = openai_tool_spec(mcp_tool)["function"]
+        spec = openai_tool_spec(mcp_tool, self.names.chat_name(self.namespace, mcp_tool["name"]))["function"]
 
         def forward(**arguments: Any) -> str:
             return self.call(mcp_tool["name"], arguments)

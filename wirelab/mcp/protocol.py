@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 import json
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -20,7 +23,11 @@ from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError, Message
 from wirelab.tools import JSONSchema
 
 LATEST_PROTOCOL_VERSION = "2025-11-25"
-SUPPORTED_PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# Only the revisions this server implements. 2025-03-26 requires accepting JSON-RPC batches
+# and 2024-11-05 has no structuredContent or elicitation; a client asking for either gets
+# 2025-11-25 and decides whether it can go on. 2025-06-18 differs from 2025-11-25 only in
+# additions this server does not use.
+SUPPORTED_PROTOCOL_VERSIONS = ("2025-06-18", "2025-11-25")
 RESOURCE_NOT_FOUND = -32002  # MCP's code up to 2025-11-25 (resources.mdx, "Error Handling")
 CLIENT_REQUEST_TIMEOUT = 60.0  # seconds a server waits for the client (a user may be deciding)
 ELICIT_ACTIONS = ("accept", "decline", "cancel")
@@ -69,9 +76,21 @@ def decode_cursor(kind: str, cursor: Any, length: int) -> int:
     return offset
 
 
+def warm_up_validation() -> None:
+    """Start importing jsonschema in a thread: it takes seconds (more on a busy machine).
+
+    At the top of this module the import would delay every server's start (and its
+    answer to initialize); left to the first tools/call, it would delay that call past
+    a client's timeout. In a thread it overlaps the handshake; a call that comes too
+    early waits for the rest of the import.
+    """
+    if "jsonschema" not in sys.modules:
+        threading.Thread(target=importlib.import_module, args=("jsonschema",), daemon=True).start()
+
+
 def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
     """What is wrong with `arguments` under `schema` (JSON Schema 2020-12), one line each."""
-    import jsonschema  # here, not at the top: importing it takes a second, a server starts faster
+    import jsonschema  # warm_up_validation() started this import when the server was made
 
     validator = jsonschema.Draft202012Validator(schema)
     return [

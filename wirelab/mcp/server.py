@@ -43,7 +43,7 @@ from wirelab.mcp.primitives import (
     ServerResourceTemplate,
     ServerTool,
 )
-from wirelab.mcp.protocol import Send, without_none
+from wirelab.mcp.protocol import Send, warm_up_validation, without_none
 from wirelab.mcp.session import Context, Session
 from wirelab.tools import JSONSchema, function_schema, summary, type_schema
 
@@ -84,6 +84,7 @@ class Server:
         self.prompts: dict[str, ServerPrompt] = {}
         self.completers: dict[tuple[str, str], Completer] = {}
         self.sessions: set[Session] = set()
+        warm_up_validation()
 
     def capabilities(self) -> dict[str, Any]:
         """What `initialize` declares, derived from what is registered, as the SDK does.

@@ -221,13 +221,17 @@ def main(argv: list[str]) -> int:
     for lesson in getattr(args, "lessons", []):
         if not re.fullmatch(r"\d\d", lesson):
             parser.error(f"a lesson is two digits, like 03, not {lesson!r}")
-    if args.command == "build":
-        return build(args.lessons, run=not args.no_run)
-    if args.command == "stale":
-        return stale(args.lessons)
-    if args.command == "stamp":
-        return stamp(args.lessons)
-    return english(args.lessons, args.all)
+    commands = {
+        "build": lambda: build(args.lessons, run=not args.no_run),
+        "stale": lambda: stale(args.lessons),
+        "stamp": lambda: stamp(args.lessons),
+        "english": lambda: english(args.lessons, args.all),
+    }
+    try:
+        return commands[args.command]()
+    except ValueError as problem:  # a store file that cannot be read: say which and why
+        print(problem, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -87,8 +87,8 @@ def test_the_stepper_in_chinese_names_the_six_steps_in_chinese(monkeypatch):
         assert stepper.labels["steps"] == "定义|发送|决策|执行|追加|回答"
         text = stepper._static_text()
         steps = "[定义 ×1] → 发送 ×0 → 决策 ×0 → 执行 ×0 → 追加 ×0 → 回答 ×0"
-        assert text.splitlines()[0] == f"工具调用循环: {steps}"
-        assert text.splitlines()[1] == "消息 (1):"
+        assert text.splitlines()[0] == f"工具调用循环：{steps}"
+        assert text.splitlines()[1] == "消息（1 条）："
     finally:
         stepper.close()
     assert steps_text({}, None, [], lang="en").startswith("Tool-call loop: define ×0 → send ×0")

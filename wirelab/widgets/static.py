@@ -186,7 +186,8 @@ def steps_text(
         f"[{names[s]} ×{counts.get(s, 0)}]" if s == last else f"{names[s]} ×{counts.get(s, 0)}" for s in STEPS
     )
     title = title or label("stepper.title", lang)
-    lines = [f"{title}: {steps}", f"{label('stepper.messages', lang)} ({len(messages)}):"]
+    headline = label("stepper.headline", lang, title=title, steps=steps)
+    lines = [headline, label("stepper.count", lang, n=len(messages))]
     cells = [[str(i), *_message_cells(m)] for i, m in enumerate(messages, 1)]
     columns = label("stepper.message_columns", lang).split("|")
     return "\n".join(lines + ["  " + line for line in text_table(columns, cells)])
@@ -210,8 +211,9 @@ def steps_html(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [str(i), *cells]) + "</tr>"
         for i, cells in enumerate(map(_message_cells, messages), 1)
     )
+    headline = label("stepper.headline", lang, title=html.escape(title), steps=steps)
     return (
-        f'<div class="wirelab-static-steps"><p>{html.escape(title)}: {steps}</p>'
+        f'<div class="wirelab-static-steps"><p>{headline}</p>'
         f"<table><thead><tr>{head}</tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
     )

@@ -1,9 +1,10 @@
 """`./course zh` serves the Chinese lesson 00 with JupyterLab's UI in Chinese (locale zh_CN).
 
-The test starts the real script on 127.0.0.1 without a browser and asks the server what a
-browser would: the translation setting of this launch, and the zh_CN strings of the
-language pack. It needs the course set up (`./course test` does that first); it is
-skipped where `.venv` is older than requirements.txt, since `./course` would then install.
+The tests start the real script on 127.0.0.1 without a browser, ask the server what a
+browser would (the translation setting of this launch, the zh_CN strings of the language
+pack), then open the page in chromium and read the menu bar and the lesson. They need the
+course set up (`./course test` does that first) and are skipped where `.venv/.installed`
+predates requirements.txt, since `./course` would then install.
 """
 
 import os
@@ -33,14 +34,20 @@ def set_up() -> bool:
     return STAMP.exists() and STAMP.stat().st_mtime >= newest
 
 
-@pytest.fixture
-def course_zh(tmp_path):
+@pytest.fixture(scope="module")
+def course_zh(tmp_path_factory):
     if not set_up():
         pytest.skip("the course is not set up (.venv/.installed predates requirements.txt)")
+    tmp_path = tmp_path_factory.mktemp("course-zh")
     port = free_port()
     log = (tmp_path / "server.log").open("w+")
     args = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={TOKEN}"]
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    args += ["--LabApp.expose_app_in_browser=True"]
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
+    }
     server = subprocess.Popen(
         [str(ROOT / "course"), "zh", *args],
         cwd=ROOT,
@@ -78,5 +85,22 @@ def test_course_zh_opens_the_chinese_lesson_00_with_the_ui_in_chinese(course_zh)
     lab = strings["data"]["jupyterlab"]
     assert lab[""]["language"] == "zh-CN" and lab["File Browser"] == ["文件管理器"]
     launched = Path(f"/proc/{server.pid}/cmdline").read_text().split("\0")  # `course` execs jupyter lab
-    assert LESSON in launched, f"the server should open on the Chinese lesson 00: {launched}"
+    assert f"--LabApp.default_url=/lab/tree/{LESSON}" in launched, launched
     assert httpx2.get(f"{base}/lab/tree/{LESSON}", params=auth).status_code == 200
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(180)
+def test_the_page_shows_chinese_menus_and_the_chinese_lesson_00(course_zh, page, output_dir):
+    base, _ = course_zh
+    page.goto(f"{base}/?token={TOKEN}")  # redirected to the default URL: the Chinese lesson 00
+    try:
+        page.wait_for_selector(".jp-MarkdownOutput h1", timeout=90_000)
+    finally:
+        page.screenshot(path=str(output_dir / "course-zh.png"))
+    menus = page.locator("#jp-MainMenu .lm-MenuBar-itemLabel").all_inner_texts()
+    assert menus[:3] == ["文件", "编辑", "查看"], menus
+    heading = page.locator(".jp-MarkdownOutput h1").first.inner_text()
+    assert heading.startswith("00 · 环境准备与离线模型"), heading
+    glossary = httpx2.get(f"{base}/files/docs/glossary.zh.md", params={"token": TOKEN})
+    assert glossary.status_code == 200 and "术语表" in glossary.text  # the lessons' link resolves

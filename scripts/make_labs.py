@@ -72,13 +72,17 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="verify instead of writing")
     args = parser.parse_args()
     stale = []
-    for solution_path in sorted((ROOT / "solutions").glob("*.ipynb")):
-        lab_path = ROOT / "labs" / solution_path.name
+    # The Chinese edition too: solutions/zh -> labs/zh.
+    for solution_path in sorted((ROOT / "solutions").glob("*.ipynb")) + sorted(
+        (ROOT / "solutions" / "zh").glob("*.ipynb")
+    ):
+        lab_path = ROOT / "labs" / solution_path.relative_to(ROOT / "solutions")
         text = render(lab_from_solution(nbformat.read(solution_path, as_version=4)))
         if args.check:
             if not lab_path.exists() or lab_path.read_text(encoding="utf-8") != text:
                 stale.append(lab_path.relative_to(ROOT))
         else:
+            lab_path.parent.mkdir(exist_ok=True)
             lab_path.write_text(text, encoding="utf-8")
     for path in stale:
         print(f"{path} is out of date: run python scripts/make_labs.py", file=sys.stderr)

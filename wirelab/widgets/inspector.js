@@ -134,16 +134,23 @@ function jsonTree(value, key, depth) {
 }
 
 // ---- the view ------------------------------------------------------------------------------
+// The view's words come from Python (`labels`, English or Chinese), `{name}` filled from `values`.
+function t(model, key, values = {}) {
+  const text = (model.get("labels") ?? {})[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
 function toolbar(view) {
-  const kind = h("select", { class: "wi-filter-kind", title: "Show one kind" },
-    h("option", { value: "" }, "all kinds"), ...KINDS.map((k) => h("option", { value: k }, k)));
-  const method = h("select", { class: "wi-filter-method", title: "Show one method" },
-    h("option", { value: "" }, "all methods"));
-  const channel = h("select", { class: "wi-filter-channel", title: "Show one source" },
-    h("option", { value: "" }, "all sources"));
+  const m = view.model;
+  const kind = h("select", { class: "wi-filter-kind", title: t(m, "show_kind") },
+    h("option", { value: "" }, t(m, "all_kinds")), ...KINDS.map((k) => h("option", { value: k }, k)));
+  const method = h("select", { class: "wi-filter-method", title: t(m, "show_method") },
+    h("option", { value: "" }, t(m, "all_methods")));
+  const channel = h("select", { class: "wi-filter-channel", title: t(m, "show_source") },
+    h("option", { value: "" }, t(m, "all_sources")));
   for (const select of [kind, method, channel]) select.addEventListener("change", () => view.refilter());
-  const clear = h("button", { class: "wi-clear", type: "button", textContent: "Clear" });
-  const exporter = h("button", { class: "wi-export", type: "button", textContent: "Export JSONL" });
+  const clear = h("button", { class: "wi-clear", type: "button", textContent: t(m, "clear") });
+  const exporter = h("button", { class: "wi-export", type: "button", textContent: t(m, "export") });
   clear.addEventListener("click", () => view.clear());
   exporter.addEventListener("click", () => view.exportRows());
   const count = h("span", { class: "wi-count" });
@@ -152,8 +159,8 @@ function toolbar(view) {
     kind, method, channel, count, title };
 }
 
-function header() {
-  const names = ["#", "time", "dir", "kind", "method", "id", "status", "latency", "summary"];
+function header(model) {
+  const names = t(model, "columns").split("|");
   return h("div", { class: "wi-head" }, ...names.map((n) => h("span", {}, n)));
 }
 
@@ -183,9 +190,9 @@ function rowNode(view, row) {
 function detailPane(view, row) {
   const pair = view.store.pairs.get(row.seq);
   const jump = pair === undefined ? null : h("button", { type: "button", class: "wi-jump",
-    textContent: `${row.pair === null ? "answered by" : "answers"} #${pair}` });
+    textContent: `${t(view.model, row.pair === null ? "answered_by" : "answers")} #${pair}` });
   jump?.addEventListener("click", () => view.select(pair, true));
-  const close = h("button", { type: "button", class: "wi-close", textContent: "×", title: "Close" });
+  const close = h("button", { type: "button", class: "wi-close", textContent: "×", title: t(view.model, "close") });
   close.addEventListener("click", () => view.select(null));
   const facts = [`#${row.seq}`, row.direction, row.kind, row.method, row.id === null ? null : `id ${compact(row.id)}`,
     row.status === null ? null : `status ${row.status}`, row.latency_ms === null ? null : `${row.latency_ms.toFixed(1)} ms`];
@@ -202,7 +209,7 @@ class View {
     this.layer = h("div", { class: "wi-layer" });
     this.list = h("div", { class: "wi-list" }, this.spacer, this.layer);
     this.detail = h("div", { class: "wi-detail", hidden: true });
-    this.root = h("div", { class: "wirelab-inspector" }, this.bar.node, header(), this.list, this.detail);
+    this.root = h("div", { class: "wirelab-inspector" }, this.bar.node, header(model), this.list, this.detail);
     this.list.addEventListener("scroll", () => this.schedule());
     el.append(this.root);
     this.configure();
@@ -256,8 +263,8 @@ class View {
 
   showCounts() {
     const { rows, alerts } = this.store;
-    const shown = this.visible.length === rows.length ? "" : ` · ${this.visible.length} shown`;
-    this.bar.count.textContent = `${rows.length} messages · ${alerts} errors${shown}`;
+    const shown = this.visible.length === rows.length ? "" : t(this.model, "shown", { n: this.visible.length });
+    this.bar.count.textContent = t(this.model, "count", { n: rows.length, errors: alerts }) + shown;
     Object.assign(this.root.dataset, { count: rows.length, shown: this.visible.length, errors: alerts });
   }
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import traitlets
 
+from wirelab.widgets.language import label, labels, language
 from wirelab.widgets.live import LiveWidget, Outgoing, show_in_notebook
 from wirelab.widgets.static import traffic_html, traffic_text
 from wirelab.widgets.traffic import Row, TrafficLog, json_text
@@ -55,14 +56,17 @@ class WireInspector(LiveWidget):
     _css = HERE / "inspector.css"
     title = traitlets.Unicode("Wire inspector").tag(sync=True)
     height = traitlets.Int(300, min=60).tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)  # the view's words, in the notebook's language
 
     def __init__(
-        self, *sources: Any, title: str = "Wire inspector", height: int = 300, interval: float = 0.05
+        self, *sources: Any, title: str | None = None, height: int = 300, interval: float = 0.05
     ) -> None:
         wires = [wire_of(source) for source in sources]  # bad input fails before anything opens
         self.traffic = TrafficLog()
         self._unsubscribe: dict[int, Any] = {}
-        super().__init__(interval=interval, title=title, height=height)
+        self.lang = language()
+        title = title or label("inspector.title", self.lang)
+        super().__init__(interval=interval, title=title, height=height, labels=labels("inspector", self.lang))
         self._sent_up_to = 0
         self._reset_to: int | None = None
         self._replay_from: int | None = None
@@ -138,10 +142,10 @@ class WireInspector(LiveWidget):
         return self.traffic.next_seq, len(self.traffic)
 
     def _static_html(self) -> str:
-        return traffic_html(self.traffic.rows(), title=self.title)
+        return traffic_html(self.traffic.rows(), title=self.title, lang=self.lang)
 
     def _static_text(self) -> str:
-        return traffic_text(self.traffic.rows(), title=self.title)
+        return traffic_text(self.traffic.rows(), title=self.title, lang=self.lang)
 
     def __repr__(self) -> str:
         self.traffic.drain()
@@ -151,7 +155,7 @@ class WireInspector(LiveWidget):
         )
 
 
-def inspect_wire(*sources: Any, title: str = "Wire inspector", height: int = 300) -> WireInspector:
+def inspect_wire(*sources: Any, title: str | None = None, height: int = 300) -> WireInspector:
     """Attach an inspector to the sources and display it (in a notebook); returns it.
 
     `sources` are `Wire`s or objects with a `.wire`: `wirelab.llm.client()`, MCP transports.

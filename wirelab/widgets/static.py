@@ -22,13 +22,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from wirelab.widgets.language import label
 from wirelab.widgets.traffic import Row
 
 SHOWN_ROWS = 50
 SUMMARY_WIDTH = 60
 PAYLOAD_CHARS = 2_000
 STEPS = ("define", "send", "decide", "execute", "append", "answer")
-TRAFFIC_COLUMNS = ("#", "direction", "kind", "method", "id", "status", "summary", "latency")
 
 
 class StaticView:
@@ -105,39 +105,46 @@ def _traffic_cells(row: Row) -> list[str]:
     ]
 
 
-def _headline(rows: Sequence[Row], title: str) -> str:
+def _headline(rows: Sequence[Row], title: str | None, lang: str | None) -> str:
     alerts = sum(row["alert"] for row in rows)
-    channels = ", ".join(sorted({row["channel"] for row in rows})) or "no traffic yet"
-    return f"{title}: {_plural(len(rows), 'message')} ({_plural(alerts, 'error')}) on {channels}"
+    channels = ", ".join(sorted({row["channel"] for row in rows})) or label("static.no_traffic", lang)
+    messages, errors = _plural(len(rows), "message", lang), _plural(alerts, "error", lang)
+    title = title or label("inspector.traffic", lang)
+    return label("static.headline", lang, title=title, messages=messages, errors=errors, channels=channels)
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _plural(n: int, noun: str, lang: str | None) -> str:
+    return f"{n} {label(f'static.{noun}' if n == 1 else f'static.{noun}s', lang)}"
 
 
-def _shown(rows: Sequence[Row], limit: int) -> tuple[Sequence[Row], str]:
+def _shown(rows: Sequence[Row], limit: int, lang: str | None) -> tuple[Sequence[Row], str]:
     hidden = max(0, len(rows) - limit)
-    return rows[hidden:], (f"… {hidden} earlier messages not shown" if hidden else "")
+    return rows[hidden:], (label("static.hidden", lang, n=hidden) if hidden else "")
 
 
-def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
-    """The traffic as an aligned text table (the last `limit` rows)."""
-    shown, note = _shown(rows, limit)
-    lines = [_headline(rows, title), *([note] if note else [])]
+def traffic_text(
+    rows: Sequence[Row], *, title: str | None = None, limit: int = SHOWN_ROWS, lang: str | None = None
+) -> str:
+    """The traffic as an aligned text table (the last `limit` rows), in `lang` (default: the notebook's)."""
+    shown, note = _shown(rows, limit, lang)
+    lines = [_headline(rows, title, lang), *([note] if note else [])]
     if shown:
-        lines += text_table(TRAFFIC_COLUMNS, [_traffic_cells(row) for row in shown])
+        columns = label("static.columns", lang).split("|")
+        lines += text_table(columns, [_traffic_cells(row) for row in shown])
     return "\n".join(lines)
 
 
-def traffic_html(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
+def traffic_html(
+    rows: Sequence[Row], *, title: str | None = None, limit: int = SHOWN_ROWS, lang: str | None = None
+) -> str:
     """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
-    shown, note = _shown(rows, limit)
+    shown, note = _shown(rows, limit, lang)
     body = "".join(_traffic_html_row(row) for row in shown)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in TRAFFIC_COLUMNS)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in label("static.columns", lang).split("|"))
     note_html = f"<p><em>{html.escape(note)}</em></p>" if note else ""
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" if shown else ""
     return (
-        f'<div class="wirelab-static-traffic"><p><strong>{html.escape(_headline(rows, title))}'
+        f'<div class="wirelab-static-traffic"><p><strong>{html.escape(_headline(rows, title, lang))}'
         f"</strong></p>{note_html}{table}</div>"
     )
 
@@ -161,33 +168,53 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     ]
 
 
+def _step_names(lang: str | None) -> dict[str, str]:
+    return dict(zip(STEPS, label("stepper.steps", lang).split("|"), strict=True))
+
+
 def steps_text(
-    counts: Mapping[str, int], last: str | None, messages: Sequence[Any], *, title: str = "Tool-call loop"
+    counts: Mapping[str, int],
+    last: str | None,
+    messages: Sequence[Any],
+    *,
+    title: str | None = None,
+    lang: str | None = None,
 ) -> str:
     """The six steps with how often each ran, then the messages list."""
+    names = _step_names(lang)
     steps = " → ".join(
-        f"[{s} ×{counts.get(s, 0)}]" if s == last else f"{s} ×{counts.get(s, 0)}" for s in STEPS
+        f"[{names[s]} ×{counts.get(s, 0)}]" if s == last else f"{names[s]} ×{counts.get(s, 0)}" for s in STEPS
     )
-    lines = [f"{title}: {steps}", f"messages ({len(messages)}):"]
+    title = title or label("stepper.title", lang)
+    headline = label("stepper.headline", lang, title=title, steps=steps)
+    lines = [headline, label("stepper.count", lang, n=len(messages))]
     cells = [[str(i), *_message_cells(m)] for i, m in enumerate(messages, 1)]
-    return "\n".join(lines + ["  " + line for line in text_table(("#", "role", "content"), cells)])
+    columns = label("stepper.message_columns", lang).split("|")
+    return "\n".join(lines + ["  " + line for line in text_table(columns, cells)])
 
 
 def steps_html(
-    counts: Mapping[str, int], last: str | None, messages: Sequence[Any], *, title: str = "Tool-call loop"
+    counts: Mapping[str, int],
+    last: str | None,
+    messages: Sequence[Any],
+    *,
+    title: str | None = None,
+    lang: str | None = None,
 ) -> str:
     """The same as `steps_text`, as HTML: the last step in bold."""
-    steps = " → ".join(
-        (f"<strong>{s} ×{counts.get(s, 0)}</strong>" if s == last else f"{s} ×{counts.get(s, 0)}")
-        for s in STEPS
-    )
+    names = _step_names(lang)
+    ran = {s: f"{names[s]} ×{counts.get(s, 0)}" for s in STEPS}
+    steps = " → ".join(f"<strong>{ran[s]}</strong>" if s == last else ran[s] for s in STEPS)
+    title = title or label("stepper.title", lang)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in label("stepper.message_columns", lang).split("|"))
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [str(i), *cells]) + "</tr>"
         for i, cells in enumerate(map(_message_cells, messages), 1)
     )
+    headline = label("stepper.headline", lang, title=html.escape(title), steps=steps)
     return (
-        f'<div class="wirelab-static-steps"><p>{html.escape(title)}: {steps}</p>'
-        f"<table><thead><tr><th>#</th><th>role</th><th>content</th></tr></thead>"
+        f'<div class="wirelab-static-steps"><p>{headline}</p>'
+        f"<table><thead><tr>{head}</tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
     )
 

@@ -52,32 +52,40 @@ function describeMessage(message) {
   return message.tool_call_id ? `${content}  ↩ ${message.tool_call_id}` : content;
 }
 
-function describeEvent(record) {
+// The view's words come from Python (`labels`, English or Chinese), `{name}` filled from `values`.
+function t(model, key, values = {}) {
+  const text = (model.get("labels") ?? {})[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
+function describeEvent(model, record) {
   const d = record.detail;
   switch (record.step) {
-    case "define": return `tools: ${d.tools.join(", ")}`;
-    case "send": return `${d.messages} messages and the tools → model`;
-    case "decide": return d.tool_calls.length ? `model asks for: ${d.tool_calls.join(", ")}` : "model answers in text";
-    case "execute": return `your code runs ${d.name}(${d.arguments}) → ${d.result}`;
-    case "append": return `role "tool" message paired by tool_call_id ${d.tool_call_id}`;
-    default: return `answer: ${d.content}`;
+    case "define": return t(model, "define", { tools: d.tools.join(", ") });
+    case "send": return t(model, "send", { n: d.messages });
+    case "decide": return d.tool_calls.length ? t(model, "decide_calls", { calls: d.tool_calls.join(", ") })
+      : t(model, "decide_text");
+    case "execute": return t(model, "execute", { name: d.name, arguments: d.arguments, result: d.result });
+    case "append": return t(model, "append", { id: d.tool_call_id });
+    default: return t(model, "answer", { content: d.content });
   }
 }
 
 class View {
   constructor(model, el, store) {
     Object.assign(this, { model, el, store, shown: 0, run: -1, timer: null, messages: [] });
+    const names = t(model, "steps").split("|");
     this.boxes = STEPS.map((step, i) => h("div", { class: "ls-step", "data-step": step },
-      h("span", { class: "ls-num" }, String(i + 1)), h("span", { class: "ls-name" }, step),
+      h("span", { class: "ls-num" }, String(i + 1)), h("span", { class: "ls-name" }, names[i] ?? step),
       h("span", { class: "ls-times" }, "")));
     this.title = h("span", { class: "ls-title" });
     this.turn = h("span", { class: "ls-turn" });
-    this.detail = h("div", { class: "ls-detail" }, "waiting for the loop…");
+    this.detail = h("div", { class: "ls-detail" }, t(model, "waiting"));
     this.list = h("ol", { class: "ls-messages" });
     this.root = h("div", { class: "wirelab-stepper" },
       h("div", { class: "ls-bar" }, this.title, this.turn),
-      h("div", { class: "ls-steps" }, ...this.boxes, h("div", { class: "ls-back" }, "↺ append goes back to send")),
-      this.detail, h("div", { class: "ls-messages-head" }, "messages"), this.list);
+      h("div", { class: "ls-steps" }, ...this.boxes, h("div", { class: "ls-back" }, t(model, "back"))),
+      this.detail, h("div", { class: "ls-messages-head" }, t(model, "messages")), this.list);
     el.append(this.root);
     this.configure();
     this.advance(true);
@@ -114,8 +122,8 @@ class View {
       box.classList.toggle("ls-active", here);
       if (here) { box.dataset.times = String(Number(box.dataset.times || 0) + 1); box.lastChild.textContent = `×${box.dataset.times}`; }
     });
-    this.turn.textContent = record.turn ? `turn ${record.turn}` : "";
-    this.detail.textContent = shorten(describeEvent(record), 300);
+    this.turn.textContent = record.turn ? t(this.model, "turn", { n: record.turn }) : "";
+    this.detail.textContent = shorten(describeEvent(this.model, record), 300);
     this.growMessages(record);
     Object.assign(this.root.dataset, { step: record.step, events: this.store.events.length, shown: this.shown,
       messages: this.messages.length });

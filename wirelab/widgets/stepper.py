@@ -22,6 +22,7 @@ from typing import Any
 import traitlets
 
 from wirelab.loop import LoopEvent
+from wirelab.widgets.language import label, labels, language
 from wirelab.widgets.live import LiveWidget, Outgoing, show_in_notebook
 from wirelab.widgets.static import STEPS, steps_html, steps_text
 from wirelab.widgets.traffic import json_text
@@ -36,8 +37,9 @@ class LoopStepper(LiveWidget):
     _css = HERE / "stepper.css"
     title = traitlets.Unicode("Tool-call loop").tag(sync=True)
     pace_ms = traitlets.Int(350, min=0).tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)  # the view's words, in the notebook's language
 
-    def __init__(self, *, title: str = "Tool-call loop", pace_ms: int = 350, interval: float = 0.05) -> None:
+    def __init__(self, *, title: str | None = None, pace_ms: int = 350, interval: float = 0.05) -> None:
         self._pending: list[LoopEvent] = []
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
@@ -45,7 +47,9 @@ class LoopStepper(LiveWidget):
         self._run = 0
         self._sent = 0
         self._replay = False
-        super().__init__(interval=interval, title=title, pace_ms=pace_ms)
+        self.lang = language()
+        title = title or label("stepper.title", self.lang)
+        super().__init__(interval=interval, title=title, pace_ms=pace_ms, labels=labels("stepper", self.lang))
 
     def on_event(self, event: LoopEvent) -> None:
         """Record one loop event; cheap, callable from any thread."""
@@ -111,10 +115,10 @@ class LoopStepper(LiveWidget):
         return self._run, len(self.events)
 
     def _static_html(self) -> str:
-        return steps_html(self.counts, self.last_step, self.messages, title=self.title)
+        return steps_html(self.counts, self.last_step, self.messages, title=self.title, lang=self.lang)
 
     def _static_text(self) -> str:
-        return steps_text(self.counts, self.last_step, self.messages, title=self.title)
+        return steps_text(self.counts, self.last_step, self.messages, title=self.title, lang=self.lang)
 
     def __repr__(self) -> str:
         self._drain()
@@ -125,6 +129,6 @@ class LoopStepper(LiveWidget):
         )
 
 
-def watch_loop(*, title: str = "Tool-call loop", pace_ms: int = 350) -> LoopStepper:
+def watch_loop(*, title: str | None = None, pace_ms: int = 350) -> LoopStepper:
     """Display a loop stepper (in a notebook) and return it; pass its `.on_event` to the loop."""
     return show_in_notebook(LoopStepper(title=title, pace_ms=pace_ms))

@@ -9,10 +9,14 @@ JSON-RPC has three kinds of message, told apart by their members:
 A `Dispatcher` is a table from method name to handler. It answers each
 request with a result or an error object and never answers a notification:
 
-    rpc = Dispatcher({"add": lambda params: params["a"] + params["b"]})
-    await rpc.handle(request(1, "add", {"a": 1, "b": 2}))  # -> {"jsonrpc": "2.0", "id": 1, "result": 3}
-    await rpc.handle(request(2, "sub"))                     # -> error -32601, "Method not found: sub"
-    await rpc.handle(notification("add", {"a": 1, "b": 2}))  # -> None
+    >>> import asyncio
+    >>> rpc = Dispatcher({"add": lambda params: params["a"] + params["b"]})
+    >>> asyncio.run(rpc.handle(request(1, "add", {"a": 1, "b": 2})))
+    {'jsonrpc': '2.0', 'id': 1, 'result': 3}
+    >>> asyncio.run(rpc.handle(request(2, "sub")))["error"]
+    {'code': -32601, 'message': 'Method not found: sub'}
+    >>> asyncio.run(rpc.handle(notification("add", {"a": 1, "b": 2}))) is None
+    True
 
 What this module leaves out: transports (bytes on a pipe or an HTTP body,
 see `wirelab.mcp.stdio`) and batches, which MCP removed in 2025-06-18 and

@@ -10,7 +10,11 @@ from wirelab.interview.progress import Progress
 
 
 def format_minutes(seconds: float) -> str:
-    """`format_minutes(754) -> '12:34'`"""
+    """Seconds as minutes:seconds.
+
+    >>> format_minutes(754)
+    '12:34'
+    """
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes}:{secs:02d}"
 

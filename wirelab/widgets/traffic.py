@@ -5,11 +5,11 @@ widgets. `add` is what a transport's thread pays per message (one append under
 a lock); turning messages into rows happens later, in `drain`, on whichever
 thread asks (the inspector's flusher, or a cell reading the log).
 
-    log = TrafficLog()
-    log.add(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
-    log.add(WireMessage.jsonrpc("mcp", "server", {"jsonrpc": "2.0", "id": 1, "result": {}}))
-    [(r["kind"], r["method"], r["pair"]) for r in log.rows()]
-    # -> [('request', 'ping', None), ('response', 'ping', 0)]
+    >>> log = TrafficLog()
+    >>> log.add(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    >>> log.add(WireMessage.jsonrpc("mcp", "server", {"jsonrpc": "2.0", "id": 1, "result": {}}))
+    >>> [(r["kind"], r["method"], r["pair"]) for r in log.rows()]
+    [('request', 'ping', None), ('response', 'ping', 0)]
 
 A response is paired with the request of the same channel and exchange sent
 the other way; its row takes the request's method, so filtering by method

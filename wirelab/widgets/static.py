@@ -11,6 +11,10 @@ latency is the last column, so masking it leaves the alignment unchanged.
     #  0  client→server  request   ping    1           {}
     #  1  server→client  response  ping    1           {}       0.2 ms
 
+Both tables show the last `SHOWN_ROWS` rows at most, and the HTML table stops earlier
+when its rows would pass `HTML_BUDGET` characters; a line says how many earlier
+rows are not shown. Payloads are cut to `PAYLOAD_CHARS` characters.
+
 This module leaves out everything interactive (filtering, collapsing JSON
 beyond one `<details>` per row): that is the widget's job.
 """
@@ -24,9 +28,10 @@ from typing import Any
 
 from wirelab.widgets.traffic import Row
 
-SHOWN_ROWS = 50
+SHOWN_ROWS = 30
 SUMMARY_WIDTH = 60
-PAYLOAD_CHARS = 2_000
+PAYLOAD_CHARS = 600
+HTML_BUDGET = 16_000  # characters of table rows; keeps a saved notebook's output under 20 KB
 STEPS = ("define", "send", "decide", "execute", "append", "answer")
 TRAFFIC_COLUMNS = ("#", "direction", "kind", "method", "id", "status", "summary", "latency")
 
@@ -117,7 +122,11 @@ def _plural(n: int, noun: str) -> str:
 
 def _shown(rows: Sequence[Row], limit: int) -> tuple[Sequence[Row], str]:
     hidden = max(0, len(rows) - limit)
-    return rows[hidden:], (f"… {hidden} earlier messages not shown" if hidden else "")
+    return rows[hidden:], _hidden_note(hidden)
+
+
+def _hidden_note(hidden: int) -> str:
+    return f"… {hidden} earlier {'message' if hidden == 1 else 'messages'} not shown" if hidden else ""
 
 
 def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
@@ -131,8 +140,14 @@ def traffic_text(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int
 
 def traffic_html(rows: Sequence[Row], *, title: str = "Wire traffic", limit: int = SHOWN_ROWS) -> str:
     """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
-    shown, note = _shown(rows, limit)
-    body = "".join(_traffic_html_row(row) for row in shown)
+    shown: list[str] = []
+    for row in reversed(rows[-limit:] if limit > 0 else []):
+        cells = _traffic_html_row(row)
+        if shown and sum(map(len, shown)) + len(cells) > HTML_BUDGET:
+            break
+        shown.append(cells)
+    note = _hidden_note(len(rows) - len(shown))
+    body = "".join(reversed(shown))
     head = "".join(f"<th>{html.escape(c)}</th>" for c in TRAFFIC_COLUMNS)
     note_html = f"<p><em>{html.escape(note)}</em></p>" if note else ""
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" if shown else ""
@@ -147,7 +162,9 @@ def _traffic_html_row(row: Row) -> str:
     pretty = json.dumps(row["payload"], ensure_ascii=False, indent=2, default=str)
     if len(pretty) > PAYLOAD_CHARS:
         pretty = pretty[:PAYLOAD_CHARS] + f"\n… ({len(pretty) - PAYLOAD_CHARS} more characters)"
-    cells[6] = f"<details><summary>{cells[6]}</summary><pre>{html.escape(pretty)}</pre></details>"
+    cells[6] = (
+        f"<details><summary>{cells[6]}</summary><pre>{html.escape(pretty, quote=False)}</pre></details>"
+    )
     style = ' style="background:#fde8e8"' if row["alert"] else ""
     return f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 

@@ -1,8 +1,8 @@
 """`pip install .` into a bare virtual environment gives a package that works on its own.
 
 SLOW, NEEDS THE PACKAGE REGISTRY (or a warm pip cache): the test creates a venv without system
-site-packages, installs a copy of the package (non-editable, only pyproject.toml, README.md
-and wirelab/, so nothing can come from the checkout), then outside the repository:
+site-packages, builds a wheel from a copy of the package (only pyproject.toml, README.md and wirelab/, so
+nothing can come from the checkout) and installs it (non-editable), then outside the repository:
 
 - serves the offline model and sends one chat completion through the real `openai` client;
 - starts the example MCP server (`python -m wirelab.mcp.example`) and runs initialize and
@@ -75,8 +75,19 @@ def test_pip_install_gives_a_working_package(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PIP_USER"}}
+    # The wheel is built here, with this environment's setuptools (no isolated build env to
+    # download); the bare venv then installs it and its dependencies from the registry.
+    wheel = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert wheel.returncode == 0, wheel.stdout + wheel.stderr
+    (built,) = (tmp_path / "dist").glob("wirelab-*.whl")
     install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source)],
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(built)],
         capture_output=True,
         text=True,
         env=env,

@@ -7,8 +7,9 @@ In a solution, each region
     ### END SOLUTION
 
 becomes `raise NotImplementedError("a one-line hint")` at the same indentation,
-and every output is cleared. `--check` writes nothing and exits 1 if a lab is
-missing or differs from what would be generated.
+and every output is cleared. A `# @reference …` marker line (the solution cell the package
+must agree with, see tests/notebook_code.py) is dropped: in a lab the cell is the learner's.
+`--check` writes nothing and exits 1 if a lab is missing or differs from what would be generated.
 
     python scripts/make_labs.py           # write labs/
     python scripts/make_labs.py --check   # verify labs/ is in sync
@@ -29,6 +30,8 @@ REGION = re.compile(
     re.S | re.M,
 )
 
+REFERENCE_MARKER = re.compile(r"^# @reference [^\n]*\n", re.M)
+
 
 def stub(source: str) -> str:
     """Replace each solution region of a cell's source with a NotImplementedError stub."""
@@ -37,7 +40,7 @@ def stub(source: str) -> str:
         hint = (match["hint"] or "write this part").strip()
         return f"{match['indent']}raise NotImplementedError({hint!r})"
 
-    result = REGION.sub(replace, source)
+    result = REGION.sub(replace, REFERENCE_MARKER.sub("", source))
     if "### BEGIN SOLUTION" in result or "### END SOLUTION" in result:
         raise ValueError(f"unbalanced solution markers in:\n{source}")
     return result

@@ -323,9 +323,9 @@ def test_the_static_table_stays_small_whatever_the_payloads():
     for n in range(200):
         log.add(rpc("server", id=n, result={"content": [{"type": "text", "text": "x" * 5_000}]}))
     page = traffic_html(log.rows())
-    assert len(page) < 20_000
+    assert len(page) < 12_000
     shown = page.count("<tr>") - 1
-    assert 0 < shown <= 30 and f"… {200 - shown} earlier messages not shown" in page
+    assert 0 < shown <= 25 and f"… {200 - shown} earlier messages not shown" in page
     assert "more characters)" in page  # each payload is cut, and says so
 
 

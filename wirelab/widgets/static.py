@@ -28,10 +28,10 @@ from typing import Any
 
 from wirelab.widgets.traffic import Row
 
-SHOWN_ROWS = 30
+SHOWN_ROWS = 25
 SUMMARY_WIDTH = 60
 PAYLOAD_CHARS = 600
-HTML_BUDGET = 16_000  # characters of table rows; keeps a saved notebook's output under 20 KB
+HTML_BUDGET = 11_000  # characters of table rows: with the text twin, one saved output stays under 20 KB
 STEPS = ("define", "send", "decide", "execute", "append", "answer")
 TRAFFIC_COLUMNS = ("#", "direction", "kind", "method", "id", "status", "summary", "latency")
 

@@ -113,9 +113,14 @@ def parse(data: str | bytes) -> Message:
 def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
     """Check one incoming message: `(message, None)`, or `(None, the error response to send)`.
 
-    receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')  # -> ({... "id": 0 ...}, None)
-    receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')  # -> (None, error -32600 for id 7)
-    receive("{not json")                                     # -> (None, error -32700, id null)
+    >>> receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')
+    ({'jsonrpc': '2.0', 'id': 0, 'method': 'ping'}, None)
+    >>> _, answer = receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')
+    >>> answer["id"], answer["error"]["code"]
+    (7, -32600)
+    >>> _, answer = receive("{not json")
+    >>> answer["id"], answer["error"]["code"]
+    (None, -32700)
     """
     try:
         value = decode(data)

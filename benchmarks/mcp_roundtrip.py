@@ -8,14 +8,19 @@ interleaved round by round so that a busy machine slows both alike:
 - latency: one call at a time, p50 and p99 in milliseconds;
 - throughput: calls per second with `--concurrency` calls in flight.
 
-It prints a Markdown table per row and the ratios SDK / ours (above 1: ours is
-faster). No pass/fail. The SDK's HTTP server runs with `json_response=True`, as
-ours answers a plain call with JSON (the SDK's default is one SSE stream per POST).
-The SDK's `add` returns `structuredContent` too (its default for an `int` return).
-Both HTTP servers run under `uvicorn.run` with a host and a port, as the SDK's
-`run_streamable_http_async` does, each in its own process.
+Every figure is the median over `--rounds` rounds (at least 5 for a spread worth
+quoting) with the interquartile range [Q1–Q3] across rounds; each ratio SDK / ours
+(above 1: ours is faster) is taken round by round, so a round the machine was busy
+slows both sides of its ratio. No pass/fail. Same payload on both sides: the SDK's
+`add` returns `structuredContent` `{"result": n}` with an `outputSchema` (its default
+for an `int` return) and the SDK client validates it; ours declares the same
+`outputSchema` and returns the same object. The SDK's HTTP server runs with
+`json_response=True`, as ours answers a plain call with JSON (the SDK's default is
+one SSE stream per POST). Both HTTP servers run under `uvicorn.run` with a host and
+a port, as the SDK's `run_streamable_http_async` does, each in its own process.
+The section it writes into results.md is stamped with the date and the commit.
 
-    .venv/bin/python benchmarks/mcp_roundtrip.py [--calls 200] [--rounds 3]
+    .venv/bin/python benchmarks/mcp_roundtrip.py [--calls 200] [--rounds 5] [--no-write]
     .venv/bin/python benchmarks/mcp_roundtrip.py serve ours|sdk stdio|http [PORT]  # one server
 """
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import socket
 import statistics
 import subprocess
@@ -36,6 +42,14 @@ SERVERS = ("ours", "sdk")
 CLIENTS = ("ours", "sdk")
 TRANSPORTS = ("stdio", "http")
 WARMUP_CALLS = 20
+TITLE = "MCP `tools/call` round trips: our server vs the SDK's"
+# What the SDK declares for `def add(a: int, b: int) -> int`: the int wrapped as {"result": ...}.
+ADD_OUTPUT = {
+    "type": "object",
+    "properties": {"result": {"title": "Result", "type": "integer"}},
+    "required": ["result"],
+    "title": "addOutput",
+}
 
 Call = Callable[[int], Awaitable[object]]
 
@@ -52,10 +66,10 @@ def serve_ours(transport: str, port: int) -> None:
 
     server = Server("wirelab-bench")
 
-    @server.tool()
-    def add(a: int, b: int) -> int:
+    @server.tool(output_schema=ADD_OUTPUT)
+    def add(a: int, b: int) -> dict[str, int]:
         """Add two integers."""
-        return a + b
+        return {"result": a + b}
 
     if transport == "stdio":
         run_stdio(server)
@@ -149,16 +163,20 @@ class Row:
     transport: str
     client: str
     server: str
-    latencies: list[float] = field(default_factory=list)
-    rates: list[float] = field(default_factory=list)
+    latencies: list[list[float]] = field(default_factory=list)  # one list per round
+    rates: list[float] = field(default_factory=list)  # one per round
 
-    def percentile(self, q: int) -> float:
-        """The q-th percentile latency in ms, e.g. q=50 for the median."""
-        return statistics.quantiles(self.latencies, n=100, method="inclusive")[q - 1] * 1e3
+    def percentiles(self, q: int) -> list[float]:
+        """The q-th percentile latency of each round in ms, e.g. q=50 for the median."""
+        return [statistics.quantiles(r, n=100, method="inclusive")[q - 1] * 1e3 for r in self.latencies]
 
-    @property
-    def rate(self) -> float:
-        return statistics.median(self.rates)
+
+def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
+    """Median with the interquartile range across rounds: `1.23 [1.10–1.40]`."""
+    if len(values) < 2:
+        return f"{values[0]:,.{digits}f}{unit}"
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{median:,.{digits}f}{unit} [{q1:,.{digits}f}–{q3:,.{digits}f}]"
 
 
 async def measure(call: Call, calls: int, concurrency: int) -> tuple[list[float], float]:
@@ -185,7 +203,7 @@ async def measure_row(row: Row, target: str | list[str], calls: int, concurrency
     client = our_client if row.client == "ours" else sdk_client
     async with client(row.transport, target) as call:
         latencies, rate = await measure(call, calls, concurrency)
-    row.latencies += latencies
+    row.latencies.append(latencies)
     row.rates.append(rate)
 
 
@@ -208,41 +226,64 @@ def run_round(rows: dict[tuple[str, str, str], Row], calls: int, concurrency: in
 # --- reporting ---
 
 
-def report(rows: dict[tuple[str, str, str], Row], calls: int, rounds: int, concurrency: int) -> None:
-    print(
-        f"`tools/call` of `add(a, b)`; {rounds} rounds of {calls} sequential calls (latency) and "
-        f"{calls} calls with {concurrency} in flight (throughput) per row.\n"
-    )
-    print("| transport | client | server | p50 ms | p99 ms | calls/s |")
-    print("|---|---|---|---:|---:|---:|")
+def report(rows: dict[tuple[str, str, str], Row], calls: int, rounds: int, concurrency: int) -> str:
+    lines = [
+        f"`tools/call` of `add(a, b)` (both servers return `structuredContent`); {rounds} interleaved "
+        f"rounds, each with {calls} sequential calls (latency) and {calls} calls with {concurrency} in "
+        "flight (throughput) per row. Median across rounds [interquartile range].\n",
+        "| transport | client | server | p50 ms | p99 ms | calls/s |",
+        "|---|---|---|---:|---:|---:|",
+    ]
     for row in rows.values():
-        print(
-            f"| {row.transport} | {row.client} | {row.server} | {row.percentile(50):.2f} | "
-            f"{row.percentile(99):.2f} | {row.rate:,.0f} |"
+        lines.append(
+            f"| {row.transport} | {row.client} | {row.server} | {spread(row.percentiles(50))} | "
+            f"{spread(row.percentiles(99))} | {spread(row.rates, digits=0)} |"
         )
-    print("\nRatios SDK server / our server (above 1: ours is faster; for calls/s, ours / SDK):\n")
-    print("| transport | client | p50 | p99 | calls/s |")
-    print("|---|---|---:|---:|---:|")
+    lines += [
+        "\nRatios SDK server / our server, round by round (above 1: ours is faster; for calls/s, "
+        "ours / SDK); median [interquartile range]:\n",
+        "| transport | client | p50 | p99 | calls/s |",
+        "|---|---|---:|---:|---:|",
+    ]
     for transport in TRANSPORTS:
         for client in CLIENTS:
             ours, sdk = rows[transport, client, "ours"], rows[transport, client, "sdk"]
-            print(
-                f"| {transport} | {client} | {sdk.percentile(50) / ours.percentile(50):.2f}x | "
-                f"{sdk.percentile(99) / ours.percentile(99):.2f}x | {ours.rate / sdk.rate:.2f}x |"
+            ratios = [
+                [s / o for s, o in zip(sdk.percentiles(q), ours.percentiles(q), strict=True)]
+                for q in (50, 99)
+            ]
+            rates = [o / s for o, s in zip(ours.rates, sdk.rates, strict=True)]
+            lines.append(
+                f"| {transport} | {client} | {spread(ratios[0], 'x')} | {spread(ratios[1], 'x')} | "
+                f"{spread(rates, 'x')} |"
             )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=200, help="calls per row and round")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave results.md alone")
     args = parser.parse_args()
     rows = {(t, c, s): Row(t, c, s) for t in TRANSPORTS for c in CLIENTS for s in SERVERS}
+    started = time.perf_counter()
     for number in range(args.rounds):
         print(f"round {number + 1} of {args.rounds}", file=sys.stderr)
         run_round(rows, args.calls, args.concurrency, flip=number % 2 == 1)
-    report(rows, args.calls, args.rounds, args.concurrency)
+    table = report(rows, args.calls, args.rounds, args.concurrency)
+    print(table)
+    if not args.no_write:
+        from run_all import git_commit, machine_load, update_section
+
+        stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
+        command = " ".join(["python benchmarks/mcp_roundtrip.py", *sys.argv[1:]])
+        update_section(
+            TITLE,
+            f"## {TITLE}\n\n`{command}`, {time.perf_counter() - started:.0f} s; {stamp}; "
+            f"{machine_load()}.\n\n{table}\n",
+        )
 
 
 if __name__ == "__main__":

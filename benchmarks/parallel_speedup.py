@@ -1,13 +1,17 @@
 """Lesson 04's parallel executors against serial execution, for N = 1…16 tool calls.
 
 Each tool call does real I/O: an HTTP GET to a local server that answers after
-`--delay-ms` (a stand-in for a weather API). For every N this times one turn of
-N calls run by `execute_sequentially` (the loop's default), `ThreadExecutor`
-(sync tool, threads) and `AsyncioExecutor` (an `async def` tool on the event
-loop), takes the median of `--repeats`, and prints the speedup over serial
-next to the ideal N× and the efficiency (speedup / N). No pass/fail.
+`--delay-ms` (a stand-in for a weather API). The server runs in its own process,
+as a remote API would: in this process its threads would compete with the
+client's for the GIL and be counted as the executor's overhead. For every N this
+times one turn of N calls run by `execute_sequentially` (the loop's default),
+`ThreadExecutor` (sync tool, threads) and `AsyncioExecutor` (an `async def` tool
+on the event loop), the three interleaved, `--repeats` times; each speedup over
+serial is taken repeat by repeat and shown as median [interquartile range], next
+to the ideal N× and the efficiency (median speedup / N). No pass/fail. The
+section it writes into results.md is stamped with the date and the commit.
 
-    .venv/bin/python benchmarks/parallel_speedup.py [--delay-ms 50] [--repeats 3]
+    .venv/bin/python benchmarks/parallel_speedup.py [--delay-ms 50] [--repeats 5] [--no-write]
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import json
+import socket
 import statistics
-import threading
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -28,6 +35,7 @@ from wirelab.parallel import AsyncioExecutor, ThreadExecutor
 from wirelab.tools import Tool, ToolRegistry, tool
 
 MAX_CALLS = 16
+TITLE = "Parallel tool calls: lesson 04's executors vs serial"
 
 
 class SlowHandler(BaseHTTPRequestHandler):
@@ -55,16 +63,26 @@ class SlowApi(ThreadingHTTPServer):
 
 @contextlib.contextmanager
 def slow_api(delay_s: float) -> Iterator[str]:
-    """A local HTTP server answering after `delay_s`; yields its base URL."""
+    """A local HTTP server answering after `delay_s`, in its own process; yields its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, __file__, "serve", str(delay_s)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        port = int(process.stdout.readline())  # the server prints its port once it listens
+        with socket.create_connection(("127.0.0.1", port), 5):
+            pass
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stdout.close()
+
+
+def serve(delay_s: float) -> None:
     server = SlowApi(("127.0.0.1", 0), SlowHandler)
     server.delay_s = delay_s  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
 
 
 def weather_tools(base: str) -> tuple[Tool, Tool]:
@@ -99,45 +117,80 @@ def calls(n: int) -> list[dict]:
     ]
 
 
-def timed(execute: Callable, n: int, tools: ToolRegistry, repeats: int) -> float:
-    """Median seconds for `execute` to run one turn of n calls (and check every result came back)."""
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        results = execute(calls(n), tools)
-        times.append(time.perf_counter() - started)
-        assert len(results) == n and all('"path"' in r for r in results), results
-    return statistics.median(times)
+def timed(execute: Callable, n: int, tools: ToolRegistry) -> float:
+    """Seconds for `execute` to run one turn of n calls (and check every result came back)."""
+    started = time.perf_counter()
+    results = execute(calls(n), tools)
+    seconds = time.perf_counter() - started
+    assert len(results) == n and all('"path"' in r for r in results), results
+    return seconds
+
+
+def spread(values: list[float], digits: int = 1) -> str:
+    """Median with the interquartile range: `11.9x [11.2–12.4]`."""
+    if len(values) < 2:
+        return f"{values[0]:.{digits}f}x"
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{median:.{digits}f}x [{q1:.{digits}f}–{q3:.{digits}f}]"
+
+
+def table(delay_ms: float, repeats: int) -> str:
+    with slow_api(delay_ms / 1000) as base:
+        blocking, awaiting = weather_tools(base)
+        sync_tools, async_tools = ToolRegistry([blocking]), ToolRegistry([awaiting])
+        threads, tasks = ThreadExecutor(max_parallel=MAX_CALLS), AsyncioExecutor(max_parallel=MAX_CALLS)
+        timed(threads, MAX_CALLS, sync_tools)  # warm-up: first connections, imports
+        lines = [
+            f"Each call is an HTTP GET to a server in another process, answered after {delay_ms:g} ms; "
+            f"{repeats} interleaved repeats; `max_parallel={MAX_CALLS}`; times are medians, speedups "
+            "median [interquartile range] of the repeat-by-repeat ratios.\n",
+            "| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
+            "threads efficiency |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for n in range(1, MAX_CALLS + 1):
+            runs = [
+                (
+                    timed(execute_sequentially, n, sync_tools),
+                    timed(threads, n, sync_tools),
+                    timed(tasks, n, async_tools),
+                )
+                for _ in range(repeats)
+            ]
+            serial, threaded, awaited = (statistics.median(column) for column in zip(*runs, strict=True))
+            by_threads = [s / t for s, t, _ in runs]
+            by_tasks = [s / a for s, _, a in runs]
+            lines.append(
+                f"| {n} | {serial * 1e3:.0f} | {threaded * 1e3:.0f} | {awaited * 1e3:.0f} | "
+                f"{spread(by_threads)} | {spread(by_tasks)} | {n}x | "
+                f"{statistics.median(by_threads) / n:.0%} |"
+            )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--delay-ms", type=float, default=50.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave results.md alone")
     args = parser.parse_args()
-    with slow_api(args.delay_ms / 1000) as base:
-        blocking, awaiting = weather_tools(base)
-        sync_tools, async_tools = ToolRegistry([blocking]), ToolRegistry([awaiting])
-        threads, tasks = ThreadExecutor(max_parallel=MAX_CALLS), AsyncioExecutor(max_parallel=MAX_CALLS)
-        print(
-            f"Each call is an HTTP GET answered after {args.delay_ms:g} ms; median of "
-            f"{args.repeats} turns; `max_parallel={MAX_CALLS}`.\n"
+    started = time.perf_counter()
+    text = table(args.delay_ms, args.repeats)
+    print(text)
+    if not args.no_write:
+        from run_all import git_commit, machine_load, update_section
+
+        stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
+        command = " ".join(["python benchmarks/parallel_speedup.py", *sys.argv[1:]])
+        update_section(
+            TITLE,
+            f"## {TITLE}\n\n`{command}`, {time.perf_counter() - started:.0f} s; {stamp}; "
+            f"{machine_load()}.\n\n{text}\n",
         )
-        print(
-            "| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
-            "threads efficiency |"
-        )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for n in range(1, MAX_CALLS + 1):
-            serial = timed(execute_sequentially, n, sync_tools, args.repeats)
-            threaded = timed(threads, n, sync_tools, args.repeats)
-            awaited = timed(tasks, n, async_tools, args.repeats)
-            print(
-                f"| {n} | {serial * 1e3:.0f} | {threaded * 1e3:.0f} | {awaited * 1e3:.0f} | "
-                f"{serial / threaded:.1f}x | {serial / awaited:.1f}x | {n}x | "
-                f"{serial / threaded / n:.0%} |"
-            )
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["serve"]:
+        serve(float(sys.argv[2]))
+    else:
+        main()

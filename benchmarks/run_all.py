@@ -60,11 +60,13 @@ BENCHMARKS = (
     Benchmark(
         "MCP `tools/call` round trips: our server vs the SDK's",
         "mcp_roundtrip.py",
+        args=("--no-write",),
         quick_args=("--calls", "50", "--rounds", "1"),
     ),
     Benchmark(
         "Parallel tool calls: lesson 04's executors vs serial",
         "parallel_speedup.py",
+        args=("--no-write",),
         quick_args=("--repeats", "1"),
     ),
     Benchmark("Wire inspector cost in a kernel", "inspector_cost.py", markdown=False),
@@ -101,6 +103,12 @@ def git_commit() -> str:
     others = ["--", ".", ":!benchmarks/results.md"]  # benchmarks rewrite results.md: it does not count
     dirty = subprocess.run(["git", "status", "-s", *others], cwd=REPO, capture_output=True, text=True)
     return (done.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty.stdout else "")
+
+
+def machine_load() -> str:
+    """The load on this machine now, for a section measured on its own."""
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{os.cpu_count()} cores, load average {load} at the end (a shared, loaded machine is noisier)"
 
 
 def machine() -> str:
@@ -143,7 +151,8 @@ def run(benchmark: Benchmark, extra: tuple[str, ...]) -> str:
     body = output if benchmark.markdown else f"```\n{output}\n```"
     if done.returncode != 0:
         body += f"\n\n**Failed** with exit code {done.returncode} (its stderr went to the terminal)."
-    return f"## {benchmark.title}\n\n{shown}, {seconds:.0f} s.\n\n{body}\n"
+    stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
+    return f"## {benchmark.title}\n\n{shown}, {seconds:.0f} s; {stamp}.\n\n{body}\n"
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ code cell is tagged `raises-exception`, so that JupyterLab's Run All goes on pas
 an unfinished function (a demo cell calling it raises) and every check cell shows
 its line; the check cells themselves report instead of raising, and the `summary`
 cell at the end raises once. The lab conventions are in `wirelab/check/__init__.py`.
+A `# @reference …` marker line (the solution cell the package must agree with, see
+tests/notebook_code.py) is dropped: in a lab the cell is the learner's.
 `--check` writes nothing and exits 1 if a lab is missing or differs from what would
 be generated.
 
@@ -34,6 +36,8 @@ REGION = re.compile(
     re.S | re.M,
 )
 
+REFERENCE_MARKER = re.compile(r"^# @reference [^\n]*\n", re.M)
+
 
 def stub(source: str) -> str:
     """Replace each solution region of a cell's source with a NotImplementedError stub."""
@@ -42,7 +46,7 @@ def stub(source: str) -> str:
         hint = (match["hint"] or "write this part").strip()
         return f"{match['indent']}raise NotImplementedError({hint!r})"
 
-    result = REGION.sub(replace, source)
+    result = REGION.sub(replace, REFERENCE_MARKER.sub("", source))
     if "### BEGIN SOLUTION" in result or "### END SOLUTION" in result:
         raise ValueError(f"unbalanced solution markers in:\n{source}")
     return result

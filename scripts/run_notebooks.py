@@ -4,7 +4,7 @@
 
 Each notebook runs in its own folder, offline (WIRELAB_OFFLINE=1), and is saved
 with outputs and execution counts but without volatile metadata (execution
-timestamps, widget state), with stable cell ids, so that a re-run changes the
+timestamps, widget state, jupytext's pairing metadata), with stable cell ids, so that a re-run changes the
 file only where an output really changed. A cell that raises stops the run
 unless it is tagged `raises-exception`.
 """
@@ -43,11 +43,12 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         keep_output=True,
         keep_count=True,
         keep_id=True,
-        extra_keys=["metadata.widgets", "cell.metadata.execution"],
+        extra_keys=["metadata.widgets", "metadata.jupytext", "cell.metadata.execution"],
     )
     for index, cell in enumerate(nb.cells):
         cell.id = f"cell-{index:03d}"
     nb.metadata.pop("widgets", None)
+    nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     return nb
 

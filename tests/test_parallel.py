@@ -16,7 +16,7 @@ from wirelab.parallel import (
     phases,
     writes,
 )
-from wirelab.tools import ToolRegistry
+from wirelab.tools import ToolRegistry, tool
 
 BARRIER_WAIT_S = 5
 
@@ -262,3 +262,14 @@ def test_the_asyncio_executor_also_works_inside_a_running_event_loop():
 def test_nonsense_limits_are_refused(make, options):
     with pytest.raises(ValueError):
         make(**options)
+
+
+def test_without_a_timeout_a_call_runs_in_the_pools_thread_and_with_one_in_an_abandonable_thread():
+    def where(city: str) -> str:
+        """Name the thread that runs the call."""
+        return threading.current_thread().name
+
+    tools = ToolRegistry([tool(where)])
+    call = [{"id": "c", "type": "function", "function": {"name": "where", "arguments": '{"city": "x"}'}}]
+    assert ThreadExecutor()(call, tools)[0].startswith("ThreadPoolExecutor")
+    assert ThreadExecutor(timeout_s=5)(call, tools)[0] == "wirelab-tool-call"

@@ -2,9 +2,10 @@
 
 A tool that fails returns a small JSON object instead of crashing the loop:
 
-    ToolError("unknown_city", "No city named 'Pariss'.", suggestion="Did you mean 'Paris'?").content()
-    # -> '{"error": {"code": "unknown_city", "message": "No city named \\'Pariss\\'.",
-    #                "suggestion": "Did you mean \\'Paris\\'?"}}'
+    >>> error = ToolError("unknown_city", "No city named 'Pariss'.", suggestion="Did you mean 'Paris'?")
+    >>> print(error.content())
+    {"error": {"code": "unknown_city", "message": "No city named 'Pariss'.",
+               "suggestion": "Did you mean 'Paris'?"}}
 
 `code` is for programs, `message` says what went wrong, `suggestion` says how
 to fix the call; extra fields (`field`, `allowed`, …) help a model correct

@@ -9,10 +9,14 @@ JSON-RPC has three kinds of message, told apart by their members:
 A `Dispatcher` is a table from method name to handler. It answers each
 request with a result or an error object and never answers a notification:
 
-    rpc = Dispatcher({"add": lambda params: params["a"] + params["b"]})
-    await rpc.handle(request(1, "add", {"a": 1, "b": 2}))  # -> {"jsonrpc": "2.0", "id": 1, "result": 3}
-    await rpc.handle(request(2, "sub"))                     # -> error -32601, "Method not found: sub"
-    await rpc.handle(notification("add", {"a": 1, "b": 2}))  # -> None
+    >>> import asyncio
+    >>> rpc = Dispatcher({"add": lambda params: params["a"] + params["b"]})
+    >>> asyncio.run(rpc.handle(request(1, "add", {"a": 1, "b": 2})))
+    {'jsonrpc': '2.0', 'id': 1, 'result': 3}
+    >>> asyncio.run(rpc.handle(request(2, "sub")))["error"]
+    {'code': -32601, 'message': 'Method not found: sub'}
+    >>> asyncio.run(rpc.handle(notification("add", {"a": 1, "b": 2}))) is None
+    True
 
 What this module leaves out: transports (bytes on a pipe or an HTTP body,
 see `wirelab.mcp.stdio`) and batches, which MCP removed in 2025-06-18 and
@@ -109,9 +113,14 @@ def parse(data: str | bytes) -> Message:
 def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
     """Check one incoming message: `(message, None)`, or `(None, the error response to send)`.
 
-    receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')  # -> ({... "id": 0 ...}, None)
-    receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')  # -> (None, error -32600 for id 7)
-    receive("{not json")                                     # -> (None, error -32700, id null)
+    >>> receive('{"jsonrpc": "2.0", "id": 0, "method": "ping"}')
+    ({'jsonrpc': '2.0', 'id': 0, 'method': 'ping'}, None)
+    >>> _, answer = receive('{"jsonrpc": "1.0", "id": 7, "method": "ping"}')
+    >>> answer["id"], answer["error"]["code"]
+    (7, -32600)
+    >>> _, answer = receive("{not json")
+    >>> answer["id"], answer["error"]["code"]
+    (None, -32700)
     """
     try:
         value = decode(data)

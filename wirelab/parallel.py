@@ -201,6 +201,8 @@ class ThreadExecutor:
         return results
 
     def _one(self, call: Message, tools: ToolRegistry) -> str:
+        if self.timeout_s is None:  # nothing to abandon: run in the pool's thread, no second thread
+            return self.run(call, tools)
         future = _in_daemon_thread(lambda: self.run(call, tools))
         try:
             return future.result(timeout=self.timeout_s)

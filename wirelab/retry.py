@@ -6,8 +6,9 @@ failures with "full jitter" delays (a random wait between 0 and
 `min(cap_s, base_s * 2**attempt)`), so many clients that failed together do
 not all come back together:
 
-    policy = RetryPolicy(attempts=4, base_s=0.5, cap_s=4.0)
-    policy.ceilings()   # -> [0.5, 1.0, 2.0]: the longest wait before attempts 2, 3 and 4
+    >>> policy = RetryPolicy(attempts=4, base_s=0.5, cap_s=4.0)
+    >>> policy.ceilings()  # the longest wait before attempts 2, 3 and 4
+    [0.5, 1.0, 2.0]
 
 Only the last failure becomes a result, a structured `unavailable` error.
 Errors that are not transient (a bad argument, a missing record) are raised at

@@ -4,20 +4,20 @@ A model never runs code: it reads a *description* of each tool (a name, a
 sentence, and a JSON Schema of the parameters) and writes a call. This module
 builds that description from an ordinary typed, documented function:
 
-    def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> dict:
-        '''Current weather for a city.
-
-        Args:
-            city: City name, e.g. "Paris".
-            unit: Temperature unit.
-        '''
-
-    tool(get_weather).spec()["function"]["parameters"]
-    # -> {"type": "object",
-    #     "properties": {"city": {"type": "string", "description": 'City name, e.g. "Paris".'},
-    #                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"],
-    #                             "default": "celsius", "description": "Temperature unit."}},
-    #     "required": ["city"], "additionalProperties": false}
+    >>> from typing import Literal
+    >>> def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> dict:
+    ...     '''Current weather for a city.
+    ...
+    ...     Args:
+    ...         city: City name, e.g. "Paris".
+    ...         unit: Temperature unit.
+    ...     '''
+    >>> tool(get_weather).spec()["function"]["parameters"]
+    {'type': 'object',
+     'properties': {'city': {'type': 'string', 'description': 'City name, e.g. "Paris".'},
+                    'unit': {'type': 'string', 'enum': ['celsius', 'fahrenheit'],
+                             'default': 'celsius', 'description': 'Temperature unit.'}},
+     'required': ['city'], 'additionalProperties': False}
 
 Supported hints: str, int, float, bool, None, list[X], tuple[X, ...], dict[str, X],
 Literal[...], Enum subclasses, X | None (optional), dataclasses, TypedDicts and

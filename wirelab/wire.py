@@ -5,11 +5,12 @@ MCP stdio and Streamable HTTP transports) owns a `Wire` and publishes one
 `WireMessage` per message. Observers, the inspector widget among them,
 subscribe to the wire. With nobody subscribed, publishing costs one check.
 
-    wire = Wire()
-    seen = []
-    unsubscribe = wire.subscribe(seen.append)
-    wire.publish(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
-    seen[0].kind, seen[0].method, seen[0].exchange  # -> ('request', 'ping', 1)
+    >>> wire = Wire()
+    >>> seen = []
+    >>> unsubscribe = wire.subscribe(seen.append)
+    >>> wire.publish(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    >>> seen[0].kind, seen[0].method, seen[0].exchange
+    ('request', 'ping', 1)
 
 Observers are called on the publishing thread; an observer that needs to do
 slow work (drawing, say) must hand it off.

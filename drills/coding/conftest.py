@@ -1,6 +1,6 @@
 """Fixtures for the coding drills: which file the checks run against.
 
-`WIRELAB_DRILL_FILE` names the file under test (set by `python -m wirelab.drills check`);
+`WIRELAB_DRILL_FILE` names the file under test (set by `python -m wirelab.interview check`);
 without it the checks run against the drill's own starter.py.
 """
 

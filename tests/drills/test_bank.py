@@ -1,4 +1,4 @@
-"""The interview question bank validates, and the drill helpers do what wirelab.drills says."""
+"""The interview question bank validates, and the drill helpers do what wirelab.interview says."""
 
 import json
 from pathlib import Path
@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wirelab import drills
-from wirelab.drills import DrillError, Progress
+from wirelab import interview
+from wirelab.interview import DrillError, Progress
 
-BANK = drills.DRILLS_DIR / "questions.yaml"
-TOPICS = json.loads((drills.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
+BANK = interview.DRILLS_DIR / "questions.yaml"
+TOPICS = json.loads((interview.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
     "properties"
 ]["topic"]["enum"]
 
@@ -27,16 +27,16 @@ def write_bank(tmp_path: Path, data) -> Path:
 
 
 def test_the_bank_validates_and_holds_at_least_forty_questions():
-    assert len(drills.load_bank()) >= 40
+    assert len(interview.load_bank()) >= 40
 
 
 def test_every_topic_of_the_course_has_at_least_three_questions():
-    topics = [question.topic for question in drills.load_bank()]
+    topics = [question.topic for question in interview.load_bank()]
     assert {topic: topics.count(topic) >= 3 for topic in TOPICS} == dict.fromkeys(TOPICS, True)
 
 
 def test_every_question_has_three_to_six_key_points_and_a_follow_up():
-    for question in drills.load_bank():
+    for question in interview.load_bank():
         assert 3 <= len(question.key_points) <= 6 and question.follow_ups, question.id
 
 
@@ -44,47 +44,47 @@ def test_every_question_has_three_to_six_key_points_and_a_follow_up():
 def test_an_entry_missing_a_field_is_rejected_with_its_position(tmp_path, raw_bank, field):
     del raw_bank["questions"][3][field]
     with pytest.raises(DrillError, match=r"questions/3"):
-        drills.load_bank(write_bank(tmp_path, raw_bank))
+        interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
 def test_a_lesson_outside_00_to_14_is_rejected(tmp_path, raw_bank):
     raw_bank["questions"][0]["lesson"] = ["15"]
     with pytest.raises(DrillError, match="questions/0/lesson/0"):
-        drills.load_bank(write_bank(tmp_path, raw_bank))
+        interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
 def test_two_key_points_are_too_few(tmp_path, raw_bank):
     raw_bank["questions"][5]["key_points"] = ["one", "two"]
     with pytest.raises(DrillError, match="questions/5/key_points"):
-        drills.load_bank(write_bank(tmp_path, raw_bank))
+        interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
 def test_a_repeated_id_is_rejected_by_name(tmp_path, raw_bank):
     raw_bank["questions"][1]["id"] = raw_bank["questions"][0]["id"]
     with pytest.raises(DrillError, match=raw_bank["questions"][0]["id"]):
-        drills.load_bank(write_bank(tmp_path, raw_bank))
+        interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
 def test_a_bank_that_is_not_yaml_gets_a_clear_error(tmp_path):
     path = tmp_path / "questions.yaml"
     path.write_text("questions: [unclosed")
     with pytest.raises(DrillError, match="cannot read"):
-        drills.load_bank(path)
+        interview.load_bank(path)
 
 
 def test_a_mock_set_has_distinct_questions_spread_over_topics():
-    picked = drills.pick_mock(drills.load_bank(), len(TOPICS), seed=11)
+    picked = interview.pick_mock(interview.load_bank(), len(TOPICS), seed=11)
     assert len({q.id for q in picked}) == len(TOPICS)
     assert {q.topic for q in picked} == set(TOPICS)
 
 
 def test_the_same_seed_draws_the_same_mock_set():
-    bank = drills.load_bank()
-    assert drills.pick_mock(bank, 5, seed=3) == drills.pick_mock(bank, 5, seed=3)
+    bank = interview.load_bank()
+    assert interview.pick_mock(bank, 5, seed=3) == interview.pick_mock(bank, 5, seed=3)
 
 
 def test_a_topic_filter_draws_only_that_topic():
-    picked = drills.pick_mock(drills.load_bank(), 3, topic="security", seed=1)
+    picked = interview.pick_mock(interview.load_bank(), 3, topic="security", seed=1)
     assert {q.topic for q in picked} == {"security"}
 
 
@@ -94,19 +94,19 @@ def test_a_topic_filter_draws_only_that_topic():
 )
 def test_an_impossible_mock_request_is_refused_clearly(n, topic, message):
     with pytest.raises(DrillError, match=message):
-        drills.pick_mock(drills.load_bank(), n, topic=topic)
+        interview.pick_mock(interview.load_bank(), n, topic=topic)
 
 
 @pytest.mark.parametrize(
     ("hits", "total", "answered"), [(2, 3, True), (1, 3, False), (4, 6, True), (3, 5, False), (5, 5, True)]
 )
 def test_a_question_counts_as_answered_at_two_thirds_of_its_key_points(hits, total, answered):
-    assert drills.covered_enough(hits, total) is answered
+    assert interview.covered_enough(hits, total) is answered
 
 
 def test_progress_lives_under_wirelab_home(tmp_path, monkeypatch):
     monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
-    assert drills.progress_path() == tmp_path / "drills-progress.json"
+    assert interview.progress_path() == tmp_path / "drills-progress.json"
 
 
 def test_progress_survives_into_the_next_session(tmp_path):
@@ -143,13 +143,13 @@ def test_starting_a_drill_records_its_start_time(tmp_path):
 
 @pytest.mark.parametrize(("reply", "hits"), [("1 3", 2), ("", 0), ("2,2, 4", 2)])
 def test_key_point_replies_are_counted(reply, hits):
-    assert drills.parse_hits(reply, 4) == hits
+    assert interview.parse_hits(reply, 4) == hits
 
 
 @pytest.mark.parametrize("reply", ["5", "0", "one", "1 -2"])
 def test_a_key_point_reply_out_of_range_is_refused(reply):
     with pytest.raises(DrillError, match="between 1 and 4"):
-        drills.parse_hits(reply, 4)
+        interview.parse_hits(reply, 4)
 
 
 class Script:
@@ -166,10 +166,10 @@ class Script:
 
 
 def test_a_mock_interview_grades_each_answer_and_saves_it(tmp_path):
-    questions = drills.pick_mock(drills.load_bank(), 2, seed=5)
+    questions = interview.pick_mock(interview.load_bank(), 2, seed=5)
     progress, said = Progress(tmp_path / "p.json"), []
     everything = " ".join(str(i) for i in range(1, len(questions[0].key_points) + 1))
-    results = drills.mock_interview(
+    results = interview.mock_interview(
         questions, 10, progress, ask=Script("", "nine", everything, "", ""), say=said.append
     )
     assert results == [(questions[0].id, True), (questions[1].id, False)]
@@ -178,10 +178,10 @@ def test_a_mock_interview_grades_each_answer_and_saves_it(tmp_path):
 
 
 def test_a_mock_interview_stops_when_time_is_up(tmp_path):
-    questions = drills.pick_mock(drills.load_bank(), 3, seed=5)
+    questions = interview.pick_mock(interview.load_bank(), 3, seed=5)
     times = iter([0, 0, 61, 61])
     said = []
-    results = drills.mock_interview(
+    results = interview.mock_interview(
         questions, 1, None, ask=Script("", ""), say=said.append, clock=lambda: next(times)
     )
     assert len(results) == 1
@@ -189,15 +189,15 @@ def test_a_mock_interview_stops_when_time_is_up(tmp_path):
 
 
 def test_the_end_of_input_ends_a_mock_interview_without_losing_grades(tmp_path):
-    questions = drills.pick_mock(drills.load_bank(), 3, seed=5)
+    questions = interview.pick_mock(interview.load_bank(), 3, seed=5)
     progress = Progress(tmp_path / "p.json")
-    results = drills.mock_interview(questions, 10, progress, ask=Script("", "1"), say=lambda _: None)
+    results = interview.mock_interview(questions, 10, progress, ask=Script("", "1"), say=lambda _: None)
     assert [qid for qid, _ in results] == [questions[0].id]
     assert list(Progress(tmp_path / "p.json").data["questions"]) == [questions[0].id]
 
 
 def test_every_coding_drill_has_a_starter_a_solution_checks_and_a_time_box():
-    listed = drills.coding_drills()
+    listed = interview.coding_drills()
     assert set(listed) == {"loop", "arguments", "parallel", "stdio_server"}
     for drill in listed.values():
         assert drill.starter.is_file() and drill.solution.is_file() and drill.checks.is_file()
@@ -205,14 +205,14 @@ def test_every_coding_drill_has_a_starter_a_solution_checks_and_a_time_box():
 
 
 def test_an_unknown_drill_is_refused_with_the_list_of_drills(capsys):
-    assert drills.main(["check", "sorting"]) == 2
+    assert interview.main(["check", "sorting"]) == 2
     assert "choose one of: loop, arguments" in capsys.readouterr().err
 
 
 def test_the_summary_compares_the_time_taken_with_the_time_box():
-    drill = drills.get_drill("loop")
-    passed = drills.CheckResult(drill, 8, 8, "")
-    failed = drills.CheckResult(drill, 3, 8, "")
-    assert drills.summary(passed, 0, 754) == "PASS loop: 8/8 checks passed; time 12:34 of 20:00"
-    assert drills.summary(failed, 0, 1500).endswith("time 25:00 of 20:00 - over the box")
-    assert "run `start loop` to time it" in drills.summary(failed, None, 0)
+    drill = interview.get_drill("loop")
+    passed = interview.CheckResult(drill, 8, 8, "")
+    failed = interview.CheckResult(drill, 3, 8, "")
+    assert interview.summary(passed, 0, 754) == "PASS loop: 8/8 checks passed; time 12:34 of 20:00"
+    assert interview.summary(failed, 0, 1500).endswith("time 25:00 of 20:00 - over the box")
+    assert "run `start loop` to time it" in interview.summary(failed, None, 0)

@@ -1,11 +1,10 @@
 """The loop lesson 02 builds by hand and the package's `run_tool_loop` agree."""
 
-import json
 from pathlib import Path
 
-import nbformat
 import pytest
 
+from tests.notebook_code import load_references
 from wirelab.check.lesson01 import TOOLS
 from wirelab.check.lesson02 import FUNCTIONS, REGISTRY
 from wirelab.llm import client, model_name
@@ -14,13 +13,9 @@ from wirelab.loop import accumulate_stream, run_tool_loop
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "02_the_six_step_loop.ipynb"
 
 
-def lesson_function(name: str):
-    """Define the lesson's function `name` from the cell that defines it, and return it."""
-    cells = [c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells if c.cell_type == "code"]
-    source = next(s for s in cells if s.startswith(f"def {name}("))
-    namespace = {"json": json, "model_name": model_name}
-    exec(compile(source, f"{NOTEBOOK.name}:{name}", "exec"), namespace)
-    return namespace[name]
+def lesson_function(name: str, reference: str):
+    """The lesson's function `name`, from its cells marked `# @reference <reference>`."""
+    return load_references(NOTEBOOK, reference)[name]
 
 
 @pytest.mark.parametrize(
@@ -34,7 +29,9 @@ def lesson_function(name: str):
 def test_the_lessons_loop_and_the_packages_loop_give_the_same_conversation(question):
     llm = client()
     messages = [{"role": "user", "content": question}]
-    answer, history = lesson_function("run_loop")(llm, messages, TOOLS, FUNCTIONS)
+    answer, history = lesson_function("run_loop", "wirelab.loop.run_tool_loop")(
+        llm, messages, TOOLS, FUNCTIONS
+    )
     reference = run_tool_loop(llm, messages, REGISTRY)
     assert answer == reference.answer
     assert history == reference.messages
@@ -50,7 +47,7 @@ def test_the_lessons_stream_accumulator_and_the_packages_agree():
             messages=[{"role": "user", "content": "What is the weather in Paris and the time in Tokyo?"}],
         )
     )
-    mine = lesson_function("accumulate")(chunks)
+    mine = lesson_function("accumulate", "wirelab.loop.accumulate_stream")(chunks)
     reference = accumulate_stream(chunks)["tool_calls"]
     assert [(c["id"], c["name"], c["arguments"]) for c in mine] == [
         (c["id"], c["function"]["name"], c["function"]["arguments"]) for c in reference

@@ -1,36 +1,24 @@
 """The schema function lesson 03's solved lab builds by hand agrees with `wirelab.tools.function_schema`.
 
-The lab's cells that define `hint_schema`, `arg_descriptions` and `schema_of`
-are taken from the solution notebook as they are and run in a namespace of
-their own, so this test follows the notebook whenever it changes.
+The lab's cells that define `hint_schema`, `arg_descriptions` and `schema_of` are marked
+`# @reference wirelab.tools.function_schema`; tests/notebook_code.py runs them from the
+solution notebook as they are, so this test follows the notebook whenever it changes.
 """
 
-import inspect
-import re
-import typing
 from pathlib import Path
 from typing import Literal
 
-import nbformat
 import pytest
 
+from tests.notebook_code import load_references
 from wirelab.tools import function_schema
 
 SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "03_describing_tools_lab.ipynb"
-DEFINES = ("JSON_TYPES =", "def arg_descriptions", "def schema_of")
 
 
 def lab_schema_of():
-    cells = [
-        c.source
-        for c in nbformat.read(SOLUTION, as_version=4).cells
-        if c.cell_type == "code" and any(d in c.source for d in DEFINES)
-    ]
-    assert len(cells) == len(DEFINES), f"expected one cell for each of {DEFINES}, found {len(cells)}"
-    namespace = {"inspect": inspect, "re": re, "typing": typing, "Literal": Literal}
-    for source in cells:
-        exec(compile(source, str(SOLUTION), "exec"), namespace)
-    return namespace["schema_of"]
+    """The solved lab's `schema_of`, from its cells marked `# @reference wirelab.tools.function_schema`."""
+    return load_references(SOLUTION, "wirelab.tools.function_schema")["schema_of"]
 
 
 def no_parameters() -> None:

@@ -1,22 +1,20 @@
 """What lessons 07-10 build by hand agrees with the package code they go on to use.
 
-Each test takes the lesson's own definitions out of the saved notebook (its
-functions, classes, imports and constants, not the cells that print) and
-runs them next to `wirelab`: the JSON-RPC dispatcher of 07, the tiny stdio
-server of 08, the URI template matcher and prompt renderer of 09, the tool
+Each test takes the lesson's cells marked `# @reference <package object>` out of the
+saved notebook (tests/notebook_code.py) and runs them next to `wirelab`: the JSON-RPC
+dispatcher of 07, the tiny stdio server of 08, the URI template matcher and prompt renderer of 09, the tool
 conversion of 10. Messages may be worded differently; what a peer acts on
 (ids, results, error codes) must be the same.
 """
 
-import ast
 import asyncio
 import importlib.util
 import json
 from pathlib import Path
 
-import nbformat
 import pytest
 
+from tests.notebook_code import load_references, write_references
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError, request
 from wirelab.mcp.example import build_server
@@ -24,31 +22,6 @@ from wirelab.mcp.host import openai_tool_spec
 from wirelab.mcp.server import Server, ServerResourceTemplate
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-KEPT = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
-
-
-def code_cells(notebook: str) -> list[str]:
-    return [
-        c.source for c in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells if c.cell_type == "code"
-    ]
-
-
-def _kept(node: ast.stmt, names: set[str]) -> bool:
-    if isinstance(node, KEPT):  # a decorated function registers itself on an object: left out
-        return not getattr(node, "decorator_list", None)
-    targets = [t for n in getattr(node, "targets", []) for t in ast.walk(n) if isinstance(t, ast.Name)]
-    return bool(targets) and all(t.id.isupper() or t.id in names for t in targets)
-
-
-def lesson_definitions(notebook: str, *names: str) -> dict:
-    """The notebook's definitions, constants and the assignments to `names`, run in one namespace."""
-    namespace: dict = {}
-    for source in code_cells(notebook):
-        if source.startswith("%") or "await " in source:
-            continue
-        body = [node for node in ast.parse(source).body if _kept(node, set(names))]
-        exec(compile(ast.Module(body, []), f"{notebook}", "exec"), namespace)
-    return namespace
 
 
 # --- 07: the dispatcher ----------------------------------------------------
@@ -86,7 +59,7 @@ def outcome_07(response):
 
 @pytest.fixture(scope="module")
 def lesson07():
-    return lesson_definitions("07_jsonrpc_from_scratch.ipynb", "handlers", "logged")
+    return load_references(NOTEBOOKS / "07_jsonrpc_from_scratch.ipynb")
 
 
 def package_dispatcher(lesson07) -> jsonrpc.Dispatcher:
@@ -123,14 +96,9 @@ def test_the_lessons_dispatcher_runs_a_notification_without_answering_it(lesson0
 
 
 def tiny_server(tmp_path: Path):
-    """Write the lesson's %%writefile cells to a file, as the notebook does, and import it."""
-    cells = [
-        s.split("\n", 1)[1]
-        for s in code_cells("08_mcp_server_over_stdio.ipynb")
-        if s.startswith("%%writefile")
-    ]
-    path = tmp_path / "tiny_server.py"
-    path.write_text("\n".join(cells), encoding="utf-8")
+    """Write the lesson's marked %%writefile cells to a file, as the notebook does, and import it."""
+    (path,) = write_references(NOTEBOOKS / "08_mcp_server_over_stdio.ipynb", tmp_path)
+    assert path.name == "tiny_server.py"
     spec = importlib.util.spec_from_file_location("tiny_server", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -225,7 +193,7 @@ def test_the_lessons_tiny_server_negotiates_the_version_as_the_package_does(tmp_
 
 @pytest.fixture(scope="module")
 def lesson09():
-    return lesson_definitions("09_resources_and_prompts.ipynb", "summarize")
+    return load_references(NOTEBOOKS / "09_resources_and_prompts.ipynb")
 
 
 @pytest.mark.parametrize(
@@ -291,5 +259,5 @@ def example_tools() -> list[dict]:
     ids=lambda tool: tool["name"],
 )
 def test_the_lessons_tool_conversion_and_the_packages_agree(mcp_tool):
-    to_openai_tool = lesson_definitions("10_mcp_client_and_host.ipynb")["to_openai_tool"]
+    to_openai_tool = load_references(NOTEBOOKS / "10_mcp_client_and_host.ipynb")["to_openai_tool"]
     assert to_openai_tool(mcp_tool) == openai_tool_spec(mcp_tool)

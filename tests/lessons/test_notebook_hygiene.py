@@ -1,5 +1,6 @@
 """Every saved notebook is what a fresh top-to-bottom run produced, and nothing volatile or secret."""
 
+import json
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))
 EXECUTED = LESSONS + SOLUTIONS
+MAX_OUTPUT_CHARS = 20_000
 SECRET = re.compile(r"sk-[A-Za-z0-9]{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
 
 
@@ -32,6 +34,7 @@ def test_a_saved_notebook_was_run_top_to_bottom_on_a_fresh_kernel(path):
 def test_a_notebook_carries_no_volatile_metadata(path):
     nb = read(path)
     assert "widgets" not in nb.metadata
+    assert "jupytext" not in nb.metadata, f"{path.name}: strip with scripts/run_notebooks.py"
     for cell in nb.cells:
         assert "execution" not in cell.metadata, f"{path.name}: strip with scripts/run_notebooks.py"
 
@@ -41,6 +44,15 @@ def test_a_notebook_holds_no_key_or_hosted_endpoint_and_stays_small(path):
     text = path.read_text(encoding="utf-8")
     assert not SECRET.search(text), f"{path.name} names a key or a hosted endpoint"
     assert len(text) < 1_000_000, f"{path.name} is {len(text)} bytes: keep notebooks small"
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_saved_output_is_over_20_kb(path):
+    """A widget's static copy or a plot stays small enough to read in a diff and on GitHub."""
+    for index, cell in enumerate(code_cells(path)):
+        for output in cell.outputs:
+            size = len(json.dumps(output, ensure_ascii=False))
+            assert size <= MAX_OUTPUT_CHARS, f"{path.name}, code cell {index}: an output of {size} characters"
 
 
 @pytest.mark.parametrize("path", EXECUTED + LABS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.servers import fuzz_server
 from wirelab import jsonrpc
 from wirelab.mcp.http import SESSION_HEADER, McpHttpApp, serve_http
-from wirelab.mcp.server import Context, Server
 from wirelab.mcp.stateless import request_headers, stamp
 
 pytestmark = pytest.mark.timeout(120)
@@ -35,29 +35,6 @@ INITIALIZE = jsonrpc.request(
     {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}},
 )
 ME = {"name": "fuzz", "version": "1"}
-
-
-def fuzz_server() -> Server:
-    server = Server("fuzz")
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Return the text."""
-        return text
-
-    @server.tool()
-    def fail() -> str:
-        """Always raise."""
-        raise RuntimeError("a tool bug")
-
-    @server.tool()
-    def steps(ctx: Context, count: int = 2) -> str:
-        """Report progress (at most three steps), which turns the answer into an SSE stream."""
-        for done in range(1, min(count, 3) + 1):
-            ctx.report_progress(done, 3)
-        return "done"
-
-    return server
 
 
 json_scalars = (

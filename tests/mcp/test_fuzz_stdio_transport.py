@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.servers import fuzz_server
 from wirelab import jsonrpc
-from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import LineSplitter, OversizedLine, StdioServer, receive_line
 from wirelab.wire import Wire
 
@@ -49,32 +49,6 @@ PROBE = {
     "method": "tools/call",
     "params": {"name": "echo", "arguments": {"text": "still here"}},
 }
-
-
-def fuzz_server() -> Server:
-    server = Server("fuzz")
-
-    @server.tool()
-    def echo(text: str) -> str:
-        """Return the text."""
-        return text
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @server.tool()
-    def fail() -> str:
-        """Always raise."""
-        raise RuntimeError("a tool bug")
-
-    @server.resource("fuzz://static")
-    def static() -> str:
-        """A fixed text."""
-        return "static"
-
-    return server
 
 
 json_scalars = (

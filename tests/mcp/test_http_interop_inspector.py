@@ -1,4 +1,4 @@
-"""MCP Inspector's CLI (npm @modelcontextprotocol/inspector) drives our server over Streamable HTTP.
+"""MCP Inspector's CLI (npm @modelcontextprotocol/mcp_inspector) drives our server over Streamable HTTP.
 
 Install it with `npm ci` at the repository root. Without it these tests skip, except
 under CI (CI=true), where a missing Inspector is a failure.
@@ -17,17 +17,6 @@ from wirelab.mcp.http import serve_http
 pytestmark = pytest.mark.timeout(120)
 
 ROOT = Path(__file__).resolve().parents[2]
-INSPECTOR = ROOT / "node_modules" / ".bin" / "mcp-inspector"
-
-
-@pytest.fixture(scope="module")
-def inspector() -> Path:
-    if not INSPECTOR.exists():
-        reason = f"MCP Inspector is not installed at {INSPECTOR}: run `npm ci` in {ROOT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return INSPECTOR
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +39,14 @@ def inspect(inspector: Path, url: str, tmp_path: Path, *args: str) -> dict:
     return json.loads(done.stdout)
 
 
-def test_the_inspector_lists_our_tools_over_http(inspector, running, tmp_path):
-    listed = inspect(inspector, running.url, tmp_path, "--method", "tools/list")
+def test_the_inspector_lists_our_tools_over_http(mcp_inspector, running, tmp_path):
+    listed = inspect(mcp_inspector, running.url, tmp_path, "--method", "tools/list")
     assert [t["name"] for t in listed["tools"]] == ["search_notes", "add_note", "note_stats", "rebuild_index"]
 
 
-def test_the_inspector_calls_a_tool_over_http(inspector, running, tmp_path):
+def test_the_inspector_calls_a_tool_over_http(mcp_inspector, running, tmp_path):
     result = inspect(
-        inspector,
+        mcp_inspector,
         running.url,
         tmp_path,
         "--method",
@@ -70,8 +59,8 @@ def test_the_inspector_calls_a_tool_over_http(inspector, running, tmp_path):
     assert result["content"] == [{"type": "text", "text": "stdio: The stdio transport"}]
 
 
-def test_the_inspector_reads_a_resource_over_http(inspector, running, tmp_path):
+def test_the_inspector_reads_a_resource_over_http(mcp_inspector, running, tmp_path):
     result = inspect(
-        inspector, running.url, tmp_path, "--method", "resources/read", "--uri", "notes://note/stdio"
+        mcp_inspector, running.url, tmp_path, "--method", "resources/read", "--uri", "notes://note/stdio"
     )
     assert result["contents"][0]["text"].startswith("# The stdio transport")

@@ -3,15 +3,11 @@
 - The SDK's `streamable_http_client` + `ClientSession`, and `mcp.Client` (auto-detecting,
   pinned to legacy, pinned to 2026-07-28), use our example server over HTTP.
 - Our HTTP client uses a server written with the SDK (`mcp.server.MCPServer`) over
-  streamable HTTP, which this file serves when run as a script:
-  `python tests/mcp/test_http_interop_sdk.py PORT`.
+  streamable HTTP: the reference server of tests/servers.py, started by the
+  `sdk_server_url` fixture of tests/conftest.py.
 """
 
 import asyncio
-import socket
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -90,37 +86,6 @@ def test_the_sdk_client_uses_our_server_in_every_mode(running, mode, modern):
 # --- our client, the SDK's server ---
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def sdk_server_url():
-    port = free_port()
-    process = subprocess.Popen([sys.executable, __file__, str(port)], stderr=subprocess.PIPE)
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
-        process.stderr.close()
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the SDK server exited: {process.stderr.read().decode()[-2000:]}")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"the SDK server did not listen on port {port} within {timeout} s")
-
-
 @pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
 def test_our_client_uses_an_sdk_server_over_http(sdk_server_url, era):
     async def use():
@@ -141,31 +106,3 @@ def test_our_client_uses_an_sdk_server_over_http(sdk_server_url, era):
     assert product["content"][0]["text"] == "42"
     assert greeting["contents"][0]["text"] == "hello from the SDK"
     assert prompt["messages"][0]["content"]["text"] == "Please review HTTP."
-
-
-def serve_sdk_server(port: int) -> None:
-    """An MCPServer with one tool, one resource and one prompt, on streamable HTTP."""
-    from mcp.server import MCPServer
-
-    server = MCPServer("sdk-reference")
-
-    @server.tool()
-    def multiply(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
-    @server.resource("memo://greeting")
-    def greeting() -> str:
-        """A greeting."""
-        return "hello from the SDK"
-
-    @server.prompt()
-    def review(topic: str) -> str:
-        """Ask for a review."""
-        return f"Please review {topic}."
-
-    asyncio.run(server.run_streamable_http_async(host="127.0.0.1", port=port))
-
-
-if __name__ == "__main__":
-    serve_sdk_server(int(sys.argv[1]))

@@ -1,4 +1,4 @@
-"""MCP Inspector's CLI (npm @modelcontextprotocol/inspector, pinned in package.json) drives
+"""MCP Inspector's CLI (npm @modelcontextprotocol/mcp_inspector, pinned in package.json) drives
 our example server over stdio: lists and calls tools, reads a resource, gets a prompt.
 
 Install it with `npm ci` at the repository root. Without it these tests skip, except
@@ -16,19 +16,8 @@ import pytest
 pytestmark = pytest.mark.timeout(90)
 
 ROOT = Path(__file__).resolve().parents[2]
-INSPECTOR = ROOT / "node_modules" / ".bin" / "mcp-inspector"
 SERVER = [sys.executable, "-m", "wirelab.mcp.example"]
 TOOL_FAILED = 5  # the Inspector's exit code for a result with isError: true
-
-
-@pytest.fixture(scope="module")
-def inspector() -> Path:
-    if not INSPECTOR.exists():
-        reason = f"MCP Inspector is not installed at {INSPECTOR}: run `npm ci` in {ROOT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return INSPECTOR
 
 
 def inspect(inspector: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
@@ -48,15 +37,15 @@ def ok(done: subprocess.CompletedProcess) -> dict:
     return json.loads(done.stdout)
 
 
-def test_the_inspector_lists_our_tools_and_finds_their_schemas_portable(inspector, tmp_path):
-    listed = ok(inspect(inspector, tmp_path, "--method", "tools/list", "--strict"))
+def test_the_inspector_lists_our_tools_and_finds_their_schemas_portable(mcp_inspector, tmp_path):
+    listed = ok(inspect(mcp_inspector, tmp_path, "--method", "tools/list", "--strict"))
     assert [t["name"] for t in listed["tools"]] == ["search_notes", "add_note", "note_stats", "rebuild_index"]
 
 
-def test_the_inspector_calls_a_tool(inspector, tmp_path):
+def test_the_inspector_calls_a_tool(mcp_inspector, tmp_path):
     result = ok(
         inspect(
-            inspector,
+            mcp_inspector,
             tmp_path,
             "--method",
             "tools/call",
@@ -69,14 +58,14 @@ def test_the_inspector_calls_a_tool(inspector, tmp_path):
     assert result["content"] == [{"type": "text", "text": "stdio: The stdio transport"}]
 
 
-def test_the_inspector_gets_structured_content(inspector, tmp_path):
-    result = ok(inspect(inspector, tmp_path, "--method", "tools/call", "--tool-name", "note_stats"))
+def test_the_inspector_gets_structured_content(mcp_inspector, tmp_path):
+    result = ok(inspect(mcp_inspector, tmp_path, "--method", "tools/call", "--tool-name", "note_stats"))
     assert result["structuredContent"]["notes"] == 4
 
 
-def test_the_inspector_sees_invalid_arguments_as_a_failed_tool(inspector, tmp_path):
+def test_the_inspector_sees_invalid_arguments_as_a_failed_tool(mcp_inspector, tmp_path):
     done = inspect(
-        inspector,
+        mcp_inspector,
         tmp_path,
         "--method",
         "tools/call",
@@ -89,24 +78,24 @@ def test_the_inspector_sees_invalid_arguments_as_a_failed_tool(inspector, tmp_pa
     assert json.loads(done.stdout)["isError"] is True
 
 
-def test_the_inspector_reads_a_templated_resource(inspector, tmp_path):
-    result = ok(inspect(inspector, tmp_path, "--method", "resources/read", "--uri", "notes://note/stdio"))
+def test_the_inspector_reads_a_templated_resource(mcp_inspector, tmp_path):
+    result = ok(inspect(mcp_inspector, tmp_path, "--method", "resources/read", "--uri", "notes://note/stdio"))
     assert result["contents"][0]["text"].startswith("# The stdio transport")
 
 
-def test_the_inspector_lists_resources_templates_and_prompts(inspector, tmp_path):
-    resources = ok(inspect(inspector, tmp_path, "--method", "resources/list"))
-    templates = ok(inspect(inspector, tmp_path, "--method", "resources/templates/list"))
-    prompts = ok(inspect(inspector, tmp_path, "--method", "prompts/list"))
+def test_the_inspector_lists_resources_templates_and_prompts(mcp_inspector, tmp_path):
+    resources = ok(inspect(mcp_inspector, tmp_path, "--method", "resources/list"))
+    templates = ok(inspect(mcp_inspector, tmp_path, "--method", "resources/templates/list"))
+    prompts = ok(inspect(mcp_inspector, tmp_path, "--method", "prompts/list"))
     assert resources["resources"][0]["uri"] == "notes://index"
     assert templates["resourceTemplates"][0]["uriTemplate"] == "notes://note/{slug}"
     assert {p["name"] for p in prompts["prompts"]} == {"summarize_note", "quiz_me"}
 
 
-def test_the_inspector_gets_a_prompt_with_arguments(inspector, tmp_path):
+def test_the_inspector_gets_a_prompt_with_arguments(mcp_inspector, tmp_path):
     result = ok(
         inspect(
-            inspector,
+            mcp_inspector,
             tmp_path,
             "--method",
             "prompts/get",
@@ -127,5 +116,5 @@ def test_the_inspector_gets_a_prompt_with_arguments(inspector, tmp_path):
         ("--method", "tools/call", "--tool-name", "no_such_tool"),
     ],
 )
-def test_the_inspector_exits_non_zero_when_the_server_refuses(inspector, tmp_path, args):
-    assert inspect(inspector, tmp_path, *args).returncode != 0
+def test_the_inspector_exits_non_zero_when_the_server_refuses(mcp_inspector, tmp_path, args):
+    assert inspect(mcp_inspector, tmp_path, *args).returncode != 0

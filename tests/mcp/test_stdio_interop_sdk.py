@@ -2,8 +2,8 @@
 
 - The SDK's clients (`stdio_client` + `ClientSession`, and `mcp.Client`) use our
   example server over stdio.
-- Our client uses a server written with the SDK (`mcp.server.MCPServer`), which
-  this file serves when it is run as a script: `python tests/mcp/test_stdio_interop_sdk.py`.
+- Our client uses a server written with the SDK (`mcp.server.MCPServer`), the reference
+  server of tests/servers.py (`python tests/servers.py stdio`).
 """
 
 import asyncio
@@ -11,10 +11,11 @@ import sys
 
 import pytest
 
+from tests.servers import SDK_SERVER_STDIO
+
 pytestmark = pytest.mark.timeout(60)
 
 OUR_SERVER = ["-m", "wirelab.mcp.example"]
-SDK_SERVER = [sys.executable, __file__]
 
 
 def run(coroutine):
@@ -119,40 +120,11 @@ def test_the_sdk_client_connects_without_waiting_for_its_discover_timeout():
 # --- our client, the SDK's server ---
 
 
-def sdk_server():
-    """A small server written with the SDK, to prove our client against a reference."""
-    from mcp.server import MCPServer
-
-    server = MCPServer("sdk-reference")
-
-    @server.tool()
-    def multiply(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
-    @server.resource("memo://greeting")
-    def greeting() -> str:
-        """A greeting."""
-        return "hello from the SDK"
-
-    @server.resource("memo://echo/{word}")
-    def echo(word: str) -> str:
-        """Echo a word."""
-        return word
-
-    @server.prompt()
-    def review(topic: str) -> str:
-        """Ask for a review."""
-        return f"Please review {topic}."
-
-    return server
-
-
 def test_our_client_uses_a_server_written_with_the_sdk():
     from wirelab.mcp.client import connect_stdio
 
     async def scenario():
-        async with connect_stdio(SDK_SERVER, timeout=20) as client:
+        async with connect_stdio(SDK_SERVER_STDIO, timeout=20) as client:
             return (
                 client.server_info,
                 await client.list_tools(),
@@ -184,13 +156,9 @@ def test_our_client_sees_the_sdk_servers_errors_as_json_rpc_errors():
     from wirelab.mcp.client import connect_stdio
 
     async def scenario():
-        async with connect_stdio(SDK_SERVER, timeout=20) as client:
+        async with connect_stdio(SDK_SERVER_STDIO, timeout=20) as client:
             with pytest.raises(JsonRpcError) as unknown:
                 await client.request("no/such/method")
             return unknown.value
 
     assert run(scenario()).code == -32601
-
-
-if __name__ == "__main__":
-    sdk_server().run("stdio")

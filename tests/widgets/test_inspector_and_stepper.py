@@ -318,6 +318,42 @@ def test_the_static_table_shows_the_last_rows_and_says_how_many_are_hidden():
     assert page.count("<tr>") == 11
 
 
+def test_the_static_table_stays_small_whatever_the_payloads():
+    log = TrafficLog()
+    for n in range(200):
+        log.add(rpc("server", id=n, result={"content": [{"type": "text", "text": "x" * 5_000}]}))
+    page = traffic_html(log.rows())
+    assert len(page) < 12_000
+    shown = page.count("<tr>") - 1
+    assert 0 < shown <= 25 and f"… {200 - shown} earlier messages not shown" in page
+    assert "more characters)" in page  # each payload is cut, and says so
+
+
+def test_the_log_is_a_ring_buffer_that_counts_what_it_dropped():
+    log = TrafficLog(max_rows=4)
+    for n in range(10):
+        log.add(rpc("client", id=n, method="ping"))
+        log.add(rpc("server", id=n, error={"code": -1, "message": "no"}))
+    rows = log.rows()
+    assert [row["seq"] for row in rows] == [16, 17, 18, 19]
+    assert (len(log), log.dropped, log.alerts, log.next_seq) == (4, 16, 2, 20)
+    assert log.rows_from(0) == rows and log.rows_from(18) == rows[2:]
+    assert log.clear() == 20 and log.dropped == 0
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "10"])
+def test_a_ring_buffer_needs_a_positive_size(bad):
+    with pytest.raises(ValueError, match="max_rows must be a positive integer"):
+        TrafficLog(max_rows=bad)
+
+
+def test_the_browser_keeps_as_many_rows_as_python():
+    from wirelab.widgets.traffic import MAX_ROWS
+
+    script = (pathlib.Path(__file__).parents[2] / "wirelab" / "widgets" / "inspector.js").read_text()
+    assert f"const MAX_ROWS = {MAX_ROWS};" in script
+
+
 def test_summaries_name_what_a_message_is_about():
     reply = {"choices": [{"message": {"tool_calls": [{"function": {"name": "get_weather"}}]}}]}
     assert summarize(reply) == "tool_calls: get_weather"

@@ -5,7 +5,7 @@ Every action is driven the way a learner drives it, by clicking the widget's but
 
 import pytest
 
-from wirelab.drills import Progress, load_bank
+from wirelab.interview import Progress, load_bank
 from wirelab.widgets.quiz import Flashcards, _rich
 
 

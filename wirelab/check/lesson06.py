@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
-from wirelab.retrieval import load_catalogue, recall_at_k
+from wirelab.tool_retrieval import load_catalogue, recall_at_k
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 GROUPS = load_catalogue(ASSETS / "tool_catalogue.json")

@@ -8,8 +8,8 @@ The capstone server (lesson 12) wraps `KnowledgeBase`; this package knows nothin
 """
 
 from wirelab.kb.answer import Answer, Citation
-from wirelab.kb.corpus import Chunk, CorpusError, Document
-from wirelab.kb.index import KnowledgeBase, SearchHit, UnknownDocumentError
+from wirelab.kb.corpus import Chunk, CorpusError, Document, SearchHit
+from wirelab.kb.index import KnowledgeBase, UnknownDocumentError
 
 __all__ = [
     "Answer",

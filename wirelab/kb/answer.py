@@ -15,12 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from wirelab.kb.corpus import SearchHit
 from wirelab.kb.lexical import terms
-
-if TYPE_CHECKING:
-    from wirelab.kb.index import SearchHit
 
 NO_ANSWER = "The knowledge base has no passage that answers this question."
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")

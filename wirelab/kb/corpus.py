@@ -17,7 +17,7 @@ and a section longer than `max_words` is split between paragraphs. Ids look like
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "assets" / "kb"
@@ -137,3 +137,19 @@ def chunk_document(doc: Document, max_words: int = 160) -> list[Chunk]:
         for piece in split_paragraphs(text, max_words)
     ]
     return [Chunk(f"{doc.id}#{i}", doc.id, i, heading, text) for i, (heading, text) in enumerate(texts)]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One ranked chunk; `score` is the method's own (BM25, cosine, RRF or rerank)."""
+
+    rank: int
+    chunk_id: str
+    doc_id: str
+    title: str
+    heading: str
+    text: str
+    score: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from wirelab.kb.answer import Answer, compose_answer
-from wirelab.kb.corpus import DEFAULT_CORPUS, Chunk, Document, chunk_document, load_documents
+from wirelab.kb.corpus import DEFAULT_CORPUS, Chunk, Document, SearchHit, chunk_document, load_documents
 from wirelab.kb.dense import VectorIndex, load_embedder
 from wirelab.kb.fusion import RRF_K, reciprocal_rank_fusion
 from wirelab.kb.lexical import BM25Index
@@ -33,22 +32,6 @@ DEPTH = 50
 
 class UnknownDocumentError(LookupError):
     """No document (or chunk) has the id asked for."""
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """One ranked chunk; `score` is the method's own (BM25, cosine, RRF or rerank)."""
-
-    rank: int
-    chunk_id: str
-    doc_id: str
-    title: str
-    heading: str
-    text: str
-    score: float
-
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
 
 
 def check_query(query: object, k: object) -> None:

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Literal, TypedDict, TypeVar
 
 from wirelab.errors import ToolError
-from wirelab.kb.corpus import DEFAULT_CORPUS, CorpusError, Document, load_documents
-from wirelab.kb.index import MAX_K, KnowledgeBase, SearchHit, UnknownDocumentError
+from wirelab.kb.corpus import DEFAULT_CORPUS, CorpusError, Document, SearchHit, load_documents
+from wirelab.kb.index import MAX_K, KnowledgeBase, UnknownDocumentError
 from wirelab.mcp.server import Server, ServerTool
 from wirelab.mcp.stdio import run_stdio
 

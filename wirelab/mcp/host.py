@@ -98,9 +98,9 @@ def result_text(result: dict[str, Any]) -> str:
 def chat_messages(params: dict[str, Any]) -> list[dict[str, str]]:
     """A `sampling/createMessage` request's messages as Chat Completions messages.
 
-        chat_messages({"systemPrompt": "Be brief.", "messages": [
-            {"role": "user", "content": {"type": "text", "text": "Hi"}}]})
-        # -> [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+    >>> chat_messages({"systemPrompt": "Be brief.", "messages": [
+    ...     {"role": "user", "content": {"type": "text", "text": "Hi"}}]})
+    [{'role': 'system', 'content': 'Be brief.'}, {'role': 'user', 'content': 'Hi'}]
 
     Text only: other content (image, audio, tool use) is refused with -32602.
     """

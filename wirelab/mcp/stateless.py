@@ -96,8 +96,10 @@ def envelope_version(message: Any) -> str | None:
 def is_modern(message: Message, header_version: str | None) -> bool:
     """Does this request belong to the stateless era (by its `_meta` or its version header)?
 
-    is_modern({"method": "tools/list", "params": {}}, "2025-11-25")   # -> False
-    is_modern({"method": "tools/list", "params": {}}, "2026-07-28")   # -> True
+    >>> is_modern({"method": "tools/list", "params": {}}, "2025-11-25")
+    False
+    >>> is_modern({"method": "tools/list", "params": {}}, "2026-07-28")
+    True
     """
     if envelope_version(message) is not None:
         return True
@@ -134,8 +136,10 @@ def request_headers(message: Message) -> dict[str, str]:
 def encode_header_value(value: str) -> str:
     """A header-safe value: itself, or `=?base64?…?=` for text HTTP cannot carry as is.
 
-    encode_header_value("get_weather")   # -> 'get_weather'
-    encode_header_value("Hello, 世界")    # -> '=?base64?SGVsbG8sIOS4lueVjA==?='
+    >>> encode_header_value("get_weather")
+    'get_weather'
+    >>> encode_header_value("Hello, 世界")
+    '=?base64?SGVsbG8sIOS4lueVjA==?='
     """
     if _HEADER_SAFE.fullmatch(value) and not _BASE64_SENTINEL.fullmatch(value):
         return value

@@ -56,10 +56,13 @@ class OversizedLine:
 class LineSplitter:
     """Cut a byte stream into lines, keeping at most `limit` bytes of one line.
 
-    splitter = LineSplitter(limit=8)
-    splitter.feed(b'{"a":1}\\n{"b"')  # -> [b'{"a":1}']
-    splitter.feed(b':2}\\n')          # -> [b'{"b":2}']
-    splitter.feed(b"x" * 20 + b"\\n") # -> [OversizedLine(limit=8)]
+    >>> splitter = LineSplitter(limit=8)
+    >>> splitter.feed(b'{"a":1}\\n{"b"')
+    [b'{"a":1}']
+    >>> splitter.feed(b':2}\\n')
+    [b'{"b":2}']
+    >>> splitter.feed(b"x" * 20 + b"\\n")
+    [OversizedLine(limit=8)]
     """
 
     def __init__(self, limit: int = MAX_LINE_BYTES) -> None:

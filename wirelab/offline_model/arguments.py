@@ -1,11 +1,11 @@
 """Fill a tool's arguments from its JSON Schema and the words of one sub-request.
 
-    weather = Tool("get_weather", "Current weather for a city.", {"type": "object",
-        "properties": {"city": {"type": "string"},
-                       "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-        "required": ["city"]})
-    fill_arguments(weather, "weather in Paris in Fahrenheit")
-    # -> {"city": "Paris", "unit": "fahrenheit"}
+    >>> weather = Tool("get_weather", "Current weather for a city.", {"type": "object",
+    ...     "properties": {"city": {"type": "string"},
+    ...                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ...     "required": ["city"]})
+    >>> fill_arguments(weather, "weather in Paris in Fahrenheit")
+    {'city': 'Paris', 'unit': 'fahrenheit'}
 
 Each property is read by its type and by the words of its name:
 

@@ -1,7 +1,8 @@
 """The model as pure functions: a request body in, a completion (or its chunks) out.
 
-    complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
-    # -> {"id": "chatcmpl-…", "object": "chat.completion", "choices": [...], "usage": {...}}
+    >>> reply = complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
+    >>> reply["object"], sorted(reply)
+    ('chat.completion', ['choices', 'created', 'id', 'model', 'object', 'usage'])
 
 Same body, same result, byte for byte. An invalid body raises `RequestError`.
 No HTTP here (see `server.py`).

@@ -1,10 +1,10 @@
 """Read tool results: a value to report, or an error to correct or to report.
 
-    read_result('{"city": "Paris", "temp_c": 18, "sky": "cloudy"}').summary()
-    # -> 'Paris, 18, cloudy'
-    read_result('{"error": {"code": "bad_unit", "message": "unit must be lower case",'
-                ' "field": "unit", "suggestion": "use \\'celsius\\' or \\'fahrenheit\\'"}}')
-    # -> ToolResult(error={...}, correctable=True)
+    >>> read_result('{"city": "Paris", "temp_c": 18, "sky": "cloudy"}').summary()
+    'Paris, 18, cloudy'
+    >>> read_result('{"error": {"code": "bad_unit", "message": "unit must be lower case",'
+    ...             ' "field": "unit", "suggestion": "use celsius or fahrenheit"}}').correctable
+    True
 
 An error is a JSON object with an `error` member (an object or a string) or
 with `"isError": true` (MCP's shape). It is *correctable* when it says how to

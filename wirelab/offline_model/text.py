@@ -2,10 +2,12 @@
 
 There is no language model here, only a few transparent rules:
 
-    stems("Booking two flights to Paris")   # -> ['book', 'two', 'flight', 'paris']
-    identifier_words("getWeather_forecast")  # -> ['get', 'weather', 'forecast']
-    split_requests("Weather in Paris and convert 3 EUR to USD?")
-    # -> ['Weather in Paris', 'convert 3 EUR to USD']
+    >>> stems("Booking two flights to Paris")
+    ['book', 'two', 'flight', 'paris']
+    >>> identifier_words("getWeather_forecast")
+    ['get', 'weather', 'forecast']
+    >>> split_requests("Weather in Paris and convert 3 EUR to USD?")
+    ['Weather in Paris', 'convert 3 EUR to USD']
 
 Left out on purpose: synonyms, spelling correction, word order, negation
 (except the few words `arguments.py` looks at). A request that uses other

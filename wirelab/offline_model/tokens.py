@@ -1,6 +1,7 @@
 """A token estimate for `usage` and `max_tokens`: one token per word, number or symbol.
 
-    count_tokens("Paris, 18 °C")   # -> 5: 'Paris' ',' '18' '°' 'C'
+    >>> count_tokens("Paris, 18 °C")  # 'Paris' ',' '18' '°' 'C'
+    5
 
 Real models use byte-pair encodings (OpenAI's `tiktoken`), which need a
 vocabulary download; this course runs offline, so it counts with one regular

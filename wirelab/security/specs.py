@@ -5,10 +5,10 @@ entry of a Chat Completions `tools` list, and a tool from an MCP `tools/list`
 result. The defences compare and scan descriptions, so they first bring each
 to one plain dict:
 
-    described({"name": "add", "description": "Add two numbers.",
-               "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}})
-    # -> {"name": "add", "description": "Add two numbers.",
-    #     "parameters": {"type": "object"}, "annotations": {"readOnlyHint": True}}
+    >>> described({"name": "add", "description": "Add two numbers.",
+    ...            "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}})
+    {'name': 'add', 'description': 'Add two numbers.',
+     'parameters': {'type': 'object'}, 'annotations': {'readOnlyHint': True}}
 
 The schema kept is the one the model is shown: a Chat Completions entry's
 `parameters`; an MCP tool's `inputSchema` (a host converts exactly that, see

@@ -6,12 +6,14 @@
 // created (a page reload, a late view), so nothing is lost; rows are kept in
 // `seq` order and duplicates dropped. A view draws only the rows in its
 // scrolled window (virtual list, fixed row height), so ten thousand rows cost
-// the page no more than thirty. Stable hooks for tests: the root has
+// the page no more than thirty. The store keeps the last MAX_ROWS rows (the
+// same bound as Python's TrafficLog) and forgets older ones. Stable hooks for tests: the root has
 // data-count / data-shown / data-errors; each row .wi-row has data-seq,
 // data-kind, data-method, data-direction and, for errors, .wi-alert.
 
 const ROW_HEIGHT = 24;
 const OVERSCAN = 8;
+const MAX_ROWS = 10000;
 const KINDS = ["request", "response", "notification", "error", "invalid"];
 const FIELDS = ["seq", "channel", "direction", "kind", "method", "id", "status", "t",
   "latency_ms", "pair", "alert", "payload"];
@@ -50,7 +52,20 @@ function addRows(store, batch) {
     store.rows = store.rows.concat(fresh).sort((a, b) => a.seq - b.seq);
     store.version += 1;
   }
+  if (store.rows.length > MAX_ROWS) forgetOldest(store, store.rows.length - MAX_ROWS);
   store.views.forEach((view) => view.schedule());
+}
+
+function forgetOldest(store, count) {
+  for (const row of store.rows.splice(0, count)) {
+    store.seen.delete(row.seq);
+    store.alerts -= row.alert ? 1 : 0;
+    const partner = store.pairs.get(row.seq);  // a kept response must not jump to a forgotten request
+    if (partner !== undefined) store.pairs.delete(partner);
+    store.pairs.delete(row.seq);
+  }
+  store.base = store.rows[0].seq;
+  store.version += 1;
 }
 
 function isSorted(rows) {

@@ -1,7 +1,7 @@
 """Flashcards and mock interviews over the question bank, as a notebook widget.
 
 `Flashcards(load_bank())` shows one question at a time: reveal the model answer, tick the key
-points you covered, record the grade (saved across sessions by `wirelab.drills.Progress`),
+points you covered, record the grade (saved across sessions by `wirelab.interview.Progress`),
 move on, shuffle, or review only what you missed. `Flashcards.mock(bank, n=5, minutes=15)`
 draws a mock-interview set and adds a countdown.
 
@@ -11,7 +11,7 @@ a test drives it with `button.click()` without a browser, and JupyterLab renders
 widget manager it already ships; there is no front-end code of our own to keep in step.
 The timer is a `Play` widget, so the front end ticks it and no kernel thread is needed.
 
-Not here: loading the bank and grading rules (`wirelab.drills`). A saved notebook without
+Not here: loading the bank and grading rules (`wirelab.interview`). A saved notebook without
 widget state (nbconvert, GitHub) shows the `text/html` fallback of the current card instead.
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from wirelab.drills import Progress, Question, covered_enough, format_minutes, pick_mock
+from wirelab.interview import Progress, Question, covered_enough, format_minutes, pick_mock
 
 
 def _rich(text: str) -> str:

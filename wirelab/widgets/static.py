@@ -11,6 +11,10 @@ latency is the last column, so masking it leaves the alignment unchanged.
     #  0  client→server  request   ping    1           {}
     #  1  server→client  response  ping    1           {}       0.2 ms
 
+Both tables show the last `SHOWN_ROWS` rows at most, and the HTML table stops earlier
+when its rows would pass `HTML_BUDGET` characters; a line says how many earlier
+rows are not shown. Payloads are cut to `PAYLOAD_CHARS` characters.
+
 This module leaves out everything interactive (filtering, collapsing JSON
 beyond one `<details>` per row): that is the widget's job.
 """
@@ -25,9 +29,10 @@ from typing import Any
 from wirelab.widgets.language import label
 from wirelab.widgets.traffic import Row
 
-SHOWN_ROWS = 50
+SHOWN_ROWS = 25
 SUMMARY_WIDTH = 60
-PAYLOAD_CHARS = 2_000
+PAYLOAD_CHARS = 600
+HTML_BUDGET = 11_000  # characters of table rows: with the text twin, one saved output stays under 20 KB
 STEPS = ("define", "send", "decide", "execute", "append", "answer")
 
 
@@ -119,7 +124,11 @@ def _plural(n: int, noun: str, lang: str | None) -> str:
 
 def _shown(rows: Sequence[Row], limit: int, lang: str | None) -> tuple[Sequence[Row], str]:
     hidden = max(0, len(rows) - limit)
-    return rows[hidden:], (label("static.hidden", lang, n=hidden) if hidden else "")
+    return rows[hidden:], _hidden_note(hidden, lang)
+
+
+def _hidden_note(hidden: int, lang: str | None) -> str:
+    return label("static.hidden", lang, n=hidden) if hidden else ""
 
 
 def traffic_text(
@@ -138,8 +147,14 @@ def traffic_html(
     rows: Sequence[Row], *, title: str | None = None, limit: int = SHOWN_ROWS, lang: str | None = None
 ) -> str:
     """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
-    shown, note = _shown(rows, limit, lang)
-    body = "".join(_traffic_html_row(row) for row in shown)
+    shown: list[str] = []
+    for row in reversed(rows[-limit:] if limit > 0 else []):
+        cells = _traffic_html_row(row)
+        if shown and sum(map(len, shown)) + len(cells) > HTML_BUDGET:
+            break
+        shown.append(cells)
+    note = _hidden_note(len(rows) - len(shown), lang)
+    body = "".join(reversed(shown))
     head = "".join(f"<th>{html.escape(c)}</th>" for c in label("static.columns", lang).split("|"))
     note_html = f"<p><em>{html.escape(note)}</em></p>" if note else ""
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" if shown else ""
@@ -154,7 +169,9 @@ def _traffic_html_row(row: Row) -> str:
     pretty = json.dumps(row["payload"], ensure_ascii=False, indent=2, default=str)
     if len(pretty) > PAYLOAD_CHARS:
         pretty = pretty[:PAYLOAD_CHARS] + f"\n… ({len(pretty) - PAYLOAD_CHARS} more characters)"
-    cells[6] = f"<details><summary>{cells[6]}</summary><pre>{html.escape(pretty)}</pre></details>"
+    cells[6] = (
+        f"<details><summary>{cells[6]}</summary><pre>{html.escape(pretty, quote=False)}</pre></details>"
+    )
     style = ' style="background:#fde8e8"' if row["alert"] else ""
     return f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 

@@ -5,17 +5,18 @@ widgets. `add` is what a transport's thread pays per message (one append under
 a lock); turning messages into rows happens later, in `drain`, on whichever
 thread asks (the inspector's flusher, or a cell reading the log).
 
-    log = TrafficLog()
-    log.add(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
-    log.add(WireMessage.jsonrpc("mcp", "server", {"jsonrpc": "2.0", "id": 1, "result": {}}))
-    [(r["kind"], r["method"], r["pair"]) for r in log.rows()]
-    # -> [('request', 'ping', None), ('response', 'ping', 0)]
+    >>> log = TrafficLog()
+    >>> log.add(WireMessage.jsonrpc("mcp", "client", {"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    >>> log.add(WireMessage.jsonrpc("mcp", "server", {"jsonrpc": "2.0", "id": 1, "result": {}}))
+    >>> [(r["kind"], r["method"], r["pair"]) for r in log.rows()]
+    [('request', 'ping', None), ('response', 'ping', 0)]
 
 A response is paired with the request of the same channel and exchange sent
 the other way; its row takes the request's method, so filtering by method
 finds both. Rows are plain JSON-ready dicts, the same in Python, in the
-browser and in the JSON Lines export. Rows are kept until `clear`: there is no
-cap on memory.
+browser and in the JSON Lines export. The log is a ring buffer: it keeps the
+last `max_rows` rows (`MAX_ROWS` by default) and counts the older ones it
+dropped, so a notebook that talks for hours does not grow without bound.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from wirelab.wire import WireMessage
 ARROWS = {"client": "client→server", "server": "server→client"}
 ALERT_KINDS = {"error", "invalid"}
 SEP = (",", ":")
+MAX_ROWS = 10_000  # inspector.js keeps the same number of rows in the browser
 
 
 class Row(TypedDict):
@@ -53,7 +55,11 @@ class Row(TypedDict):
 class TrafficLog:
     """Wire messages in arrival order, turned into rows on demand. Thread-safe."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_rows: int = MAX_ROWS) -> None:
+        if isinstance(max_rows, bool) or not isinstance(max_rows, int) or max_rows < 1:
+            raise ValueError(f"max_rows must be a positive integer, not {max_rows!r}")
+        self.max_rows = max_rows
+        self.dropped = 0
         self._pending: list[WireMessage] = []
         self._add_lock = threading.Lock()
         self._drain_lock = threading.Lock()
@@ -77,7 +83,12 @@ class TrafficLog:
                 batch, self._pending = self._pending, []
             new = [self._row(message) for message in batch]
             self._rows.extend(new)
-            return new
+            excess = len(self._rows) - self.max_rows
+            if excess > 0:
+                self._alerts -= sum(row["alert"] for row in self._rows[:excess])
+                self.dropped += excess
+                del self._rows[:excess]
+            return new[-self.max_rows :]
 
     def rows(
         self, *, kind: str | None = None, method: str | None = None, channel: str | None = None
@@ -95,12 +106,12 @@ class TrafficLog:
             return self._rows[max(0, seq - first) :]
 
     def __len__(self) -> int:
-        """How many rows there are, counting only messages already drained."""
+        """How many rows are kept, counting only messages already drained."""
         return len(self._rows)
 
     @property
     def alerts(self) -> int:
-        """How many rows stand out as errors (drained rows only)."""
+        """How many kept rows stand out as errors (drained rows only)."""
         return self._alerts
 
     @property
@@ -113,7 +124,7 @@ class TrafficLog:
         with self._drain_lock:
             with self._add_lock:
                 self._pending = []
-            self._rows, self._open, self._start, self._alerts = [], {}, None, 0
+            self._rows, self._open, self._start, self._alerts, self.dropped = [], {}, None, 0, 0
             return self._next_seq
 
     def to_jsonl(self, rows: Iterable[Row] | None = None) -> str:

@@ -23,7 +23,7 @@ Return a new dict with defaults filled in for absent optional fields, or raise
 
 The message is what the model reads to correct itself: name the field and what was expected.
 
-Check it: python -m wirelab.drills check arguments
+Check it: python -m wirelab.interview check arguments
 """
 
 from typing import Any

@@ -18,7 +18,7 @@ Rules the checks hold you to:
 4. Raise `StepLimitError` when the model has been called `max_steps` times without answering.
 5. Do not modify the caller's `messages` list; the transcript is a new list.
 
-Check it: python -m wirelab.drills check loop
+Check it: python -m wirelab.interview check loop
 """
 
 from collections.abc import Callable

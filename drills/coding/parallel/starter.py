@@ -13,7 +13,7 @@ Rules the checks hold you to:
    `json.dumps({"error": CODE, "message": "<details>"})` with CODE one of
    "timeout", "exception", "invalid_json", "unknown_tool".
 
-Check it: python -m wirelab.drills check parallel
+Check it: python -m wirelab.interview check parallel
 """
 
 from collections.abc import Awaitable, Callable

@@ -19,7 +19,7 @@ What the checks send and expect:
   and keep serving.
 - The ids come back exactly as sent (0 and strings included). Exit when stdin closes.
 
-Check it: python -m wirelab.drills check stdio_server
+Check it: python -m wirelab.interview check stdio_server
 """
 
 import sys

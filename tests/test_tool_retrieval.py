@@ -2,7 +2,7 @@
 
 import pytest
 
-from wirelab.retrieval import GroupRouter, ToolIndex, catalogue, finder, recall, recall_at_k, tool_text
+from wirelab.tool_retrieval import GroupRouter, ToolIndex, catalogue, finder, recall, recall_at_k, tool_text
 from wirelab.tools import ToolRegistry, tool
 
 

@@ -1,0 +1,63 @@
+"""Fixtures shared across test folders: the MCP Inspector CLI and the SDK reference server on HTTP.
+
+The servers themselves are in tests/servers.py (the fuzz target, the SDK reference server).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.servers import __file__ as SERVERS
+
+ROOT = Path(__file__).resolve().parents[1]
+INSPECTOR = ROOT / "node_modules" / ".bin" / "mcp-inspector"
+
+
+@pytest.fixture(scope="session")
+def mcp_inspector() -> Path:
+    """The MCP Inspector's CLI (from `npm ci`); skipped when absent, except on CI where it must be."""
+    if not INSPECTOR.exists():
+        reason = f"MCP Inspector is not installed at {INSPECTOR}: run `npm ci` in {ROOT}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return INSPECTOR
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the SDK server exited: {process.stderr.read().decode()[-2000:]}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the SDK server did not listen on port {port} within {timeout} s")
+
+
+@pytest.fixture(scope="module")
+def sdk_server_url():
+    """The SDK reference server on Streamable HTTP, in a subprocess; its /mcp URL."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, SERVERS, "http", str(port)], stderr=subprocess.PIPE)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stderr.close()

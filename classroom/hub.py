@@ -48,10 +48,16 @@ def free_port() -> int:
 
 def course_repository(dest: Path) -> Path:
     """A git repository of the course as it is in this working tree (tracked and new files)."""
-    files = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT, capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, files):
         source = ROOT / name
         if source.is_file() and not source.is_symlink():
@@ -75,8 +81,11 @@ class Hub:
     async def api(self, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
         headers = {"Authorization": f"token {token or self.admin_token}"}
         request = HTTPRequest(
-            f"{self.url}/hub/api{path}", method=method, headers=headers,
-            body=None if body is None else json.dumps(body), allow_nonstandard_methods=True,
+            f"{self.url}/hub/api{path}",
+            method=method,
+            headers=headers,
+            body=None if body is None else json.dumps(body),
+            allow_nonstandard_methods=True,
         )
         response = await AsyncHTTPClient().fetch(request)
         return json.loads(response.body) if response.body else None
@@ -100,7 +109,11 @@ def running_hub(state: Path, idle_s: int = 3600, timeout_s: float = 60) -> Itera
     log = (state / "jupyterhub.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyterhub", "-f", str(HERE / "jupyterhub_config.py")],
-        cwd=state, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=state,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     hub = Hub(f"http://127.0.0.1:{port}", state, admin_token, password, process)
     try:
@@ -142,8 +155,12 @@ class Learner:
     async def log_in(self) -> None:
         """Ask the hub for a token with the workshop's password (the hub's REST login)."""
         auth = {"username": self.name, "password": self.hub.password}
-        reply = await self._fetch("POST", f"{self.hub.url}/hub/api/users/{self.name}/tokens",
-                                  {"auth": auth, "note": "workshop"}, token="")
+        reply = await self._fetch(
+            "POST",
+            f"{self.hub.url}/hub/api/users/{self.name}/tokens",
+            {"auth": auth, "note": "workshop"},
+            token="",
+        )
         self.token = reply["token"]
 
     async def start_server(self, timeout_s: float = 180) -> None:
@@ -171,10 +188,14 @@ class Learner:
                 if line.startswith("data:"):
                     events.append(json.loads(line[5:]))
 
-        await AsyncHTTPClient().fetch(HTTPRequest(
-            f"{self.server}/git-pull/api?{query}", headers=self._auth(), streaming_callback=on_chunk,
-            request_timeout=120,
-        ))
+        await AsyncHTTPClient().fetch(
+            HTTPRequest(
+                f"{self.server}/git-pull/api?{query}",
+                headers=self._auth(),
+                streaming_callback=on_chunk,
+                request_timeout=120,
+            )
+        )
         phases = [e.get("phase") for e in events]
         if "finished" not in phases:
             raise RuntimeError(f"nbgitpuller did not finish for {self.name}: {events[-3:]}")
@@ -185,14 +206,20 @@ class Learner:
         return await self._fetch("GET", f"{base}/api/contents/{path}", token=token)
 
     async def save(self, path: str, notebook: dict) -> None:
-        await self._fetch("PUT", f"{self.server}/api/contents/{path}", {"type": "notebook", "content": notebook})
+        await self._fetch(
+            "PUT", f"{self.server}/api/contents/{path}", {"type": "notebook", "content": notebook}
+        )
 
-    async def run_notebook(self, path: str, extra_cells: list[str] = ()) -> tuple[list[list[dict]], list[dict]]:
+    async def run_notebook(
+        self, path: str, extra_cells: list[str] = ()
+    ) -> tuple[list[list[dict]], list[dict]]:
         """Run every code cell of the learner's `path`, then `extra_cells`, on a new kernel of their
         own server. Returns each notebook cell's outputs and each extra cell's outputs."""
         notebook = (await self.contents(path))["content"]
         directory = str(Path(path).parent)
-        kernel = await self._fetch("POST", f"{self.server}/api/kernels", {"name": "python3", "path": directory})
+        kernel = await self._fetch(
+            "POST", f"{self.server}/api/kernels", {"name": "python3", "path": directory}
+        )
         ws_url = f"{self.server.replace('http', 'ws', 1)}/api/kernels/{kernel['id']}/channels"
         socket_ = await websocket_connect(HTTPRequest(ws_url, headers=self._auth()))
         try:
@@ -207,13 +234,33 @@ class Learner:
 
     async def _execute(self, socket_, session: str, code: str, timeout_s: float = 120) -> list[dict]:
         msg_id = uuid.uuid4().hex
-        header = {"msg_id": msg_id, "session": session, "username": self.name, "msg_type": "execute_request",
-                  "version": "5.3", "date": ""}
-        await socket_.write_message(json.dumps({
-            "header": header, "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-            "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-                        "allow_stdin": False, "stop_on_error": False},
-        }))
+        header = {
+            "msg_id": msg_id,
+            "session": session,
+            "username": self.name,
+            "msg_type": "execute_request",
+            "version": "5.3",
+            "date": "",
+        }
+        await socket_.write_message(
+            json.dumps(
+                {
+                    "header": header,
+                    "parent_header": {},
+                    "metadata": {},
+                    "channel": "shell",
+                    "buffers": [],
+                    "content": {
+                        "code": code,
+                        "silent": False,
+                        "store_history": True,
+                        "user_expressions": {},
+                        "allow_stdin": False,
+                        "stop_on_error": False,
+                    },
+                }
+            )
+        )
         outputs, idle, replied = [], False, False
         while not (idle and replied):
             raw = await asyncio.wait_for(socket_.read_message(), timeout_s)
@@ -237,8 +284,14 @@ class Learner:
 
     async def _fetch(self, method: str, url: str, body: Any = None, token: str | None = None) -> Any:
         headers = self._auth(token) if (token is None or token) else {}
-        request = HTTPRequest(url, method=method, headers=headers, request_timeout=120,
-                              body=None if body is None else json.dumps(body), allow_nonstandard_methods=True)
+        request = HTTPRequest(
+            url,
+            method=method,
+            headers=headers,
+            request_timeout=120,
+            body=None if body is None else json.dumps(body),
+            allow_nonstandard_methods=True,
+        )
         response = await AsyncHTTPClient().fetch(request)
         return json.loads(response.body) if response.body else None
 

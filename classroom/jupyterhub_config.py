@@ -75,5 +75,7 @@ c.JupyterHub.load_roles = [
     }
 ]
 if os.environ.get("CLASSROOM_INSTRUCTOR_TOKEN"):  # the instructor's scripts (and the test) create the roster
-    c.JupyterHub.services.append({"name": "instructor", "api_token": os.environ["CLASSROOM_INSTRUCTOR_TOKEN"]})
+    c.JupyterHub.services.append(
+        {"name": "instructor", "api_token": os.environ["CLASSROOM_INSTRUCTOR_TOKEN"]}
+    )
     c.JupyterHub.load_roles.append({"name": "admin", "services": ["instructor"]})

@@ -59,7 +59,8 @@ def measure(learners: int) -> str:
             f"`python benchmarks/classroom.py --learners {learners}` on {os.cpu_count()} cores: "
             f"{learners} learners at once, each logging in, starting a server, pulling the course "
             "with nbgitpuller, running lesson 02 and lab 02 on their own kernel.\n",
-            "| learner | server start (s) | course pull (s) | server RSS (MB) | kernel RSS (MB) | total (MB) |",
+            "| learner | server start (s) | course pull (s) | server RSS (MB) | kernel RSS (MB) "
+            "| total (MB) |",
             "|---|---|---|---|---|---|",
             *rows,
             "",

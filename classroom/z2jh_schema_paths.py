@@ -1,6 +1,6 @@
-"""List the key paths of the Zero to JupyterHub chart's values schema, for tests/classroom/test_z2jh_config.py.
+"""List the key paths of the Zero to JupyterHub chart's values schema (for test_z2jh_config.py).
 
-    python classroom/z2jh_schema_paths.py path/to/jupyterhub/values.schema.yaml > classroom/z2jh-values-paths.txt
+    python classroom/z2jh_schema_paths.py CHART/values.schema.yaml > classroom/z2jh-values-paths.txt
 
 One path a line (`singleuser.memory.limit`); `name.*` means any key below `name` is accepted
 (a free-form mapping such as `singleuser.extraEnv` or `hub.config`). The committed list names
@@ -30,7 +30,8 @@ def _below(node: dict, path: str) -> list[str]:
         paths.append(f"{path}.*")
         paths.extend(key_paths(child, f"{path}.*"))
     free = node.get("additionalProperties") not in (None, False)
-    if free or (node.get("type") == "object" and not node.get("properties") and not node.get("patternProperties")):
+    described = node.get("properties") or node.get("patternProperties")
+    if free or (node.get("type") == "object" and not described):
         paths.append(f"{path}.*")
     return paths
 

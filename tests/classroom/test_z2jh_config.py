@@ -73,6 +73,8 @@ def test_the_config_closes_egress_culls_and_sizes_from_the_measured_figures():
     assert 'Exchange.root = "/srv/nbgrader/exchange"' in single["extraFiles"]["nbgrader-config"]["stringData"]
     results = (ROOT / "benchmarks" / "results.md").read_text().split("## Classroom")[1]
     measured_mb = int(re.search(r"max (\d+) MB", results)[1])  # a learner's server and one kernel
-    assert measured_mb < int(single["memory"]["guarantee"].removesuffix("M")) < int(
-        single["memory"]["limit"].removesuffix("G")
-    ) * 1024
+    assert (
+        measured_mb
+        < int(single["memory"]["guarantee"].removesuffix("M"))
+        < int(single["memory"]["limit"].removesuffix("G")) * 1024
+    )

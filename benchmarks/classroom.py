@@ -7,7 +7,9 @@ server's start-up time (POST /users/<name>/server until ready), the course pull,
 of the single-user server and of the kernel after lesson 02. It writes the "Classroom"
 section of benchmarks/results.md (other sections kept) and prints it.
 
-    .venv/bin/python benchmarks/classroom.py [--learners 8]
+    .venv/bin/python benchmarks/classroom.py [--learners 8] [--no-write]
+
+`--no-write` only prints the section's body (benchmarks/run_all.py writes it then).
 """
 
 from __future__ import annotations
@@ -24,10 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.run_all import CLASSROOM_TITLE as TITLE  # noqa: E402
 from benchmarks.run_all import update_section  # noqa: E402
 from classroom.hub import Learner, course_repository, learner_session, running_hub  # noqa: E402
-
-TITLE = "Classroom: learners on one JupyterHub"
 
 
 def measure(learners: int) -> str:
@@ -55,7 +56,6 @@ def measure(learners: int) -> str:
     starts = [s.learner.start_s for s in sessions]
     return "\n".join(
         [
-            f"## {TITLE}\n",
             f"`python benchmarks/classroom.py --learners {learners}` on {os.cpu_count()} cores: "
             f"{learners} learners at once, each logging in, starting a server, pulling the course "
             "with nbgitpuller, running lesson 02 and lab 02 on their own kernel.\n",
@@ -76,10 +76,12 @@ def measure(learners: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=8)
+    parser.add_argument("--no-write", action="store_true", help="print only, leave results.md")
     args = parser.parse_args()
-    section = measure(args.learners)
-    update_section(TITLE, section)
-    print(section)
+    body = measure(args.learners)
+    if not args.no_write:
+        update_section(TITLE, f"## {TITLE}\n\n{body}")
+    print(body)
     return 0
 
 

@@ -330,6 +330,7 @@ def probe_cells(city: str) -> list[str]:
         f"    {{'role': 'user', 'content': 'What is the weather in {city}?'}}])\n"
         "print(json.loads(reply.choices[0].message.tool_calls[0].function.arguments)['city'])",
         "unsubscribe()\nprint(len(seen), '\\n'.join(seen))",
+        "import wirelab\nprint(wirelab.__file__)",
         MEMORY,
     ]
 
@@ -344,5 +345,6 @@ async def learner_session(learner: Learner, repo: Path, city: str, solve: bool) 
         solved = (await learner.contents(SOLUTION))["content"]
         await learner.save(LAB, solved)
     lab, _ = await learner.run_notebook(LAB)
-    pid, kernel_mb, server_mb = probe[-1][0]["text"].split()
+    printed = "".join(o.get("text", "") for o in probe[-1])  # a print may come in several stream messages
+    pid, kernel_mb, server_mb = printed.split()
     return Session(learner, lesson, lab, probe, int(pid), float(kernel_mb), float(server_mb))

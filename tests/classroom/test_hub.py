@@ -26,11 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CITIES = ["Paris", "Tokyo", "Lima", "Oslo", "Cairo", "Sydney", "Madrid", "Toronto"]
 IDLE_S = 30
 
-pytestmark = pytest.mark.skipif(
-    not (ROOT / "node_modules" / ".bin" / "configurable-http-proxy").exists(),
-    reason="configurable-http-proxy is not installed: run npm ci (./course test does)",
-)
-
 
 def sanitize(text: str) -> str:
     config = ConfigParser()
@@ -61,6 +56,8 @@ def check_lines(lab: list[list[dict]]) -> list[str]:
 @pytest.fixture(scope="module")
 def room(tmp_path_factory):
     """Eight learners working at once and a ninth who logs in and walks away."""
+    proxy = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
+    assert proxy.exists(), "configurable-http-proxy is not installed: run npm ci (./course test does)"
     tmp = tmp_path_factory.mktemp("classroom")
     repo = course_repository(tmp / "course.git")
     (tmp / "hub").mkdir()
@@ -128,6 +125,9 @@ def test_learners_who_solved_lab_02_pass_its_checks_and_the_others_see_what_to_d
 
 def test_each_learner_has_their_own_kernel_and_model_traffic(room):
     sessions = room[0]
+    for session in sessions:  # the kernel imports the course from the learner's own copy
+        home = session.learner.hub.state / "home" / session.learner.name
+        assert shown(session.probe[3]).strip() == str(home / "course" / "wirelab" / "__init__.py")
     assert len({s.kernel_pid for s in sessions}) == len(sessions)
     for session, city in zip(sessions, CITIES, strict=True):
         asked, traffic = (shown(o) for o in session.probe[1:3])

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "classroom" / "nbgrader" / "source"
 WRONG = ROOT / "tests" / "wrong_solutions"
 FIXTURE = ROOT / "classroom" / "fixtures" / "grades.csv"
+CHECKS_FIXTURE = ROOT / "classroom" / "fixtures" / "checks.csv"
 COURSE_ID = "tools-on-the-wire"
 # learner -> the wrong answer they submit, per lab (None: the reference solution)
 LEARNERS = {
@@ -107,12 +108,19 @@ def gradebook(tmp_path_factory):
         nbgrader("autograde", f"lab{lab}", "--create", cwd=course, exchange=exchange)
         nbgrader("generate_feedback", f"lab{lab}", cwd=course, exchange=exchange)
     nbgrader("export", "--to", str(tmp / "grades.csv"), cwd=course, exchange=exchange)
-    if os.environ.get("CLASSROOM_WRITE_FIXTURE"):  # refresh the dashboard's fixture from this run
+    gradebook_py = ROOT / "classroom" / "gradebook.py"
+    subprocess.run(
+        [sys.executable, str(gradebook_py), "gradebook.db", str(tmp / "checks.csv")], cwd=course, check=True
+    )
+    if os.environ.get("CLASSROOM_WRITE_FIXTURE"):  # refresh the dashboard's fixtures from this run
         FIXTURE.parent.mkdir(exist_ok=True)
         shutil.copy(tmp / "grades.csv", FIXTURE)
+        shutil.copy(tmp / "checks.csv", CHECKS_FIXTURE)
     with (tmp / "grades.csv").open() as f:
         rows = list(csv.DictReader(f))
-    yield course, rows
+    with (tmp / "checks.csv").open() as f:
+        checks = list(csv.DictReader(f))
+    yield course, rows, checks
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -133,7 +141,7 @@ def test_every_check_of_a_lab_is_an_autograded_cell_worth_points():
 
 
 def test_scores_full_for_the_reference_and_less_the_failed_check_for_each_wrong_answer(gradebook):
-    _, rows = gradebook
+    _, rows, _ = gradebook
     scores = {(r["assignment"], r["student_id"]): (float(r["score"]), float(r["max_score"])) for r in rows}
     for student, answers in LEARNERS.items():
         for lab, wrong in answers.items():
@@ -143,7 +151,7 @@ def test_scores_full_for_the_reference_and_less_the_failed_check_for_each_wrong_
 
 
 def test_each_learner_gets_feedback_naming_the_failed_check(gradebook):
-    course, _ = gradebook
+    course, _, _ = gradebook
     for student, answers in LEARNERS.items():
         for lab, wrong in answers.items():
             (feedback,) = (course / "feedback" / student / f"lab{lab}").glob("*.html")
@@ -152,8 +160,27 @@ def test_each_learner_gets_feedback_naming_the_failed_check(gradebook):
                 assert wrong_answer(lab, wrong)["check"] in html
 
 
-def test_the_dashboards_fixture_gradebook_is_what_nbgrader_exports(gradebook):
-    _, rows = gradebook
+def test_each_wrong_answer_loses_exactly_the_point_of_the_check_it_is_known_to_fail(gradebook):
+    _, _, checks = gradebook
+    for student, answers in LEARNERS.items():
+        for lab, wrong in answers.items():
+            failed = [
+                r["check"]
+                for r in checks
+                if (r["assignment"], r["student_id"]) == (f"lab{lab}", student)
+                and float(r["score"]) < float(r["max_score"])
+            ]
+            assert failed == ([] if wrong is None else [wrong_answer(lab, wrong)["check"]]), (student, lab)
+            graded = [
+                r["check"] for r in checks if (r["assignment"], r["student_id"]) == (f"lab{lab}", student)
+            ]
+            assert graded == checks_of(lab)
+
+
+def test_the_dashboards_fixtures_are_what_nbgrader_exports(gradebook):
+    _, rows, checks = gradebook
+    with CHECKS_FIXTURE.open() as f:
+        assert list(csv.DictReader(f)) == checks
     keep = ("assignment", "student_id", "score", "max_score")
     with FIXTURE.open() as f:
         fixture = [{k: r[k] for k in keep} for r in csv.DictReader(f)]

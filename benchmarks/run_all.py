@@ -45,6 +45,7 @@ PACKAGES = (
 
 BFCL_TITLE = "Function calling on BFCL, scored by BFCL's own checker (issue 11)"
 EVAL_SET_TITLE = "Function calling on the course's bilingual eval set (issue 11)"
+CLASSROOM_TITLE = "Classroom: learners on one JupyterHub"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ BENCHMARKS = (
     Benchmark("The whole course: every lesson and solution", "course_runtime.py"),
     Benchmark(BFCL_TITLE, "bfcl.py", args=("--no-write",), quick_args=("--per-category", "25")),
     Benchmark(EVAL_SET_TITLE, "eval_set.py", args=("--no-write",)),
+    Benchmark(CLASSROOM_TITLE, "classroom.py", args=("--no-write",), quick_args=("--learners", "4")),
 )
 
 

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from mcp import Client, StdioServerParameters, stdio_client
 from mcp.server import MCPServer
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 
 T = TypeVar("T")
 WAIT_S = 60
@@ -72,6 +72,7 @@ async def _units_exchange(server: MCPServer) -> tuple[dict[str, Any], Any, Any]:
         )
 
 
+@exercise
 def check_units_server(build_units_server: Any) -> None:
     tool, boiling, refused = _run(_units_exchange(_server(build_units_server)))
     celsius = tool["inputSchema"].get("properties", {}).get("celsius", {})
@@ -116,6 +117,7 @@ async def _countdown_exchange(server: MCPServer, steps: int) -> tuple[dict[str, 
     return tool, progress, result
 
 
+@exercise
 def check_countdown_server(build_countdown_server: Any) -> None:
     tool, progress, result = _run(_countdown_exchange(_server(build_countdown_server), 4))
     properties = tool["inputSchema"].get("properties", {})
@@ -139,6 +141,7 @@ async def _search(sdk_search: Any, query: str) -> Any:
         return await sdk_search(stdio_client(params, errlog=errlog), query)
 
 
+@exercise
 def check_sdk_search(sdk_search: Any) -> None:
     expect(
         asyncio.iscoroutinefunction(sdk_search),

@@ -13,7 +13,7 @@ Lab conventions (labs 00–14; follow them for a new lab NN):
   exercise on `raises-exception`, so JupyterLab's Run All runs every cell even when
   an unfinished function raises in a demo cell.
 - A check tries the learner's function on the cases that catch the usual wrong
-  answers; `tests/wrong_solutions/NN/*.py` holds at least three of those answers,
+  answers; `tests/wrong_solutions/NN/*.toml` holds at least three of those answers,
   each with the message fragment that must name its mistake.
 
 In a notebook, a check prints one line and records its outcome instead of raising,

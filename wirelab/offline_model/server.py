@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.faults import FAULTS
-from wirelab.offline_model.validation import MODEL_ID, RequestError
+from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.wire_format import CREATED
 
 MAX_BODY_BYTES = 1_000_000

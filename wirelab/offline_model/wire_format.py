@@ -26,8 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.policy import Reply
+from wirelab.offline_model.request import Call, Request
 from wirelab.offline_model.tokens import count_tokens, truncate_tokens
-from wirelab.offline_model.validation import Call, Request
 
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
 FRAGMENT = 8

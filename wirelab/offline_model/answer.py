@@ -84,7 +84,10 @@ def no_tool_found(request: str, names: list[str]) -> str:
     """The honest answer when no tool fits the request."""
     listed = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
     if has_chinese(request):
-        return f"没有适合“{_quote(request)}”的工具。提供的工具（{listed}）都与这个请求无关，所以我没有调用任何工具。"
+        return (
+            f"没有适合“{_quote(request)}”的工具。提供的工具（{listed}）"
+            "都与这个请求无关，所以我没有调用任何工具。"
+        )
     return (
         f'I found no suitable tool for "{_quote(request)}". None of the tools offered ({listed}) '
         "fits what the request asks for, so I called none."
@@ -95,7 +98,10 @@ def not_allowed(request: str) -> str:
     """The answer under `tool_choice: "none"` when the request needs a tool."""
     if has_chinese(request):
         return f'tool_choice 为 "none"，我不能调用工具，所以无法回答“{_quote(request)}”。'
-    return f'tool_choice is "none", so I may not call a tool, and I cannot answer "{_quote(request)}" without one.'
+    return (
+        f'tool_choice is "none", so I may not call a tool, and I cannot answer "{_quote(request)}" '
+        "without one."
+    )
 
 
 def without_tools(request: str) -> str:

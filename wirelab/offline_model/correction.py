@@ -28,9 +28,6 @@ from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
 
 FIELD_KEYS = ("field", "param", "parameter", "property", "argument", "path", "loc")
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
-LIST_CUE = re.compile(
-    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|options|choices|expected|must be)\b", re.I
-)
 
 
 def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call | None:

@@ -33,8 +33,8 @@ from babel import Locale
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     EN_NUMBERS,
-    GENERIC,
     EN_SCALES,
+    GENERIC,
     STOPWORDS,
     ZH_DIGITS,
     ZH_UNITS,

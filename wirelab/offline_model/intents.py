@@ -78,10 +78,11 @@ def _ends_sentence(tokens: list[Token], k: int) -> bool:
 
 def _add(found: list[Piece], text: str, start: int, end: int, joiner: str) -> None:
     """Add text[start:end] as a piece, without the punctuation and connectives at its ends."""
-    while start < end and (
-        text[start] in " ,.，、:：" or text[start:end].lower().startswith(("well as ", "as "))
-    ):
-        start += 6 if text[start:end].lower().startswith("well as ") else 2 if text[start] == "a" else 1
+    while start < end and text[start] in " ,.，、:：":
+        start += 1
+    for lead in ("well as ", "as "):  # the rest of "as well as"
+        if text.startswith(lead, start, end):
+            start += len(lead)
     while end > start and text[end - 1] in " ,.，、:：":
         end -= 1
     if start < end:

@@ -538,6 +538,7 @@ def _concepts() -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=65536)
 def concept(word: str) -> str:
     """The concept a (case-folded) word names: its group's first word, else its own stem."""
     known = _concepts()

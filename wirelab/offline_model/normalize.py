@@ -67,6 +67,11 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": 
 
 def segment(text: str) -> list[Token]:
     """The tokens of `text` (already `clean`ed), Chinese runs cut into words by jieba."""
+    return list(_segment(text))
+
+
+@lru_cache(maxsize=1024)
+def _segment(text: str) -> tuple[Token, ...]:
     tokens = []
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "punct"
@@ -75,7 +80,7 @@ def segment(text: str) -> list[Token]:
         else:
             norm = match.group().casefold().removesuffix("'s")
             tokens.append(Token(match.group(), norm, kind, match.start(), match.end()))
-    return tokens
+    return tuple(tokens)
 
 
 def _han_words(run: str, offset: int) -> list[Token]:

@@ -35,9 +35,11 @@ from wirelab.offline_model.binding import bind, bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
+from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
+from wirelab.offline_model.validation import warm_up as compile_metaschema
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,12 @@ class Track:
 
     def needs_correction(self) -> bool:
         return len(self.attempts) == 1 and self.attempts[0][1].correctable
+
+
+def warm_up() -> None:
+    """Load what the first request would otherwise wait for: jieba's dictionary, the metaschema check."""
+    load_segmenter()
+    compile_metaschema()
 
 
 def decide(request: Request) -> Reply:

@@ -35,6 +35,7 @@ from wirelab.offline_model.request import Tool
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
+STRONG, COVERAGE = 4.0, 0.35
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
 
@@ -56,10 +57,13 @@ class Match:
     points: float
     own: float
     topic: bool
+    coverage: float  # the share of the request's words the tool knows
 
     @property
     def chosen(self) -> bool:
-        return self.topic and self.own >= THRESHOLD
+        """About the tool's topic, or matched broadly and strongly; and above the threshold."""
+        broad = self.own >= STRONG and self.coverage >= COVERAGE
+        return self.own >= THRESHOLD and (self.topic or broad)
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,14 @@ class PlanItem:
 def request_concepts(text: str) -> tuple[str, ...]:
     """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency."""
     kinds = {v.kind for v in extract(clean(text))} & VALUE_CONCEPTS
-    return tuple(concepts_of(text)) + tuple(sorted(kinds))
+    words = concepts_of(text)
+    return tuple(words) + tuple(sorted(kinds)) + tuple(_acronyms(text))
+
+
+def _acronyms(text: str) -> list[str]:
+    """Initials of runs of two to four words: 'greatest common divisor' -> 'gcd' (and 'gc', 'cd')."""
+    initials = [t.norm[0] for t in segment(clean(text)) if t.kind == "word" and t.norm not in STOPWORDS]
+    return ["".join(initials[i : i + n]) for n in (2, 3, 4) for i in range(len(initials) - n + 1)]
 
 
 def concepts_of(text: str) -> list[str]:
@@ -122,7 +133,8 @@ def score(request: str, tool: Tool) -> Match:
     known = profile(tool)
     points = own = 0.0
     hits: set[str] = set()
-    for word in request_concepts(request):
+    words = request_concepts(request)
+    for word in words:
         weight, hit = _weight(word, known)
         factor = GENERIC_FACTOR if word in GENERIC else 1.0
         points += weight * factor
@@ -130,8 +142,9 @@ def score(request: str, tool: Tool) -> Match:
             own += weight * factor
         if hit:
             hits.add(hit)
-    topic = _about(hits, known)
-    return Match(points, own, topic)
+    content = [w for w in concepts_of(request) if w not in GENERIC]
+    coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
+    return Match(points, own, _about(hits, known), coverage)
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
@@ -154,7 +167,7 @@ def _about(hits: set[str], known: Profile) -> bool:
 
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
     """The highest-scoring tool (the first listed on a tie) and its match."""
-    best, top = None, Match(0.0, 0.0, False)
+    best, top = None, Match(0.0, 0.0, False, 0.0)
     for tool in tools:
         match = score(request, tool)
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):

@@ -336,7 +336,9 @@ def _typed(parameter: Parameter, value: Value) -> Any:
         return value.value if _wants_code(parameter) else value.text
     if kind == "currency":
         return value.value if _wants_code(parameter) or len(value.text) <= 3 else value.text
-    return str(value.value) if value.kind == "number" else value.value
+    if value.kind in ("number", "country", "language", "currency"):
+        return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
+    return value.value
 
 
 def _wants_code(parameter: Parameter) -> bool:

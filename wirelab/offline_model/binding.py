@@ -24,6 +24,7 @@ tool's own words and the values used elsewhere are removed.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +83,7 @@ class Evidence:
     values: list[Value]
     tool_words: set[str]
     used: set[int] = field(default_factory=set)
+    starts: list[int] = field(default_factory=list)
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
 
     @classmethod
@@ -89,22 +91,25 @@ class Evidence:
         text = clean(text)
         tokens = segment(text)
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
-        return cls(text, tokens, extract(text, tokens), {concept(t.norm) for t in segment(clean(own))})
+        own_words = {concept(t.norm) for t in segment(clean(own))}
+        return cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
 
-    def before(self, value: Value, count: int = 3) -> list[str]:
+    def before(self, value: Value, count: int = 5) -> list[str]:
         """Up to `count` words just before the value, nearest last, not across a comma."""
         kept: list[str] = []
-        for token in reversed([t for t in self.tokens if t.end <= value.start][-count * 2 :]):
+        first_after = bisect.bisect_left(self.starts, value.start)
+        for token in reversed(self.tokens[max(0, first_after - count * 2) : first_after]):
             if token.kind == "punct" and token.text in ",;:()":
                 break
             if token.kind != "punct":
                 kept.insert(0, token.norm)
         return kept[-count:]
 
-    def after(self, value: Value, count: int = 2) -> list[str]:
+    def after(self, value: Value, count: int = 3) -> list[str]:
         """Up to `count` words just after the value, nearest first, not across a comma."""
         kept: list[str] = []
-        for token in [t for t in self.tokens if t.start >= value.end][: count * 2]:
+        first = bisect.bisect_left(self.starts, value.end)
+        for token in self.tokens[first : first + count * 2]:
             if token.kind == "punct" and token.text in ",;:()":
                 break
             if token.kind != "punct":
@@ -120,7 +125,8 @@ class Parameter:
     schema: Schema
     required: bool
     kind: str
-    words: frozenset[str]
+    words: frozenset[str]  # concepts of its name and description
+    name_words: frozenset[str]  # concepts of its name alone
 
 
 def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
@@ -133,7 +139,11 @@ def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any
     evidence = Evidence.of(tool, text)
     first = fill_object(tool.parameters, evidence, tool.parameters, guess, 0)
     properties = tool.parameters.get("properties", {})
+    parameters = [_parameter(n, resolve(s, tool.parameters), True) for n, s in properties.items()]
     for name, index in evidence.chosen.items():
+        takers = [p for p in parameters if _typed(p, evidence.values[index]) is not None]
+        if len(takers) > 1:
+            continue  # "sides 4 and 5" fills two parameters, it is not two calls
         siblings = _siblings(evidence, index)
         schema = resolve(properties.get(name, {}), tool.parameters)
         typed = [_typed(_parameter(name, schema, True), evidence.values[k]) for k in siblings]
@@ -234,7 +244,8 @@ def _parameter(name: str, schema: Schema, required: bool) -> Parameter:
     description = str(schema.get("description", ""))[:300]
     words |= {concept(t.norm) for t in segment(clean(description)) if t.kind != "punct"}
     words -= {concept(w) for w in STOPWORDS | GENERIC}
-    return Parameter(name, schema, required, _kind(name, schema), frozenset(words))
+    named = {concept(w) for w in identifier_words(name)} - {concept(w) for w in STOPWORDS | GENERIC}
+    return Parameter(name, schema, required, _kind(name, schema), frozenset(words), frozenset(named))
 
 
 def _kind(name: str, schema: Schema) -> str:
@@ -372,23 +383,35 @@ def _score(parameter: Parameter, value: Value, evidence: Evidence) -> float | No
         points += 0.5
     if parameter.kind == "code" and value.kind == "number" and not cued:
         points -= 0.8
+    if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
+        points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
     if not parameter.required and points < 2.0 and value.kind not in SPECIFIC:
         return None
     return points
 
 
 def _cue(parameter: Parameter, before: list[str], after: list[str], value: Value) -> float:
-    """2 for the parameter's word right before the value, less the further away it is."""
+    """About 2 for the parameter's name right before the value, less further away or for a word
+    of its description only; stopwords ("of", "the") do not count as distance."""
     best = 0.0
-    for distance, word in enumerate(reversed(before), start=1):
-        if concept(word) in parameter.words:
-            best = max(best, 2.2 - 0.4 * distance)
-    for distance, word in enumerate(after, start=1):
-        if concept(word) in parameter.words:
-            best = max(best, 2.0 - 0.4 * distance)
+    for distance, word in enumerate(reversed([w for w in before if w not in STOPWORDS]), start=1):
+        best = max(best, _cue_weight(parameter, word) * (2.2 - 0.4 * distance))
+    for distance, word in enumerate([w for w in after if w not in STOPWORDS], start=1):
+        best = max(best, _cue_weight(parameter, word) * (2.0 - 0.4 * distance))
     if value.unit and concept(value.unit) in parameter.words:
         best = max(best, 1.8)
     return best
+
+
+def _cue_weight(parameter: Parameter, word: str) -> float:
+    """1 for a word of the parameter's name (or a word it abbreviates), 0.5 for its description."""
+    idea = concept(word)
+    if idea in parameter.name_words or any(
+        len(short) >= 3 and (idea.startswith(short) or word.startswith(short))
+        for short in parameter.name_words
+    ):
+        return 1.0
+    return 0.5 if idea in parameter.words else 0.0
 
 
 def _structured(parameter: Parameter, evidence: Evidence, root: Schema, guess: bool, depth: int) -> Any:

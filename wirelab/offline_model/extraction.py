@@ -428,9 +428,15 @@ def _unknown_chinese(token: Token) -> bool:
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:
-    """A capital that only starts a sentence: 'Book a table' (a known word), not 'Paris is…'."""
+    """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
+    or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
     starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"')
-    return starts and (tokens[k].norm in STOPWORDS or known(tokens[k].norm) or _is_verb(tokens[k]))
+    if not starts:
+        return False
+    word = tokens[k].norm
+    follower = tokens[k + 1] if k + 1 < len(tokens) else None
+    lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
+    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next
 
 
 def _is_verb(token: Token) -> bool:

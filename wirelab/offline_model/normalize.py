@@ -33,7 +33,7 @@ MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignore
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(
     rf"(?P<han>[{_HAN}]+)"
-    r"|(?P<number>\d+(?:[.,:/]\d+)*)"
+    r"|(?P<number>\d+(?:[.,:/]\d+)*(?:[eE][-+]?\d+)?)"
     rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
     r"|(?P<punct>[^\s\w]|_)"
 )

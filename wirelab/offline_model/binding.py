@@ -35,6 +35,7 @@ from wirelab.offline_model.request import Tool
 
 Schema = dict[str, Any]
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
+MAX_REPEATS = 8  # calls one intent may become
 
 ORIGIN = {"from", "origin", "source", "departure", "start", "base", "original", "src", "sender", "old"}
 TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
@@ -135,11 +136,16 @@ def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
 
 
 def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any]]:
-    """One set of arguments per value of a list: "weather in Paris and Rome" -> two sets."""
+    """One set of arguments per set of values the text gives.
+
+    "weather in Paris and Rome" -> two sets (a list where one parameter takes one value);
+    "BMI for 6 feet and 80 kg, and for 5.6 feet and 60 kg" -> two sets (the values left
+    over fill the same parameters again, the rest of the first set kept).
+    """
     evidence = Evidence.of(tool, text)
     first = fill_object(tool.parameters, evidence, tool.parameters, guess, 0)
     properties = tool.parameters.get("properties", {})
-    parameters = [_parameter(n, resolve(s, tool.parameters), True) for n, s in properties.items()]
+    parameters = [_parameter(n, resolve(s, tool.parameters), n in first) for n, s in properties.items()]
     for name, index in evidence.chosen.items():
         takers = [p for p in parameters if _typed(p, evidence.values[index]) is not None]
         if len(takers) > 1:
@@ -150,7 +156,33 @@ def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any
         typed = [value for value in typed if value is not None]
         if typed:
             return [first] + [{**first, name: value} for value in typed]
-    return [first]
+    return [first] + _repeats(parameters, evidence, first)
+
+
+def _repeats(parameters: list[Parameter], evidence: Evidence, first: dict[str, Any]) -> list[dict[str, Any]]:
+    """Further calls from the values the first call left over, each of the kind the first one used."""
+    kinds = {name: evidence.values[index].kind for name, index in evidence.chosen.items()}
+    again = [p for p in parameters if p.name in kinds]
+    calls: list[dict[str, Any]] = []
+    while len(calls) < MAX_REPEATS:
+        evidence.chosen = {}
+        extra = {
+            parameter.name: value
+            for parameter, value, index in _assign(again, evidence)
+            if evidence.values[index].kind == kinds[parameter.name] and _is_written(evidence.values[index])
+        }
+        if not extra:
+            return calls
+        calls.append({**first, **extra})
+    return calls
+
+
+def _is_written(value: Value) -> bool:
+    """A value that repeats reliably: digits (not a number word such as "two"), a quote, a date,
+    an e-mail or a code. A name left over is more often context than a second call."""
+    if value.kind == "number":
+        return value.text[:1].isdigit() or value.text[:1] == "-"
+    return value.kind in ("quoted", "date", "email", "code")
 
 
 LIST_GLUE = {

@@ -229,6 +229,13 @@ def _numbers(tokens: list[Token]) -> list[Value]:
     found, k = [], 0
     while k < len(tokens):
         token = tokens[k]
+        if k and tokens[k - 1].text in ("^", "*") and tokens[k - 1].end == token.start:
+            k += 1  # an exponent in a formula ("x^2", "m/s^2") is not a value of its own
+            continue
+        if token.kind == "number" and "," in token.text and _digits(token.text) is None:
+            found += _comma_list(token)  # "5,10" written without a space is two numbers
+            k += 1
+            continue
         value, length = _number_at(tokens, k)
         if value is None:
             k += 1
@@ -239,6 +246,16 @@ def _numbers(tokens: list[Token]) -> list[Value]:
         unit = _unit_after(tokens, k + length)
         found.append(Value("number", -value if negative else value, token.text, start, last.end, unit))
         k += length
+    return found
+
+
+def _comma_list(token: Token) -> list[Value]:
+    found, at = [], token.start
+    for part in token.text.split(","):
+        number = _digits(part)
+        if number is not None:
+            found.append(Value("number", number, part, at, at + len(part)))
+        at += len(part) + 1
     return found
 
 

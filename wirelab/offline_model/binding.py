@@ -147,7 +147,9 @@ def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any
     properties = tool.parameters.get("properties", {})
     parameters = [_parameter(n, resolve(s, tool.parameters), n in first) for n, s in properties.items()]
     for name, index in evidence.chosen.items():
-        takers = [p for p in parameters if _typed(p, evidence.values[index]) is not None]
+        value = evidence.values[index]
+        takers = [p for p in parameters if _typed(p, value) is not None]
+        takers = [p for p in takers if p.kind == value.kind] or takers  # a country parameter, for a country
         if len(takers) > 1:
             continue  # "sides 4 and 5" fills two parameters, it is not two calls
         siblings = _siblings(evidence, index)
@@ -328,20 +330,26 @@ def fill_object(schema: Schema, evidence: Evidence, root: Schema, guess: bool, d
 
 def _assign(parameters: list[Parameter], evidence: Evidence) -> list[tuple[Parameter, Any, int]]:
     """Greedy assignment of scalar values to parameters, best-scoring pairs first."""
-    pairs = []
     scalar = [p for p in parameters if p.kind not in ("array", "object", "boolean")]
     enums = [v for v in evidence.values if v.kind == "enum"]
+    fits: list[tuple[int, int, Any]] = []  # (parameter rank, value index, typed value)
     for rank, parameter in enumerate(scalar):
         for index, value in enumerate(evidence.values):
             if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
                 continue  # a word that names an enum option is that option, not a name
             typed = _typed(parameter, value)
-            if typed is None:
-                continue
-            points = _score(parameter, value, evidence)
-            if points is None:
-                continue
-            pairs.append((points - 0.01 * abs(rank - index), rank, index, parameter, typed))
+            if typed is not None and index not in evidence.used:
+                fits.append((rank, index, typed))
+    # On a tie, the n-th parameter takes the n-th value that fits it: "GCD of 96 and 128".
+    values_of = {rank: [i for r, i, _ in fits if r == rank] for rank in range(len(scalar))}
+    takers_of = {index: [r for r, i, _ in fits if i == index] for _, index, _ in fits}
+    pairs = []
+    for rank, index, typed in fits:
+        points = _score(scalar[rank], evidence.values[index], evidence)
+        if points is None:
+            continue
+        order = abs(takers_of[index].index(rank) - values_of[rank].index(index))
+        pairs.append((points - 0.01 * order, rank, index, scalar[rank], typed))
     pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
     done: set[str] = set()
     chosen = []

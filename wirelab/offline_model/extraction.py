@@ -447,7 +447,7 @@ def _unknown_chinese(token: Token) -> bool:
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
     or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
-    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"')
+    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")
     if not starts:
         return False
     word = tokens[k].norm

@@ -107,12 +107,22 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
 
 
 def _bound(items: list[PlanItem]) -> list[PlanItem]:
-    """Each item with its arguments; an item whose text lists several values becomes several."""
-    return [
-        PlanItem(item.request, item.tool, arguments)
-        for item in items
-        for arguments in bind_all(item.tool, item.request)
-    ]
+    """Each item with its arguments; an item whose text lists several values becomes several.
+
+    A required value an intent does not give is carried over from the intent before,
+    when that one's call has a parameter of the same name ("…, then the distance it covers").
+    """
+    bound: list[PlanItem] = []
+    for item in items:
+        given = bind(item.tool, item.request, guess=False)
+        required = item.tool.parameters.get("required", [])
+        earlier = bound[-1].arguments or {} if bound else {}
+        carried = {k: earlier[k] for k in required if k not in given and k in earlier} if required else {}
+        for arguments in bind_all(item.tool, item.request):
+            merged = {**arguments, **carried}
+            order = [k for k in item.tool.parameters.get("properties", {}) if k in merged]
+            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}))
+    return bound
 
 
 def walk(

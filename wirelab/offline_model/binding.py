@@ -383,6 +383,8 @@ def _typed(parameter: Parameter, value: Value) -> Any:
         return int(value.value) if kind == "integer" else value.value
     if value.kind not in ACCEPTS.get(kind, ()):
         return None
+    if kind == "place" and value.kind == "name" and value.region:
+        return value.region  # the name with the region written after it: "Riga, Latvia"
     if kind in ("country", "language") and value.kind == kind:
         return value.value if _wants_code(parameter) else value.text
     if kind == "currency":
@@ -464,7 +466,20 @@ def _structured(parameter: Parameter, evidence: Evidence, root: Schema, guess: b
         filled = fill_object(parameter.schema, evidence, root, guess and parameter.required, depth + 1)
         return filled or None
     if parameter.kind == "text" and (parameter.required or _mentioned(parameter, evidence)):
-        return remainder(evidence) or None
+        return _labelled(parameter, evidence) or remainder(evidence) or None
+    return None
+
+
+def _labelled(parameter: Parameter, evidence: Evidence) -> str | None:
+    """The text after the parameter's own name: "a todo with content go to sleep" -> "go to sleep"."""
+    names = set(identifier_words(parameter.name)) - evidence.tool_words
+    for k, token in enumerate(evidence.tokens):
+        if token.norm in names and k + 1 < len(evidence.tokens):
+            rest = evidence.text[token.end :].lstrip(" :=-–—")
+            for word in ("is ", "of ", "saying ", "that "):
+                rest = rest.removeprefix(word)
+            clause = rest.split(",")[0].split(";")[0].strip(" .?!\"'")
+            return clause or None
     return None
 
 

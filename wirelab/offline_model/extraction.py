@@ -16,7 +16,7 @@ it sits, so `binding` can use position cues ("from X to Y"). Kinds:
   and symbols, from the CLDR data that `Babel` ships ("yen", "日元", "JPY", "¥").
 - `email`, `url`, `quoted` ("…" or '…'), `code` (identifiers such as `A-123`,
   `#42`, `BA2490`, `AAPL`), `name` (capitalised words: "New York", "Thai";
-  in Chinese, a word the lexicon does not know: "北京").
+  in Chinese, a word jieba tags as a place, person or organisation name: "北京").
 
 Every pattern is anchored and bounded, so extraction is linear in the text.
 """
@@ -183,7 +183,8 @@ class Value:
     text: str
     start: int
     end: int
-    unit: str = ""
+    unit: str = ""  # for a number, the unit written after it
+    region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
@@ -422,7 +423,7 @@ def _names(tokens: list[Token], text: str) -> list[Value]:
     found, k = [], 0
     while k < len(tokens):
         token = tokens[k]
-        if token.kind == "han" and _unknown_chinese(token):
+        if token.kind == "han" and _chinese_name(token):
             found.append(Value("name", token.text, token.text, token.start, token.end))
         elif token.capitalised and not _sentence_start_word(tokens, k):
             end = k
@@ -434,14 +435,31 @@ def _names(tokens: list[Token], text: str) -> list[Value]:
             ):
                 end += 1
             phrase = text[token.start : tokens[end].end]
-            found.append(Value("name", phrase, phrase, token.start, tokens[end].end))
+            if phrase not in ("I", "I'm", "I'd", "I'll", "I've"):
+                region = _region(tokens, k, end, text)
+                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
             k = end
         k += 1
     return found
 
 
-def _unknown_chinese(token: Token) -> bool:
-    return len(token.text) >= 2 and token.text not in STOPWORDS and not known(token.text)
+CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
+
+
+def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
+    """'Riga, Latvia' for the name 'Riga' when capitalised words follow its comma, else ''."""
+    if end + 2 < len(tokens) and tokens[end + 1].text == "," and tokens[end + 2].capitalised:
+        last = end + 2
+        while last + 1 < len(tokens) and tokens[last + 1].capitalised:
+            last += 1
+        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
+        return "" if listed else text[tokens[first].start : tokens[last].end]
+    return ""
+
+
+def _chinese_name(token: Token) -> bool:
+    """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
+    return token.tag in CHINESE_NAMES and token.text not in STOPWORDS and not known(token.text)
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:

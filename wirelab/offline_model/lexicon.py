@@ -133,6 +133,7 @@ GENERIC = _words(
 get set fetch retrieve obtain return returns find calculate compute given specific value values data
 information info details detail result results number numbers based using use function tool provide
 provides api call name type specified specify optional default list check determine make perform run
+current latest
 """
 )
 

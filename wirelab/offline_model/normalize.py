@@ -14,7 +14,8 @@ Three steps, each a well-known technique:
 3. Segmentation: Latin words and numbers are found by one linear regular
    expression; Chinese has no spaces, so each run of Han characters is cut into
    words by `jieba`, a dictionary-based segmenter ("北京明天的天气" ->
-   "北京" "明天" "的" "天气").
+   "北京" "明天" "的" "天气"), which also tags each word's part of speech
+   ("北京" is a place name, `ns`), so later stages can find Chinese names.
 
 `stem` reduces an English word to a crude stem ('cities' -> 'city') so
 'booking' matches 'book'. Every pass here is linear in the input's length.
@@ -50,6 +51,7 @@ class Token:
     kind: str  # "word", "number", "han" or "punct"
     start: int
     end: int
+    tag: str = ""  # for Chinese, jieba's part of speech: "ns" a place, "nr" a person, "v" a verb…
 
     @property
     def capitalised(self) -> bool:
@@ -85,26 +87,27 @@ def _segment(text: str) -> tuple[Token, ...]:
 
 def _han_words(run: str, offset: int) -> list[Token]:
     tokens, at = [], offset
-    for word in chinese_words(run):
-        tokens.append(Token(word, word, "han", at, at + len(word)))
+    for word, tag in chinese_words(run):
+        tokens.append(Token(word, word, "han", at, at + len(word), tag))
         at += len(word)
     return tokens
 
 
 @lru_cache(maxsize=4096)
-def chinese_words(run: str) -> tuple[str, ...]:
-    """A run of Chinese characters cut into words by jieba (loaded on first use)."""
-    return tuple(_jieba().cut(run, HMM=False))
+def chinese_words(run: str) -> tuple[tuple[str, str], ...]:
+    """A run of Chinese characters cut into (word, part of speech) by jieba (loaded on first use)."""
+    return tuple((pair.word, pair.flag) for pair in _jieba().lcut(run))
 
 
 @lru_cache(maxsize=1)
-def _jieba():  # noqa: ANN202 - the jieba module
+def _jieba():  # noqa: ANN202 - jieba's part-of-speech tagger
     with _jieba_lock:
         import jieba
+        import jieba.posseg
 
         jieba.setLogLevel(60)
         jieba.initialize()
-        return jieba
+        return jieba.posseg
 
 
 def warm_up() -> None:

@@ -21,6 +21,7 @@ or a negated action ("don't convert anything", "不要查天气") selects nothin
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -152,9 +153,17 @@ def _weight(word: str, known: Profile) -> tuple[float, str | None]:
         return known.weights[word], word
     if len(word) >= 4 and word.isascii():
         for other, weight in known.weights.items():
-            if len(other) >= 4 and (other.startswith(word) or word.startswith(other)):
+            if len(other) >= 4 and (
+                other.startswith(word) or word.startswith(other) or _same_root(word, other)
+            ):
                 return weight * PREFIX_FACTOR, other
     return 0.0, None
+
+
+def _same_root(word: str, other: str) -> bool:
+    """'multiplication' ~ 'multiply': a shared beginning of six letters or more, most of the shorter word."""
+    shared = len(os.path.commonprefix([word, other]))
+    return shared >= 6 and shared >= 0.75 * min(len(word), len(other))
 
 
 def _about(hits: set[str], known: Profile) -> bool:

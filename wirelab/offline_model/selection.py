@@ -7,7 +7,7 @@ its name (3), its description (2) and its parameters' names, descriptions and
 enum values (1). A request word counts once, with the weight of the best field
 it matches; words are compared as *concepts* (`lexicon.concept`), so "forecast"
 matches "weather" and "天气" matches both, and a word of four letters or more
-matches a word it begins ("hypot" ~ "hypotenuse") at 0.7. Generic words
+matches a word it begins ("temp" ~ "temperature") at 0.7. Generic words
 ("get", "data", "value") count a quarter.
 
 The "no tool" decision (`THRESHOLD`) asks two things, as a careful reader would:
@@ -85,7 +85,7 @@ def request_concepts(text: str) -> tuple[str, ...]:
 
 
 def _acronyms(text: str) -> list[str]:
-    """Initials of runs of two to four words: 'greatest common divisor' -> 'gcd' (and 'gc', 'cd')."""
+    """Initials of runs of two to four words: 'frequently asked questions' -> 'faq' (and 'fa', 'aq')."""
     initials = [t.norm[0] for t in segment(clean(text)) if t.kind == "word" and t.norm not in STOPWORDS]
     return ["".join(initials[i : i + n]) for n in (2, 3, 4) for i in range(len(initials) - n + 1)]
 
@@ -161,7 +161,7 @@ def _weight(word: str, known: Profile) -> tuple[float, str | None]:
 
 
 def _same_root(word: str, other: str) -> bool:
-    """'multiplication' ~ 'multiply': a shared beginning of six letters or more, most of the shorter word."""
+    """'reservation' ~ 'reserve': a shared beginning of six letters or more, most of the shorter word."""
     shared = len(os.path.commonprefix([word, other]))
     return shared >= 6 and shared >= 0.75 * min(len(word), len(other))
 

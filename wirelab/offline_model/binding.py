@@ -388,7 +388,7 @@ def _typed(parameter: Parameter, value: Value) -> Any:
     if kind in ("country", "language") and value.kind == kind:
         return value.value if _wants_code(parameter) else value.text
     if kind == "currency":
-        return value.value if _wants_code(parameter) or len(value.text) <= 3 else value.text
+        return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
     if value.kind in ("number", "country", "language", "currency"):
         return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
     return value.value

@@ -53,7 +53,9 @@ time clock hour 时间 几点 钟
 date day calendar 日期 日子 哪天
 schedule meeting appointment event 日程 会议 约会 安排 预约
 price cost 价格 多少钱 价钱 费用
-stock share ticker 股票 股价
+stock share ticker quote quotes 股票 股价 报价
+thermostat heating heater degree degrees 暖气 空调 调温
+workout exercise run running jog jogging training gym 锻炼 跑步 运动 健身
 news headline 新闻 头条
 music song play 音乐 歌 歌曲 播放
 movie film 电影

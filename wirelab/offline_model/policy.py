@@ -100,6 +100,10 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
             items = [
                 PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})
             ]
+    if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
+        by_name = {tool.name: tool for tool in request.tools}
+        made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]
+        items = [PlanItem(text, by_name[made[0].name])] if made else []
     if not items and (request.forced or request.fault == "endless_calls"):
         tool, _ = best_tool(text, request.tools)
         items = _bound([PlanItem(text, tool)]) if tool else []

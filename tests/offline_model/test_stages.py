@@ -229,3 +229,15 @@ def test_two_values_for_one_parameter_become_two_calls():
 def test_a_list_fills_an_array():
     assert bind(SHOPPING, "add eggs, milk and bread") == {"items": ["eggs", "milk", "bread"]}
     assert bind(SHOPPING, "把鸡蛋和牛奶加到购物清单") == {"items": ["鸡蛋", "牛奶"]}
+
+
+def test_relative_dates_resolve_only_against_a_date_the_conversation_states():
+    from wirelab.offline_model.extraction import TODAY, reference_date, resolve_date
+
+    assert resolve_date("tomorrow") is None  # no date stated: the model never reads the clock
+    token = TODAY.set(reference_date("Today is Wednesday, 11 March 2026."))
+    try:
+        resolved = [resolve_date(w) for w in ("tomorrow", "Friday", "next Monday", "明天", "周五", "下周一")]
+    finally:
+        TODAY.reset(token)
+    assert resolved == ["2026-03-12", "2026-03-13", "2026-03-16", "2026-03-12", "2026-03-13", "2026-03-16"]

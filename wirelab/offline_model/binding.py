@@ -28,7 +28,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirelab.offline_model.extraction import Value, extract, list_items
+from wirelab.offline_model.extraction import Value, extract, list_items, resolve_date
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -383,6 +383,8 @@ def _typed(parameter: Parameter, value: Value) -> Any:
         return int(value.value) if kind == "integer" else value.value
     if value.kind not in ACCEPTS.get(kind, ()):
         return None
+    if kind == "date" and value.kind == "date":
+        return resolve_date(value.text) or value.value
     if kind == "place" and value.kind == "name" and value.region:
         return value.region  # the name with the region written after it: "Riga, Latvia"
     if kind in ("country", "language") and value.kind == kind:

@@ -23,7 +23,9 @@ Every pattern is anchored and bounded, so extraction is linear in the text.
 
 from __future__ import annotations
 
+import datetime
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -492,3 +494,60 @@ def _trim(text: str) -> str:
     while tokens and tokens[-1].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop()
     return " ".join(tokens).strip(" .,:;!?\"'")
+
+
+TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
+ZH_WEEKDAYS = "一二三四五六日"
+ZH_OFFSETS = {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
+EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
+DATE_IN_TEXT = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})|(\d{1,2}) ([A-Za-z]{3,9}) (\d{4})|([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})"
+)
+
+
+def reference_date(text: str) -> datetime.date | None:
+    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11), or None."""
+    for match in DATE_IN_TEXT.finditer(text[:2000]):
+        iso, (day, month, year), (month2, day2, year2) = (
+            match.group(1, 2, 3),
+            match.group(4, 5, 6),
+            match.group(7, 8, 9),
+        )
+        try:
+            if iso[0]:
+                return datetime.date(int(iso[0]), int(iso[1]), int(iso[2]))
+            name, number, year = (month, day, year) if day else (month2, day2, year2)
+            months = [m for m in MONTHS if m.startswith(name.lower()[:3])]
+            if months:
+                return datetime.date(int(year), MONTHS.index(months[0]) + 1, int(number))
+        except ValueError:
+            continue
+    return None
+
+
+def resolve_date(written: str) -> str | None:
+    """A relative date as an ISO date, counted from `TODAY` (set from the conversation), else None.
+
+    'tomorrow' -> '2026-03-12' when today is 2026-03-11; also weekdays ('Friday', 'next Monday'),
+    '明天', '后天', '周五', '下周一'. Without a reference date nothing is resolved: the model
+    never reads the clock, so the same request always gets the same answer.
+    """
+    today = TODAY.get()
+    if today is None:
+        return None
+    word = written.casefold().strip()
+    offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
+    if offset is not None:
+        return (today + datetime.timedelta(days=offset)).isoformat()
+    weekday, later = None, 0
+    parts = word.split()
+    if parts and parts[-1] in WEEKDAYS:
+        weekday, later = WEEKDAYS.index(parts[-1]), 7 if parts[0] == "next" else 0
+    elif word[-1:] in ZH_WEEKDAYS and word[:-1].lstrip("下这本上") in ("周", "星期", "礼拜"):
+        weekday, later = ZH_WEEKDAYS.index(word[-1]), 7 if word.startswith("下") else 0
+    if weekday is None:
+        return None
+    ahead = (weekday - today.weekday()) % 7 or 7
+    if later:
+        ahead = 7 - today.weekday() + weekday
+    return (today + datetime.timedelta(days=ahead)).isoformat()

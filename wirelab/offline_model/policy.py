@@ -23,7 +23,8 @@ conversation since the last user message (`context.conversation`).
 Like the real API, `tool_choice="required"` or a named tool forces a call in
 *every* response, so a loop must switch back to "auto" after the first turn.
 Instructions found in tool descriptions or results are never followed, except
-under the `obey_injection` fault. System messages are not read.
+under the `obey_injection` fault. System messages are read for one thing only: a date
+they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from wirelab.offline_model.answer import no_tool_found, not_allowed, say, withou
 from wirelab.offline_model.binding import bind, bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
+from wirelab.offline_model.extraction import TODAY, reference_date
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request
@@ -70,6 +72,15 @@ def warm_up() -> None:
 
 def decide(request: Request) -> Reply:
     """The model's reply to a valid request."""
+    stated = [reference_date(m.text) for m in request.messages if m.role in ("system", "developer")]
+    token = TODAY.set(next((date for date in stated if date), None))
+    try:
+        return _decide(request)
+    finally:
+        TODAY.reset(token)
+
+
+def _decide(request: Request) -> Reply:
     talk = conversation(request.messages)
     if request.tool_choice == "none" or not request.tools:
         return Reply(_answer_without_tools(request, talk))

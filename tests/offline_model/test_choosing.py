@@ -230,7 +230,9 @@ def test_without_parallel_tool_calls_one_call_comes_per_turn(client):
             {"role": "tool", "tool_call_id": message.tool_calls[0].id, "content": "ok"},
         ]
     assert names == ["get_weather", "lookup_order"]
-    assert message.content == "get_weather: ok.\nlookup_order: ok."
+    assert (
+        message.content == "get_weather (city Paris) returned ok.\nlookup_order (order_id A-7) returned ok."
+    )
 
 
 # tool_choice
@@ -273,4 +275,7 @@ def test_a_forced_tool_choice_forces_a_call_after_results_too(client):
     answer = client.chat.completions.create(
         model=MODEL_ID, messages=messages, tools=[WEATHER], tool_choice="auto"
     ).choices[0]
-    assert again.finish_reason == "tool_calls" and answer.message.content == "get_weather: sunny."
+    assert (
+        again.finish_reason == "tool_calls"
+        and answer.message.content == "get_weather (city Paris) returned sunny."
+    )

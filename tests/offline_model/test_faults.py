@@ -129,7 +129,7 @@ def test_malformed_arguments_are_not_json_then_corrected(client):
     replies = run(client, "malformed_arguments")
     assert first_call(replies[0]) == ("get_weather", '{"city":"Paris"')
     assert first_call(replies[1]) == ("get_weather", '{"city":"Paris"}')
-    assert replies[2].content == "get_weather: Paris, 18."
+    assert replies[2].content == "get_weather (city Paris) returned temp 18."
 
 
 def test_wrong_enum_case_sends_capitals_then_corrects_them(client):
@@ -149,7 +149,7 @@ def test_unknown_tool_misspells_the_name_then_uses_the_right_one(client):
     replies = run(client, "unknown_tool")
     assert first_call(replies[0]) == ("get_weathr", '{"city":"Paris"}')
     assert first_call(replies[1]) == ("get_weather", '{"city":"Paris"}')
-    assert replies[2].content == "get_weather: Paris, 18."
+    assert replies[2].content == "get_weather (city Paris) returned temp 18."
 
 
 def test_a_first_call_fault_spoils_only_the_first_of_parallel_calls(client):

@@ -74,7 +74,10 @@ def test_the_answer_gives_each_results_values(client):
     chat.answer({"city": "Paris", "temp_c": 18, "sky": "cloudy"}, "Rome: 24 °C, sunny")
     reply = chat.send()
     assert reply.tool_calls is None
-    assert reply.content == "get_weather: Paris, 18, cloudy.\nget_weather: Rome: 24 °C, sunny."
+    assert reply.content == (
+        "get_weather (city Paris) returned temp c 18 and sky cloudy.\n"
+        "get_weather (city Rome) returned Rome: 24 °C, sunny."
+    )
 
 
 def test_a_long_text_result_is_shortened_in_the_answer(client):
@@ -91,7 +94,7 @@ def test_a_structured_error_with_a_suggestion_gets_one_corrected_call(client):
     corrected = chat.send()
     assert arguments(corrected) == [{"city": "Paris", "unit": "celsius"}]
     chat.answer({"city": "Paris", "temp_c": 18})
-    assert chat.send().content == "get_weather: Paris, 18."
+    assert chat.send().content == "get_weather (city Paris, unit celsius) returned temp c 18."
 
 
 def test_the_closest_allowed_value_is_chosen(client):
@@ -164,7 +167,7 @@ def test_prose_that_looks_like_an_error_is_just_a_result(client):
     chat = Chat(client, "Weather in Paris", [WEATHER])
     chat.send()
     chat.answer("Error: unit must be celsius")
-    assert chat.send().content == "get_weather: Error: unit must be celsius."
+    assert chat.send().content == "get_weather (city Paris) returned Error: unit must be celsius."
 
 
 def test_a_new_user_message_starts_a_new_plan(client):

@@ -22,8 +22,8 @@ Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `RequestError`,
 
 from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.faults import FAULTS
+from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.server import OfflineServer, create_app, serve, shared_server
-from wirelab.offline_model.validation import MODEL_ID, RequestError
 
 __all__ = [
     "FAULTS",

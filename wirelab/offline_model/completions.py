@@ -14,18 +14,25 @@ from collections.abc import Iterator
 from typing import Any
 
 from wirelab.offline_model.policy import decide
+from wirelab.offline_model.request import Request, RequestError
 from wirelab.offline_model.validation import read_request
 from wirelab.offline_model.wire_format import chunks, completion, request_digest
 
 
 def complete(body: dict[str, Any]) -> dict[str, Any]:
     """The `chat.completion` for a request body (a `stream` flag is ignored here)."""
-    request = read_request(body)
-    return completion(request, decide(request), request_digest(body))
+    return _answer(body)[1]
 
 
 def stream(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The `chat.completion.chunk`s for a request body; validated before the first chunk."""
-    request = read_request(body)
-    whole = completion(request, decide(request), request_digest(body))
+    request, whole = _answer(body)
     return chunks(whole, request.include_usage)
+
+
+def _answer(body: dict[str, Any]) -> tuple[Request, dict[str, Any]]:
+    try:
+        request = read_request(body)
+        return request, completion(request, decide(request), request_digest(body))
+    except RecursionError as error:
+        raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error

@@ -1,37 +1,47 @@
-"""The decision policy: given a valid request, call tools or answer in text.
+"""The pipeline: given a valid request, call tools or answer in text.
+
+    normalize → intents → selection → extraction → binding → (tools run) → correction → answer
 
 The model keeps no state between requests: each decision is read off the
-conversation since the last user message.
+conversation since the last user message (`context.conversation`).
 
-1. The user's message is split into sub-requests, each matched to a tool
-   (`selection.plan`). With `tool_choice="required"` the best tool is used
+1. The user's message is cut into intents, each matched to a tool or to none
+   (`selection.plan`); each is bound to arguments, one call per value of a
+   list ("Paris and Rome", `binding.bind_all`). A message that selects nothing
+   but continues the last call ("and in Rome?") reuses its tool
+   (`context.follow_up`). With `tool_choice="required"` the best tool is used
    even below the threshold; with a named tool, that tool is called.
-2. The calls made since then are paired with the plan's items, in order;
-   a call right after a failed one of the same item is its correction.
-3. The next response holds, in this order: the call an `obey_injection`
-   fault follows; one correction per item whose first call failed with a
-   correctable error (`results.correct`); a call per item not called yet
-   (only one in all when `parallel_tool_calls` is false).
-4. With nothing left to call, it answers from the results: one line per
-   result, or the error's message for a call that failed for good.
+2. The calls made since the user's message are paired with the plan's items,
+   in order; a call right after a failed one of the same item is its correction.
+3. The next response holds, in this order: the call an `obey_injection` fault
+   follows; one correction per item whose first call failed with a correctable
+   error (`correction.correct`); a call per item not called yet (only one in
+   all when `parallel_tool_calls` is false).
+4. With nothing left to call, it answers from the results in the user's
+   language (`answer.say`).
 
 Like the real API, `tool_choice="required"` or a named tool forces a call in
 *every* response, so a loop must switch back to "auto" after the first turn.
 Instructions found in tool descriptions or results are never followed, except
-under the `obey_injection` fault. System messages are not read.
+under the `obey_injection` fault. System messages are read for one thing only: a date
+they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wirelab.offline_model.arguments import fill_arguments
+from wirelab.offline_model.answer import no_tool_found, not_allowed, say, without_tools
+from wirelab.offline_model.binding import bind, bind_all
+from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
+from wirelab.offline_model.correction import correct
+from wirelab.offline_model.extraction import TODAY, reference_date
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
-from wirelab.offline_model.results import ToolResult, correct, read_result
-from wirelab.offline_model.selection import PlanItem, best_piece, best_tool, plan
-from wirelab.offline_model.validation import MODEL_ID, Call, Message, Request
-
-Attempt = tuple[Call, ToolResult]
+from wirelab.offline_model.normalize import warm_up as load_segmenter
+from wirelab.offline_model.request import Call, Request
+from wirelab.offline_model.results import ToolResult
+from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
+from wirelab.offline_model.validation import warm_up as compile_metaschema
 
 
 @dataclass(frozen=True)
@@ -54,54 +64,80 @@ class Track:
         return len(self.attempts) == 1 and self.attempts[0][1].correctable
 
 
+def warm_up() -> None:
+    """Load what the first request would otherwise wait for: jieba's dictionary, the metaschema check."""
+    load_segmenter()
+    compile_metaschema()
+
+
 def decide(request: Request) -> Reply:
     """The model's reply to a valid request."""
-    text, turns = conversation(request.messages)
+    stated = [reference_date(m.text) for m in request.messages if m.role in ("system", "developer")]
+    token = TODAY.set(next((date for date in stated if date), None))
+    try:
+        return _decide(request)
+    finally:
+        TODAY.reset(token)
+
+
+def _decide(request: Request) -> Reply:
+    talk = conversation(request.messages)
     if request.tool_choice == "none" or not request.tools:
-        return Reply(_answer_without_tools(request, text, turns))
-    tracks, extras = walk(items_for(request, text), turns, {t.name for t in request.tools})
-    calls = next_calls(request, tracks, extras, turns)
+        return Reply(_answer_without_tools(request, talk))
+    tracks, extras = walk(items_for(request, talk), talk.turns, {t.name for t in request.tools})
+    calls = next_calls(request, tracks, extras, talk.turns)
     if calls:
         return Reply(None, tuple(calls if request.parallel_tool_calls else calls[:1]))
     if tracks and (request.forced or request.fault == "endless_calls"):
         return Reply(None, (fresh_call(tracks[0].item),))
     if not tracks:
-        return Reply(no_tool_found(request, text))
-    return Reply(answer(tracks, extras))
+        return Reply(no_tool_found(talk.text, [tool.name for tool in request.tools]))
+    return Reply(say([t.attempts[-1] for t in tracks if t.attempts] + extras, talk.text))
 
 
-def conversation(messages: tuple[Message, ...]) -> tuple[str, list[list[Attempt]]]:
-    """The last user message's text, and each tool-calling turn since, with its results."""
-    start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-    text = messages[start].text if start >= 0 else ""
-    turns = [
-        [(call, _results_after(messages, i)[call.id]) for call in messages[i].tool_calls]
-        for i in range(start + 1, len(messages))
-        if messages[i].tool_calls
-    ]
-    return text, turns
-
-
-def _results_after(messages: tuple[Message, ...], index: int) -> dict[str, ToolResult]:
-    """The results that answer the calls of message `index`, by call id."""
-    results = {}
-    for message in messages[index + 1 :]:
-        if message.role != "tool":
-            break
-        results[message.tool_call_id] = read_result(message.text)
-    return results
-
-
-def items_for(request: Request, text: str) -> list[PlanItem]:
-    """The plan: matching sub-requests, or the forced tool."""
+def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
+    """The plan: bound items for the intents, a follow-up of the last call, or the forced tool."""
+    text = talk.text
     if request.tool_choice not in ("auto", "required"):
         tool = next(t for t in request.tools if t.name == request.tool_choice)
-        return [PlanItem(best_piece(text, tool), tool)]
-    items = plan(text, request.tools)
+        return _bound([PlanItem(best_piece(text, tool), tool)])
+    items = _bound(plan(text, request.tools))
+    if not items and not asks_for_nothing(text):
+        continued = follow_up(talk, request.tools)
+        if continued:
+            tool, base = continued
+            arguments = {**base, **bind(tool, text, guess=False)}
+            order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
+            items = [
+                PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})
+            ]
+    if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
+        by_name = {tool.name: tool for tool in request.tools}
+        made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]
+        items = [PlanItem(text, by_name[made[0].name])] if made else []
     if not items and (request.forced or request.fault == "endless_calls"):
         tool, _ = best_tool(text, request.tools)
-        items = [PlanItem(text, tool)] if tool else []
+        items = _bound([PlanItem(text, tool)]) if tool else []
     return items
+
+
+def _bound(items: list[PlanItem]) -> list[PlanItem]:
+    """Each item with its arguments; an item whose text lists several values becomes several.
+
+    A required value an intent does not give is carried over from the intent before,
+    when that one's call has a parameter of the same name ("…, then the distance it covers").
+    """
+    bound: list[PlanItem] = []
+    for item in items:
+        given = bind(item.tool, item.request, guess=False)
+        required = item.tool.parameters.get("required", [])
+        earlier = bound[-1].arguments or {} if bound else {}
+        carried = {k: earlier[k] for k in required if k not in given and k in earlier} if required else {}
+        for arguments in bind_all(item.tool, item.request):
+            merged = {**arguments, **carried}
+            order = [k for k in item.tool.parameters.get("properties", {}) if k in merged]
+            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}))
+    return bound
 
 
 def walk(
@@ -151,24 +187,27 @@ def next_calls(
     calls = _injected(request, turns) if request.fault == "obey_injection" else []
     for track in tracks:
         if track.needs_correction():
-            fixed = correct(
-                track.attempts[0][0], track.attempts[0][1].error or {}, track.item.tool, track.item.request
-            )
+            first, result = track.attempts[0]
+            fixed = correct(first, result.error or {}, track.item.tool, track.item.request)
             calls += [fixed] if fixed else []
     fresh = [fresh_call(t.item) for t in tracks if not t.attempts]
     if fresh and not turns and request.fault in FIRST_CALL_FAULTS:
-        fresh[0] = _spoilt(request, fresh[0], tracks[0].item)
+        fresh[0] = _spoilt(request, tracks[0].item)
     return calls + fresh
 
 
 def fresh_call(item: PlanItem) -> Call:
-    """A call of the item's tool with arguments read from its sub-request."""
-    return Call("", item.tool.name, compact(fill_arguments(item.tool, item.request)))
+    """A call of the item's tool with its bound arguments."""
+    return Call("", item.tool.name, compact(_arguments(item)))
 
 
-def _spoilt(request: Request, call: Call, item: PlanItem) -> Call:
-    arguments = fill_arguments(item.tool, item.request)
-    name, text = break_call(request.fault or "", item.tool, arguments, tuple(t.name for t in request.tools))
+def _arguments(item: PlanItem) -> dict:
+    return item.arguments if item.arguments is not None else bind(item.tool, item.request)
+
+
+def _spoilt(request: Request, item: PlanItem) -> Call:
+    names = tuple(t.name for t in request.tools)
+    name, text = break_call(request.fault or "", item.tool, _arguments(item), names)
     return Call("", name, text)
 
 
@@ -186,34 +225,7 @@ def _result_text(result: ToolResult) -> str:
     return result.value if isinstance(result.value, str) else compact(result.value)
 
 
-def answer(tracks: list[Track], extras: list[Attempt]) -> str:
-    """One line per tool result, e.g. 'get_weather: Paris, 18, cloudy.'"""
-    last = [t.attempts[-1] for t in tracks if t.attempts] + extras
-    return "\n".join(_line(call, result) for call, result in last)
-
-
-def _line(call: Call, result: ToolResult) -> str:
-    if result.error is not None:
-        return f'{call.name} failed: "{result.message()}"'
-    return f"{call.name}: {result.summary()}."
-
-
-def no_tool_found(request: Request, text: str) -> str:
-    """The honest answer when no tool's name or description matches the request."""
-    names = ", ".join(tool.name for tool in request.tools)
-    return (
-        f'I found no suitable tool for "{text}". None of the tools offered ({names}) '
-        "has a name or description that shares enough words with the request."
-    )
-
-
-def _answer_without_tools(request: Request, text: str, turns: list[list[Attempt]]) -> str:
-    if turns:
-        return "\n".join(_line(call, result) for turn in turns for call, result in turn)
-    if request.tools:
-        return f'tool_choice is "none", so I may not call a tool, and I cannot answer "{text}" without one.'
-    return (
-        f"I am {MODEL_ID}, the course's offline model: a set of rules, not a neural "
-        "network. I choose and call the tools a request describes and report their "
-        f'results. This request offers no tools, so I can only repeat it: "{text}"'
-    )
+def _answer_without_tools(request: Request, talk: Conversation) -> str:
+    if talk.turns:
+        return say([attempt for turn in talk.turns for attempt in turn], talk.text)
+    return not_allowed(talk.text) if request.tools else without_tools(talk.text)

@@ -1,122 +1,260 @@
-"""Choose tools by word overlap with their names and descriptions.
+"""Stage 2b, select tools or none: rank the tools against each intent, and know when to call nothing.
 
-A tool's vocabulary is the stems of its name (weight 3), its description
-(weight 2) and its parameters' names, descriptions and enum values (weight 1).
-A sub-request's score for a tool is the sum, over the distinct content words
-of the sub-request, of the weight each has in the tool's vocabulary. A tool
-is chosen when its score reaches `THRESHOLD`; ties go to the tool listed first.
+    score("What's the weather in Paris?", weather_tool)   # -> Match(points=5.0, topic=True)
 
-    weather = Tool("get_weather", "Current weather for a city.", {...})
-    vague = Tool("helper", "Does useful things.", {...})
-    score("What's the weather in Paris?", weather), score("What's the weather in Paris?", vague)
-    # -> (3.0, 0.0)
+A tool is described by three fields, each word weighted by where it appears:
+its name (3), its description (2) and its parameters' names, descriptions and
+enum values (1). A request word counts once, with the weight of the best field
+it matches; words are compared as *concepts* (`lexicon.concept`), so "forecast"
+matches "weather" and "天气" matches both, and a word of four letters or more
+matches a word it begins ("temp" ~ "temperature") at 0.7. Generic words
+("get", "data", "value") count a quarter.
 
-So a tool whose name and description do not use the user's words is not chosen:
-describing tools well (lesson 03) is what makes them callable. Left out:
-synonyms, embeddings, and anything else that would hide why a tool was chosen.
+The "no tool" decision (`THRESHOLD`) asks two things, as a careful reader would:
+is the request *about* this tool's topic (it names most of the nouns of the tool's
+name, or, for a tool with an uninformative name, a word of its description),
+and does it score enough? Before any ranking, a message that is only small
+talk ("thanks, that's all!"), an opinion without a request ("I love trains"),
+or a negated action ("don't convert anything", "不要查天气") selects nothing.
 """
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.arguments import has_evidence_for, resolve
-from wirelab.offline_model.text import identifier_words, split_requests, stems
-from wirelab.offline_model.validation import Tool
+from wirelab.offline_model.binding import Evidence, resolve
+from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.intents import pieces
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
+from wirelab.offline_model.normalize import clean, identifier_words, segment
+from wirelab.offline_model.request import Tool
 
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
+GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
+STRONG, COVERAGE = 4.0, 0.35
+VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
+OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A tool's words by field: concept -> weight, and the nouns that say what it is about."""
+
+    weights: dict[str, float]
+    topic: frozenset[str]
+    own: frozenset[str]  # concepts of the name and description only
+    named: bool  # whether the topic comes from the name (else from the description)
+
+
+@dataclass(frozen=True)
+class Match:
+    """How well one piece of a request matches one tool."""
+
+    points: float
+    own: float
+    topic: bool
+    coverage: float  # the share of the request's words the tool knows
+
+    @property
+    def chosen(self) -> bool:
+        """About the tool's topic, or matched broadly and strongly; and above the threshold."""
+        broad = self.own >= STRONG and self.coverage >= COVERAGE
+        return self.own >= THRESHOLD and (self.topic or broad)
 
 
 @dataclass(frozen=True)
 class PlanItem:
-    """One sub-request and the tool chosen for it."""
+    """One intent, the tool chosen for it, and (once bound) the arguments of its call."""
 
     request: str
     tool: Tool
+    arguments: dict[str, Any] | None = None
 
 
-def vocabulary(tool: Tool) -> dict[str, float]:
-    """Each stem of the tool's name, description and parameters, with its weight."""
+@lru_cache(maxsize=256)
+def request_concepts(text: str) -> tuple[str, ...]:
+    """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency."""
+    kinds = {v.kind for v in extract(clean(text))} & VALUE_CONCEPTS
+    words = concepts_of(text)
+    return tuple(words) + tuple(sorted(kinds)) + tuple(_acronyms(text))
+
+
+def _acronyms(text: str) -> list[str]:
+    """Initials of runs of two to four words: 'frequently asked questions' -> 'faq' (and 'fa', 'aq')."""
+    initials = [t.norm[0] for t in segment(clean(text)) if t.kind == "word" and t.norm not in STOPWORDS]
+    return ["".join(initials[i : i + n]) for n in (2, 3, 4) for i in range(len(initials) - n + 1)]
+
+
+def concepts_of(text: str) -> list[str]:
+    """The content concepts of a text, in order, without repeats."""
+    seen = [concept(t.norm) for t in segment(clean(text)) if t.kind != "punct" and t.norm not in STOPWORDS]
+    return list(dict.fromkeys(c for c in seen if not c.isdigit()))
+
+
+@lru_cache(maxsize=512)
+def profile(tool: Tool) -> Profile:
+    """The tool's weighted words (cached: a tool is a frozen value)."""
     weights: dict[str, float] = {}
-    for text, weight in (
-        (_parameter_text(tool.parameters), PARAMETER_WEIGHT),
-        (tool.description, DESCRIPTION_WEIGHT),
-        (" ".join(identifier_words(tool.name)), NAME_WEIGHT),
+    name = concepts_of(" ".join(identifier_words(tool.name)))
+    description = concepts_of(tool.description[:1000])
+    for words, weight in (
+        (_parameter_words(tool), PARAMETER_WEIGHT),
+        (description, DESCRIPTION_WEIGHT),
+        (name, NAME_WEIGHT),
     ):
-        weights.update(dict.fromkeys(stems(text), weight))
-    return weights
+        for word in words:
+            weights[word] = max(weight, weights.get(word, 0.0))
+    verb = name[:1] if name and name[0] in ACTION_WORDS else []
+    nouns = [w for w in name if w not in GENERIC and w not in verb and len(w) > 1]
+    named = bool(nouns)
+    if not named:
+        first = tool.description.split(". ")[0]
+        nouns = [w for w in concepts_of(first) if w not in GENERIC and w not in ACTION_WORDS]
+    return Profile(weights, frozenset(nouns), frozenset(name) | frozenset(description), named)
 
 
-def _parameter_text(schema: dict[str, Any]) -> str:
+def _parameter_words(tool: Tool) -> list[str]:
     parts = []
-    for name, prop in schema.get("properties", {}).items():
-        prop = resolve(prop, schema)
-        parts += identifier_words(name) + [str(prop.get("description", ""))]
-        parts += [str(v) for v in prop.get("enum", [])]
-    return " ".join(parts)
+    properties = tool.parameters.get("properties", {})
+    for name, schema in list(properties.items())[:50] if isinstance(properties, dict) else []:
+        schema = resolve(schema, tool.parameters)
+        parts += identifier_words(name) + [str(schema.get("description", ""))[:300]]
+        enum = schema.get("enum")
+        parts += [str(v) for v in enum[:50]] if isinstance(enum, list) else []
+    return concepts_of(" ".join(parts))
 
 
-def score(request: str, tool: Tool) -> float:
+def score(request: str, tool: Tool) -> Match:
     """How well `request` matches `tool` (see the module docstring)."""
-    known = vocabulary(tool)
-    return sum(known.get(word, 0.0) for word in set(stems(request)))
+    known = profile(tool)
+    points = own = 0.0
+    hits: set[str] = set()
+    words = request_concepts(request)
+    for word in words:
+        weight, hit = _weight(word, known)
+        factor = GENERIC_FACTOR if word in GENERIC else 1.0
+        points += weight * factor
+        if hit and hit in known.own:
+            own += weight * factor
+        if hit:
+            hits.add(hit)
+    content = [w for w in concepts_of(request) if w not in GENERIC]
+    coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
+    return Match(points, own, _about(hits, known), coverage)
 
 
-def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, float]:
-    """The highest-scoring tool (the first listed on a tie) and its score."""
-    best, top = None, 0.0
+def _weight(word: str, known: Profile) -> tuple[float, str | None]:
+    if word in known.weights:
+        return known.weights[word], word
+    if len(word) >= 4 and word.isascii():
+        for other, weight in known.weights.items():
+            if len(other) >= 4 and (
+                other.startswith(word) or word.startswith(other) or _same_root(word, other)
+            ):
+                return weight * PREFIX_FACTOR, other
+    return 0.0, None
+
+
+def _same_root(word: str, other: str) -> bool:
+    """'reservation' ~ 'reserve': a shared beginning of six letters or more, most of the shorter word."""
+    shared = len(os.path.commonprefix([word, other]))
+    return shared >= 6 and shared >= 0.75 * min(len(word), len(other))
+
+
+def _about(hits: set[str], known: Profile) -> bool:
+    """Whether the request names enough of what the tool is about."""
+    if not known.topic:
+        return bool(hits & known.own)
+    matched = len(hits & known.topic)
+    return matched >= (math.ceil(len(known.topic) * 0.6) if known.named else 1)
+
+
+def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
+    """The highest-scoring tool (the first listed on a tie) and its match."""
+    best, top = None, Match(0.0, 0.0, False, 0.0)
     for tool in tools:
-        points = score(request, tool)
-        if best is None or points > top:
-            best, top = tool, points
+        match = score(request, tool)
+        if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
+            best, top = tool, match
     return best, top
 
 
+def asks_for_nothing(text: str) -> bool:
+    """Small talk, an opinion without a request, or a negated action: no tool is wanted."""
+    tokens = [t.norm for t in segment(clean(text)) if t.kind != "punct"]
+    content = [t for t in tokens if t not in STOPWORDS]
+    if not content or all(t in SMALL_TALK for t in content):
+        return True
+    if (
+        tokens
+        and tokens[0] in SMALL_TALK
+        and not any(t in ACTION_WORDS for t in tokens)
+        and len(content) <= 6
+    ):
+        return True
+    for k, token in enumerate(tokens):
+        if token in ACTION_WORDS or token in OPINIONS:
+            window = set(tokens[max(0, k - 3) : k])
+            if window & NEGATIONS or "不" in token and token != "不":
+                return True
+            return token in OPINIONS and not any(t in ACTION_WORDS for t in tokens[k:])
+    return False
+
+
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
-    """One item per sub-request that clears the threshold.
+    """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A sub-request that matches no tool but names a new value for the first
-    required property of the previous item's tool ("weather in Paris *and in
-    Rome*") is another call of that tool; otherwise it is context added to the
-    previous item ("email Ann *and say hello*"). Two neighbouring items for the
-    same tool that takes an array become one ("add eggs *and* milk").
+    A piece that selects no tool is context for the item before it; before the
+    first item it is context for the first. Neighbouring items for the same
+    tool that takes an array become one ("add eggs *and* add milk").
     """
-    items: list[PlanItem] = []
-    for piece in split_requests(text):
-        tool, points = best_tool(piece, tools)
-        if tool is not None and points >= THRESHOLD:
-            items.append(PlanItem(piece, tool))
-        elif items and _names_new_value(piece, items[-1].tool):
-            items.append(PlanItem(piece, items[-1].tool))
-        elif items:
-            items[-1] = PlanItem(f"{items[-1].request} and {piece}", items[-1].tool)
-    return _merge_lists(items)
-
-
-def _names_new_value(piece: str, tool: Tool) -> bool:
-    required = tool.parameters.get("required", [])
-    return bool(required) and has_evidence_for(tool, piece, required[0])
-
-
-def _merge_lists(items: list[PlanItem]) -> list[PlanItem]:
-    merged: list[PlanItem] = []
-    for item in items:
-        if merged and merged[-1].tool == item.tool and _takes_array(item.tool):
-            merged[-1] = PlanItem(f"{merged[-1].request} and {item.request}", item.tool)
+    text = clean(text)
+    items: list[tuple[int, int, Tool]] = []
+    waiting: int | None = None
+    for piece in pieces(text):
+        if asks_for_nothing(piece.text):
+            continue
+        tool, match = best_tool(piece.text, tools)
+        if tool is not None and match.chosen:
+            items.append((piece.start if waiting is None else waiting, piece.end, tool))
+            waiting = None
+        elif items and piece.joiner in ("and", "then", ""):
+            items[-1] = (items[-1][0], piece.end, items[-1][2])
+        elif waiting is None:
+            waiting = piece.start
+    if not items and waiting is not None and not asks_for_nothing(text):
+        tool, match = best_tool(text, tools)
+        if tool is not None and match.chosen:
+            items.append((0, len(text), tool))
+    merged: list[tuple[int, int, Tool]] = []
+    for start, end, tool in items:
+        if merged and merged[-1][2] is tool and _takes_array(tool):
+            merged[-1] = (merged[-1][0], end, tool)
         else:
-            merged.append(item)
-    return merged
+            merged.append((start, end, tool))
+    return [PlanItem(text[start:end], tool) for start, end, tool in merged]
 
 
 def _takes_array(tool: Tool) -> bool:
-    properties = tool.parameters.get("properties", {}).values()
-    return any(resolve(p, tool.parameters).get("type") == "array" for p in properties)
+    properties = tool.parameters.get("properties", {})
+    return any(resolve(p, tool.parameters).get("type") == "array" for p in properties.values())
 
 
 def best_piece(text: str, tool: Tool) -> str:
-    """The sub-request that matches `tool` best, or the whole text if none matches at all."""
-    pieces = split_requests(text) or [text]
-    top = max(pieces, key=lambda piece: score(piece, tool))
-    return top if score(top, tool) > 0 else text
+    """The piece of `text` that matches `tool` best, or the whole text if none matches at all."""
+    found = [piece.text for piece in pieces(text)] or [text]
+    top = max(found, key=lambda piece: score(piece, tool).points)
+    return top if score(top, tool).points > 0 else text
+
+
+def has_evidence(tool: Tool, text: str) -> bool:
+    """Whether `text` holds a value for any of the tool's parameters (used for follow-ups)."""
+    from wirelab.offline_model.binding import fill_object
+
+    evidence = Evidence.of(tool, text)
+    return bool(fill_object(tool.parameters, evidence, tool.parameters, False, 0))

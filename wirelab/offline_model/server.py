@@ -7,9 +7,17 @@ Routes: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
 `stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. Errors have OpenAI's
 shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
 client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
-with 413. The server thread installs no signal handlers and runs its own
-event loop, so it also works inside a Jupyter kernel. Left out: authentication
-(any API key is accepted) and every other OpenAI endpoint.
+with 413; a body nested too deeply or holding a lone UTF-16 surrogate
+(`"\\ud800"`, valid JSON but not Unicode text) with 400.
+
+The model runs in a worker thread (`run_in_threadpool`), so one slow request
+never stalls the event loop; each request's work is bounded anyway (see
+`normalize.MAX_TEXT` and `validation.MAX_TOOLS`). The listening socket sets
+`TCP_NODELAY`: without it, Nagle's algorithm holds back the response's last
+small segment until the client's delayed ACK, about 40 ms per request. The
+server thread installs no signal handlers and runs its own event loop, so it
+also works inside a Jupyter kernel. Left out: authentication (any API key is
+accepted) and every other OpenAI endpoint.
 """
 
 from __future__ import annotations
@@ -18,11 +26,12 @@ import json
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -30,7 +39,8 @@ from starlette.routing import Route
 
 from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.faults import FAULTS
-from wirelab.offline_model.validation import MODEL_ID, RequestError
+from wirelab.offline_model.policy import warm_up
+from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.wire_format import CREATED
 
 MAX_BODY_BYTES = 1_000_000
@@ -42,10 +52,11 @@ async def chat_completions(request: HTTPRequest) -> Response:
     try:
         body = await _json_body(request)
         if isinstance(body, dict) and body.get("stream") is True:
+            chunks = await run_in_threadpool(lambda: list(stream(body)))
             return StreamingResponse(
-                _events(stream(body)), media_type="text/event-stream", headers={"cache-control": "no-cache"}
+                _events(chunks), media_type="text/event-stream", headers={"cache-control": "no-cache"}
             )
-        return JSONResponse(complete(body))
+        return JSONResponse(await run_in_threadpool(complete, body))
     except RequestError as error:
         return JSONResponse(error.body(), status_code=error.status)
 
@@ -60,11 +71,30 @@ async def _json_body(request: HTTPRequest) -> Any:
         if len(raw) > MAX_BODY_BYTES:
             raise _too_large()
     try:
-        return json.loads(raw)
+        body = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise RequestError(
             400,
             f"We could not parse the JSON body of your request: {error}. The body must be one JSON object.",
+        ) from error
+    except RecursionError as error:
+        raise RequestError(400, "The JSON body of your request is nested too deeply to read.") from error
+    if b"\\u" in raw:
+        _check_unicode(body)
+    return body
+
+
+def _check_unicode(body: Any) -> None:
+    """Refuse a lone UTF-16 surrogate (valid JSON, e.g. "\\ud800", but no Unicode character)."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode()
+    except UnicodeEncodeError as error:
+        raise RequestError(
+            400,
+            'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not '
+            "a Unicode character. Send valid Unicode text.",
+            None,
+            "invalid_unicode",
         ) from error
 
 
@@ -77,7 +107,7 @@ def _too_large() -> RequestError:
     )
 
 
-async def _events(chunks: Iterator[dict[str, Any]]) -> AsyncIterator[str]:
+async def _events(chunks: Iterable[dict[str, Any]]) -> AsyncIterator[str]:
     for chunk in chunks:
         yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
     yield "data: [DONE]\n\n"
@@ -126,6 +156,7 @@ class OfflineServer:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self._socket = socket.create_server((host, port))
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
         self.host, self.port = self._socket.getsockname()[:2]
         config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
         self._server = uvicorn.Server(config)
@@ -140,6 +171,7 @@ class OfflineServer:
 
     def start(self, timeout: float = 10.0) -> OfflineServer:
         """Start serving; returns once the server accepts connections."""
+        threading.Thread(target=warm_up, name="offline-model-warm-up", daemon=True).start()
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._server.started:

@@ -1,93 +1,39 @@
 """Check a Chat Completions request the way the real API does, and read it into plain data.
 
-`read_request(body)` returns a `Request` or raises `RequestError` naming the
-offending parameter in the API's own style, e.g.
+`read_request(body)` returns a `request.Request` or raises `RequestError`
+naming the offending parameter in the API's own style, e.g.
 
     RequestError(400, "Invalid parameter: messages with role 'tool' must be a response
                  to a preceding message with 'tool_calls'.", "messages[2].tool_call_id")
 
 What is checked: the shape of `messages` (roles, contents, tool calls and the
-results that answer them), `tools` (type, name, parameters), `tool_choice`,
-`parallel_tool_calls`, `stream_options`, and the ranges of the sampling
-parameters. Other OpenAI parameters (`seed`, `stop`, `user`, `metadata`, …)
-are accepted and ignored. The HTTP layer (body size, JSON syntax) is in
-`server.py`.
+results that answer them), `tools` (at most `MAX_TOOLS`, distinct names, and
+parameters that are a valid JSON Schema of type object: checked against the
+JSON Schema metaschema (compiled by `fastjsonschema`), every `$ref` local and resolvable, no
+`$ref` that only points back to itself, nesting at most `MAX_SCHEMA_DEPTH`),
+`tool_choice`, `parallel_tool_calls`, `stream_options`, and the ranges of the
+sampling parameters. Other OpenAI parameters (`seed`, `stop`, `user`, …) are
+accepted and ignored. The HTTP layer (body size, JSON syntax) is in `server.py`.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.faults import FAULTS
+import fastjsonschema
+from jsonschema import Draft7Validator
 
-MODEL_ID = "wirelab-offline"
+from wirelab.offline_model.faults import FAULTS
+from wirelab.offline_model.request import MODEL_ID, Call, Message, Request, RequestError, Tool, invalid
+
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 RANGES = {"temperature": (0, 2), "top_p": (0, 1), "presence_penalty": (-2, 2), "frequency_penalty": (-2, 2)}
-
-
-class RequestError(Exception):
-    """An invalid request: becomes an OpenAI-style error body with this HTTP status."""
-
-    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.param, self.code = status, message, param, code
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body the API sends back."""
-        kind = "invalid_request_error"
-        return {"error": {"message": self.message, "type": kind, "param": self.param, "code": self.code}}
-
-
-def invalid(param: str | None, message: str, code: str | None = None) -> RequestError:
-    """A 400 error about `param`."""
-    return RequestError(400, message, param, code or ("invalid_value" if param else None))
-
-
-@dataclass(frozen=True)
-class Call:
-    """One tool call: `arguments` is the JSON *text*, exactly as it travels."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass(frozen=True)
-class Message:
-    """One message, its content flattened to text."""
-
-    role: str
-    text: str
-    tool_calls: tuple[Call, ...] = ()
-    tool_call_id: str | None = None
-
-
-@dataclass(frozen=True)
-class Tool:
-    """One function tool as the model sees it."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Request:
-    """A valid request. `tool_choice` is "auto", "none", "required" or a tool name."""
-
-    model: str
-    fault: str | None
-    messages: tuple[Message, ...]
-    tools: tuple[Tool, ...]
-    tool_choice: str
-    forced: bool
-    parallel_tool_calls: bool
-    stream: bool
-    include_usage: bool
-    max_tokens: int | None
+MAX_TOOLS = 128  # the real API's limit
+MAX_SCHEMA_DEPTH = 64
 
 
 def read_request(body: Any) -> Request:
@@ -274,18 +220,27 @@ def _fail_on_unanswered(open_calls: dict[str, int]) -> None:
 
 
 def read_tools(tools: Any) -> tuple[Tool, ...]:
-    """Check `tools`: function tools with valid, distinct names and object parameter schemas."""
+    """Check `tools`: at most `MAX_TOOLS` function tools with distinct names and valid schemas."""
     if tools is None:
         return ()
     if not isinstance(tools, list):
         raise invalid("tools", "Invalid 'tools': expected an array of tools.")
+    if len(tools) > MAX_TOOLS:
+        raise invalid(
+            "tools",
+            f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, "
+            f"but got an array with length {len(tools)} instead.",
+            "array_above_max_length",
+        )
     read = tuple(read_tool(tool, f"tools[{k}]") for k, tool in enumerate(tools))
-    names = [tool.name for tool in read]
-    for k, name in enumerate(names):
-        if name in names[:k]:
+    seen: set[str] = set()
+    for k, tool in enumerate(read):
+        if tool.name in seen:
             raise invalid(
-                f"tools[{k}].function.name", f"Duplicate tool name {name!r}: each tool needs a distinct name."
+                f"tools[{k}].function.name",
+                f"Duplicate tool name {tool.name!r}: each tool needs a distinct name.",
             )
+        seen.add(tool.name)
     return read
 
 
@@ -322,17 +277,106 @@ def read_tool(tool: Any, where: str) -> Tool:
 def _parameters(parameters: Any, where: str) -> dict[str, Any]:
     if parameters is None:
         return {"type": "object", "properties": {}}
-    if (
-        not isinstance(parameters, dict)
-        or parameters.get("type", "object") != "object"
-        or not isinstance(parameters.get("properties", {}), dict)
-    ):
+    problem = schema_problem(parameters)
+    if problem:
         raise invalid(
             f"{where}.function.parameters",
-            f"Invalid schema for function at '{where}': parameters must be a JSON Schema of type 'object'.",
+            f"Invalid schema for function at '{where}': {problem}",
             "invalid_function_parameters",
         )
     return parameters
+
+
+def schema_problem(parameters: Any) -> str | None:
+    """Why `parameters` is not a usable object schema, or None when it is."""
+    if not isinstance(parameters, dict) or parameters.get("type", "object") != "object":
+        return "parameters must be a JSON Schema of type 'object'."
+    if _depth(parameters) > MAX_SCHEMA_DEPTH:
+        return f"the schema is nested more than {MAX_SCHEMA_DEPTH} levels deep."
+    try:
+        text = json.dumps(parameters, sort_keys=True)
+    except (TypeError, ValueError):
+        return "parameters must be JSON."
+    return _problem_in(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _problem_in(text: str) -> str | None:
+    """The first metaschema or `$ref` problem of a schema (given as JSON text, so it can be cached)."""
+    schema = json.loads(text)
+    try:
+        _metaschema_check()(schema)
+    except fastjsonschema.JsonSchemaException as error:
+        return f"{error.message[:200].replace('data', 'parameters', 1)}."
+    return _ref_problem(schema)
+
+
+@functools.lru_cache(maxsize=1)
+def _metaschema_check() -> Any:
+    """JSON Schema's own metaschema (draft 7, as `jsonschema` ships it), compiled once."""
+    return fastjsonschema.compile(Draft7Validator.META_SCHEMA, use_default=False)
+
+
+def warm_up() -> None:
+    """Compile the metaschema check now (a tenth of a second), not on the first request."""
+    _metaschema_check()
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` nests dicts and lists, measured without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_SCHEMA_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def _ref_problem(schema: dict[str, Any]) -> str | None:
+    """A `$ref` that is not local, points nowhere, or only leads to other `$ref`s in a circle."""
+    stack: list[Any] = [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+            continue
+        if not isinstance(item, dict):
+            continue
+        stack.extend(item.values())
+        ref = item.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        seen = set()
+        while isinstance(ref, str):
+            if ref in seen:
+                return f"the $ref {ref!r} refers to itself without ever describing a value."
+            seen.add(ref)
+            target = _pointer(schema, ref)
+            if target is None:
+                return f"the $ref {ref!r} does not resolve to a schema in this document."
+            ref = target.get("$ref") if isinstance(target, dict) else None
+    return None
+
+
+def _pointer(schema: dict[str, Any], ref: str) -> Any:
+    """The schema a local JSON pointer ('#/$defs/x') names, or None."""
+    if ref == "#":
+        return schema
+    if not ref.startswith("#/"):
+        return None
+    target: Any = schema
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(target, dict) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return None
+    return target if isinstance(target, dict | bool) else None
 
 
 def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str, bool]:

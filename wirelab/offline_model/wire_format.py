@@ -26,8 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.policy import Reply
+from wirelab.offline_model.request import Call, Request
 from wirelab.offline_model.tokens import count_tokens, truncate_tokens
-from wirelab.offline_model.validation import Call, Request
 
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
 FRAGMENT = 8
@@ -128,13 +128,26 @@ def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any
     yield chunk(
         {"role": "assistant", "content": "" if message["content"] is not None else None, "refusal": None}
     )
-    for piece in re.findall(r"\s*\S+\s*", message["content"] or ""):
+    for piece in words_of(message["content"] or ""):
         yield chunk({"content": piece})
     for index, call in enumerate(message.get("tool_calls", [])):
         yield from (chunk({"tool_calls": [part]}) for part in _call_deltas(index, call))
     yield chunk({}, choice["finish_reason"])
     if include_usage:
         yield {**chunk({}), "choices": [], "usage": whole["usage"]}
+
+
+def words_of(text: str) -> list[str]:
+    """`text` cut into words, each with the spaces after it (the first with those before, too).
+
+    One linear pass: 'Hi  there' -> ['Hi  ', 'there']; joined, the pieces are `text` again.
+    """
+    pieces = [match.group() for match in re.finditer(r"\S+\s*", text)]
+    lead = text[: len(text) - len(text.lstrip())]
+    if not pieces:
+        return [text] if text else []
+    pieces[0] = lead + pieces[0]
+    return pieces
 
 
 def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:

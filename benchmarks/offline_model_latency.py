@@ -1,0 +1,140 @@
+"""The offline model's latency through the real `openai` client, and how it grows with input size.
+
+Measured in one run, interleaved so a busy machine slows every row alike:
+
+- one request at a time through `openai.OpenAI` (its httpx2 transport, keep-alive),
+  median and interquartile range in milliseconds: "hello" without tools, a
+  weather request with one tool, and a Chinese request;
+- the same weather request with `TCP_NODELAY` switched off on the server's
+  listening socket, to show what Nagle's algorithm and delayed ACKs cost;
+- the time of `complete()` alone for messages of 1, 10 and 100 KB, 500 spaces,
+  40,000 "“", and a request with 10,000 tools (refused with a 400), to show
+  the work stays linear and bounded;
+- the largest stall: while a 100 KB request is answered, how long a "hello"
+  sent at the same time waits (the model runs in a worker thread, so the event
+  loop keeps answering).
+
+Prints a Markdown table. No pass/fail.
+
+    .venv/bin/python benchmarks/offline_model_latency.py [--requests 200] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Callable
+
+import openai
+
+from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+            "required": ["city"],
+        },
+    },
+}
+
+
+def body(text: str, tools: list[dict] | None = None) -> dict:
+    request = {"model": MODEL_ID, "messages": [{"role": "user", "content": text}]}
+    return {**request, "tools": tools} if tools else request
+
+
+def client_rows(client: openai.OpenAI) -> dict[str, Callable[[], object]]:
+    create = client.chat.completions.create
+    return {
+        "hello, no tools": lambda: create(**body("hello")),
+        "weather, one tool": lambda: create(**body("What's the weather in Paris in fahrenheit?", [WEATHER])),
+        "weather in Chinese": lambda: create(**body("北京明天的天气怎么样？", [WEATHER])),
+    }
+
+
+def timed(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+def spread(samples: list[float]) -> str:
+    q1, median, q3 = statistics.quantiles(samples, n=4)
+    return f"{median:.2f} ({q1:.2f}–{q3:.2f})"
+
+
+def refused_or_answered(request: dict) -> object:
+    try:
+        return complete(request)
+    except RequestError as error:
+        return error.status
+
+
+def size_rows() -> dict[str, Callable[[], object]]:
+    many = [
+        {"type": "function", "function": {"name": f"tool_{k}", "description": "x"}} for k in range(10_000)
+    ]
+    return {
+        "complete(): 1 KB message": lambda: complete(body("weather in Paris " * 60, [WEATHER])),
+        "complete(): 10 KB message": lambda: complete(body("weather in Paris " * 600, [WEATHER])),
+        "complete(): 100 KB message": lambda: complete(body("weather in Paris " * 6000, [WEATHER])),
+        "complete(): 500 spaces": lambda: complete(body("weather" + " " * 500 + "in Paris", [WEATHER])),
+        "complete(): 40,000 “": lambda: complete(body("“" * 40_000, [WEATHER])),
+        "complete(): 10,000 tools (refused)": lambda: refused_or_answered(body("hello", many)),
+    }
+
+
+def stall(base_url: str) -> float:
+    """How long a 'hello' waits while a 100 KB request is being answered (ms)."""
+    big, small = openai.OpenAI(base_url=base_url, api_key="x"), openai.OpenAI(base_url=base_url, api_key="x")
+    worker = threading.Thread(
+        target=lambda: big.chat.completions.create(**body("weather in Paris " * 6000, [WEATHER]))
+    )
+    worker.start()
+    waited = timed(lambda: small.chat.completions.create(**body("hello")))
+    worker.join()
+    return waited
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=200, help="requests per row per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    options = parser.parse_args()
+    samples: dict[str, list[float]] = {}
+    with serve() as server, serve() as nagle:
+        nagle._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)
+        fast = openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
+        slow = openai.OpenAI(base_url=nagle.base_url, api_key="offline", max_retries=0)
+        rows = client_rows(fast)
+        rows["weather, one tool, TCP_NODELAY off"] = client_rows(slow)["weather, one tool"]
+        rows |= size_rows()
+        for action in rows.values():  # warm up: jieba, the metaschema check, connections
+            action()
+        for _ in range(options.rounds):
+            for name, action in rows.items():
+                count = options.requests if name.startswith(("hello", "weather")) else 5
+                if name.endswith("TCP_NODELAY off"):
+                    count = min(count, 20)
+                samples.setdefault(name, []).extend(timed(action) for _ in range(count))
+        stalls = [stall(server.base_url) for _ in range(options.rounds)]
+    print("| request | median ms (IQR) | samples |")
+    print("|---|---|---|")
+    for name, values in samples.items():
+        print(f"| {name} | {spread(values)} | {len(values)} |")
+    print(f"| a 'hello' sent during a 100 KB request | {spread(stalls + stalls[:1])} | {len(stalls)} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Hostile inputs get one well-formed answer, fast: no freeze, no 500, no crash.
+
+Each case reproduces a finding of the red-team run (issue 14). The time limits
+are hang guards, not speed claims: the benchmark measures speed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import httpx2
+import pytest
+
+from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
+from wirelab.offline_model.validation import MAX_TOOLS
+
+HANG_GUARD_S = 20
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+EMAIL = {
+    "type": "function",
+    "function": {
+        "name": "send_email",
+        "description": "Send an email.",
+        "parameters": {
+            "type": "object",
+            "properties": {"to": {"type": "string", "format": "email"}},
+            "required": ["to"],
+        },
+    },
+}
+
+
+def body(text: str, tools: list[dict] | None = None) -> dict:
+    return {"model": MODEL_ID, "messages": [{"role": "user", "content": text}], "tools": tools or [WEATHER]}
+
+
+def guarded(action, limit: float = HANG_GUARD_S):
+    """Run `action` in a thread and fail (instead of hanging) if it is not done in `limit` seconds."""
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(_attempt(action)), daemon=True)
+    worker.start()
+    worker.join(limit)
+    assert outcome, f"no answer within {limit} s"
+    return outcome[0]
+
+
+def _attempt(action):
+    try:
+        return action()
+    except RequestError as error:
+        return error
+
+
+@pytest.mark.parametrize(
+    "text, tools",
+    [
+        ("weather" + " " * 500 + "in Paris", [WEATHER]),
+        ("weather " + ", " * 2000 + "and " * 2000, [WEATHER]),
+        ("“" * 40_000, [WEATHER]),
+        ("a" * 40_000, [EMAIL]),
+        ('"' + "x" * 40_000, [EMAIL]),
+        ("weather in Paris " * 6_000, [WEATHER]),
+        ("天气" * 20_000, [WEATHER]),
+    ],
+    ids=["spaces", "separators", "curly-quotes", "email-run", "open-quote", "100KB", "chinese-40k"],
+)
+def test_pathological_text_is_answered(text, tools):
+    reply = guarded(lambda: complete(body(text, tools)))
+    assert reply["object"] == "chat.completion"
+
+
+def test_too_many_tools_are_refused_like_the_api():
+    tools = [{"type": "function", "function": {"name": f"tool_{k}"}} for k in range(10_000)]
+    error = guarded(lambda: complete(body("hello", tools)))
+    assert error.status == 400 and error.code == "array_above_max_length" and str(MAX_TOOLS) in error.message
+
+
+def test_the_largest_allowed_tool_list_is_answered():
+    tools = [
+        {"type": "function", "function": {"name": f"tool_{k}", "description": f"weather report {k}"}}
+        for k in range(MAX_TOOLS)
+    ]
+    assert guarded(lambda: complete(body("weather in Paris", tools)))["object"] == "chat.completion"
+
+
+def test_a_duplicate_name_is_found_among_many_tools():
+    tools = [{"type": "function", "function": {"name": f"tool_{k}"}} for k in range(MAX_TOOLS - 1)]
+    error = guarded(lambda: complete(body("hi", [*tools, tools[5]])))
+    assert error.status == 400 and "Duplicate tool name 'tool_5'" in error.message
+
+
+def _nested(depth: int) -> dict:
+    schema: dict = {"type": "object"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+BAD_SCHEMAS = {
+    "ref-to-itself": {"type": "object", "properties": {"a": {"$ref": "#/properties/a"}}},
+    "mutual-defs": {
+        "type": "object",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    },
+    "dangling-ref": {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}},
+    "remote-ref": {"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}},
+    "nested-900": _nested(900),
+    "required-5": {"type": "object", "properties": {}, "required": 5},
+    "required-string": {"type": "object", "properties": {"n": {"type": "string"}}, "required": "n"},
+    "enum-7": {"type": "object", "properties": {"a": {"enum": 7}}},
+    "type-banana": {"type": "object", "properties": {"a": {"type": "banana"}}},
+    "property-5": {"type": "object", "properties": {"a": 5}},
+}
+
+
+@pytest.mark.parametrize("schema", BAD_SCHEMAS.values(), ids=BAD_SCHEMAS.keys())
+def test_a_broken_schema_is_refused_with_an_api_style_400(schema):
+    tool = {"type": "function", "function": {"name": "f", "parameters": schema}}
+    error = guarded(lambda: complete(body("call f", [tool])))
+    assert isinstance(error, RequestError), error
+    assert error.status == 400 and error.code == "invalid_function_parameters"
+    assert error.param == "tools[0].function.parameters"
+
+
+def test_a_recursive_schema_that_describes_values_is_accepted():
+    tree = {
+        "type": "object",
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "child": {"$ref": "#/$defs/node"}},
+            }
+        },
+        "properties": {"root": {"$ref": "#/$defs/node"}},
+    }
+    tool = {
+        "type": "function",
+        "function": {"name": "make_tree", "description": "Make a tree.", "parameters": tree},
+    }
+    assert guarded(lambda: complete(body("make a tree with root Oak", [tool])))["object"] == "chat.completion"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serve() as running:
+        yield running
+
+
+def post(server, raw: bytes) -> httpx2.Response:
+    headers = {"content-type": "application/json"}
+    return httpx2.post(
+        f"{server.base_url}/chat/completions", content=raw, headers=headers, timeout=HANG_GUARD_S
+    )
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"model": "wirelab-offline", "messages": [{"role": "user", "content": "\\ud800 weather"}]}',
+        b'{"model": "wirelab-offline", "messages": [{"role": "user", "content": "hi"}], "user": "\\udfff"}',
+        b'{"model": "wirelab-offline", "messages": [{"role": "user", "content": "hi"}], "x": '
+        + b"[" * 50_000
+        + b"]" * 50_000
+        + b"}",
+    ],
+    ids=["surrogate-in-content", "surrogate-elsewhere", "nested-50k"],
+)
+def test_undecodable_or_deep_json_gets_a_400_not_a_500(server, raw):
+    response = post(server, raw)
+    assert response.status_code == 400
+    assert response.json()["error"]["type"] == "invalid_request_error"
+    assert post(server, json.dumps(body("hello")).encode()).status_code == 200  # the server is still well
+
+
+def test_a_slow_request_does_not_block_the_event_loop(server):
+    big = json.dumps(body("weather in Paris " * 6_000)).encode()
+    worker = threading.Thread(target=lambda: post(server, big))
+    worker.start()
+    started = time.monotonic()
+    assert httpx2.get(f"{server.base_url}/models", timeout=HANG_GUARD_S).status_code == 200
+    worker.join(HANG_GUARD_S)
+    assert time.monotonic() - started < HANG_GUARD_S

@@ -1,0 +1,73 @@
+"""Stage 6a, keep context: read the conversation, and carry a follow-up on from the last call.
+
+    user: "Convert 100 USD to EUR"  ->  convert(amount=100, from="USD", to="EUR")  ->  result
+    user: "And what about 50 GBP to JPY?"
+    # -> the same tool again, with only what the new message gives changed:
+    #    convert(amount=50, from="GBP", to="JPY")
+
+The model keeps no state between requests: everything is read off the
+messages. `conversation` returns the last user message and the tool calls made
+since (with their results); `follow_up` finds the last call made before that
+message and, when the new message names a value for one of its tool's
+parameters but selects no tool itself, plans that tool again with the old
+arguments as the base.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Call, Message, Tool
+from wirelab.offline_model.results import ToolResult, read_result
+
+Attempt = tuple[Call, ToolResult]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """The last user message, the turns of tool calls since, and the calls made before it."""
+
+    text: str
+    turns: list[list[Attempt]]
+    earlier: list[Call] = field(default_factory=list)
+
+
+def conversation(messages: tuple[Message, ...]) -> Conversation:
+    """Read the messages (see the module docstring)."""
+    start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    text = messages[start].text if start >= 0 else ""
+    turns = [
+        [(call, _results_after(messages, i).get(call.id, ToolResult(""))) for call in messages[i].tool_calls]
+        for i in range(start + 1, len(messages))
+        if messages[i].tool_calls
+    ]
+    earlier = [call for message in messages[: max(start, 0)] for call in message.tool_calls]
+    return Conversation(text, turns, earlier)
+
+
+def _results_after(messages: tuple[Message, ...], index: int) -> dict[str, ToolResult]:
+    """The results that answer the calls of message `index`, by call id."""
+    results = {}
+    for message in messages[index + 1 :]:
+        if message.role != "tool":
+            break
+        results[message.tool_call_id] = read_result(message.text)
+    return results
+
+
+def follow_up(talk: Conversation, tools: tuple[Tool, ...]) -> tuple[Tool, dict[str, Any]] | None:
+    """The tool of the last earlier call and its arguments, when the new message continues it."""
+    if not talk.earlier:
+        return None
+    last = talk.earlier[-1]
+    tool = next((t for t in tools if t.name == last.name), None)
+    if tool is None or not bind(tool, talk.text, guess=False):
+        return None
+    try:
+        base = json.loads(last.arguments)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return (tool, base) if isinstance(base, dict) else None

@@ -1,0 +1,134 @@
+"""Stage 6b, correct a failed call once: apply the fix a tool's error describes.
+
+    correct(Call("", "get_weather", '{"city":"Paris","unit":"kelvin"}'),
+            {"field": "unit", "allowed": ["celsius", "fahrenheit"]}, weather, "weather in Paris")
+    # -> Call("", "get_weather", '{"city":"Paris","unit":"celsius"}')
+
+The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or
+text, as MCP's `isError` results are ("unit must be one of: celsius,
+fahrenheit"). Malformed arguments are written again from the request, a wrong
+tool name becomes the intended tool's, the field the error names (by a key,
+in quotes, or as a word) gets the allowed value closest to what was sent, a
+value of the wrong type is converted, and missing required properties are
+filled from the request again. Nothing that would change nothing is sent.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from typing import Any
+
+from wirelab.offline_model.binding import bind, bind_one
+from wirelab.offline_model.extraction import QUOTED
+from wirelab.offline_model.faults import compact
+from wirelab.offline_model.request import Call, Tool
+from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
+
+FIELD_KEYS = ("field", "param", "parameter", "property", "argument", "path", "loc")
+JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
+
+
+def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call | None:
+    """The failed `call` with the error's fix applied, or None when nothing would change."""
+    fresh = bind(tool, request)
+    arguments = _parsed(call.arguments)
+    fixed = dict(fresh if arguments is None else arguments)
+    properties = tool.parameters.get("properties", {})
+    field = _field(error, properties)
+    allowed = _allowed(error, properties.get(field) if field else None)
+    if field and allowed:
+        fixed[field] = _closest(fixed.get(field), allowed)
+    elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
+        fixed[field] = _coerce(fixed.get(field), error["expected"])
+    elif field and field not in fixed:
+        fixed[field] = bind_one(tool, request, field)
+    required = tool.parameters.get("required", [])
+    for name in required if isinstance(required, list) else []:
+        if name not in fixed and name in fresh:
+            fixed[name] = fresh[name]
+    order = list(properties) + list(fixed)
+    corrected = Call("", tool.name, compact({k: fixed[k] for k in dict.fromkeys(order) if k in fixed}))
+    return None if (corrected.name, corrected.arguments) == (call.name, call.arguments) else corrected
+
+
+def _parsed(arguments: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(arguments)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _text(error: dict[str, Any]) -> str:
+    return f"{error.get('message', '')} {error.get('suggestion', '')}"[:4000]
+
+
+def _field(error: dict[str, Any], properties: dict[str, Any]) -> str | None:
+    """The property the error is about: named in a field key, else quoted or written in its text."""
+    for key in FIELD_KEYS:
+        value = error.get(key)
+        if isinstance(value, list) and value:
+            value = str(value[-1])
+        if isinstance(value, str):
+            name = re.split(r"[./\[\]$]+", value.strip("$./"))[-1] or value
+            if name in properties:
+                return name
+    text = _text(error)
+    named = [q for q in _quotes(text) if q in properties]
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{0,63}", text))
+    named += [p for p in properties if p in words]
+    return named[0] if named else None
+
+
+def _quotes(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in QUOTED.finditer(text)]
+
+
+def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
+    """Allowed values: a list in an allowed-like key, else the values quoted or listed in the text."""
+    for key in ALLOWED_KEYS:
+        value = error.get(key)
+        if isinstance(value, list) and value:
+            return value
+        if isinstance(value, str) and key != "expected" and value:
+            return _listed(value)
+    text = _text(error)
+    quoted = _quotes(str(error.get("suggestion", "")))
+    if quoted:
+        return quoted
+    cues = list(LIST_CUE.finditer(text))
+    listed = _listed(text[cues[-1].end() :]) if cues else []
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    if isinstance(enum, list) and listed:
+        return [v for v in listed if v in map(str, enum)] or listed
+    return listed
+
+
+def _listed(text: str) -> list[str]:
+    """'a, b or c.' -> ['a', 'b', 'c'] (split without a regular expression that could backtrack)."""
+    text = text.split("\n")[0].strip(" :.[]()")
+    for separator in (" or ", "|", ";"):
+        text = text.replace(separator, ",")
+    items = [item.strip(" .'\"[]()") for item in text.split(",")]
+    return [item for item in items if item and len(item.split()) <= 3]
+
+
+def _closest(sent: Any, allowed: list[Any]) -> Any:
+    """The allowed value equal to `sent` ignoring case, else the most similar, else the first."""
+    text = str(sent).lower()
+    by_lower = {str(option).lower(): option for option in allowed}
+    if text in by_lower:
+        return by_lower[text]
+    close = difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.0)
+    return by_lower[close[0]] if close else allowed[0]
+
+
+def _coerce(value: Any, expected: str) -> Any:
+    try:
+        if expected == "boolean":
+            return str(value).lower() in ("true", "1", "yes")
+        return JSON_TYPES[expected](value)
+    except (TypeError, ValueError):
+        return value

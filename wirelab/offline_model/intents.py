@@ -1,0 +1,89 @@
+"""Stage 2a, find the intents: cut a message into pieces that may each ask for something.
+
+    pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")
+    # -> [Piece('Weather in Paris', ''), Piece('convert 3 EUR to USD', 'and'),
+    #     Piece('email Ann', 'then')]
+
+A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms), at
+"then", "also", "as well as", "然后", "另外", "还有", "并且", "同时", and at
+"and"/"plus"/"和". Never inside quotes. The cut is only a proposal:
+`selection.plan` keeps a piece as its own intent only when it asks for a tool
+by itself, and otherwise glues it back to the piece before ("a triangle with
+base 10 *and height 5*" is one intent, "weather in Paris *and where is my
+order*" two). One linear scan over the tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wirelab.offline_model.normalize import Token, clean, segment
+
+STRONG = {"?", "!", ";", "。", "？", "！", "；"}
+THEN = {"then", "also", "然后", "另外", "还有", "并且", "同时", "接着", "再"}
+AND = {"and", "plus", "和", "以及"}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of the message, and the word that joined it to the one before ('' for the first)."""
+
+    text: str
+    joiner: str
+    start: int = 0  # where the piece starts and ends in `normalize.clean(message)`
+    end: int = 0
+
+
+def pieces(text: str) -> list[Piece]:
+    """The message cut at every possible intent boundary (see the module docstring)."""
+    text = clean(text)
+    tokens = segment(text)
+    found: list[Piece] = []
+    start, joiner, quoted = 0, "", False
+    for k, token in enumerate(tokens):
+        if token.text in ('"', "`"):
+            quoted = not quoted
+        if quoted:
+            continue
+        cut = _cut_word(tokens, k)
+        if cut is None:
+            continue
+        _add(found, text, start, token.start, joiner)
+        start, joiner = token.end, cut
+    _add(found, text, start, len(text), joiner)
+    return found
+
+
+def _cut_word(tokens: list[Token], k: int) -> str | None:
+    """The kind of boundary token k is: '.', 'then', 'and', or None."""
+    token = tokens[k]
+    if token.text in STRONG or token.text == "." and _ends_sentence(tokens, k):
+        return "."
+    if token.norm in THEN:
+        return "then"
+    if (
+        token.norm == "as"
+        and k + 2 < len(tokens)
+        and [t.norm for t in tokens[k + 1 : k + 3]] == ["well", "as"]
+    ):
+        return "then"
+    if token.norm in AND:
+        return "and"
+    return None
+
+
+def _ends_sentence(tokens: list[Token], k: int) -> bool:
+    return k + 1 == len(tokens) or tokens[k + 1].start > tokens[k].end
+
+
+def _add(found: list[Piece], text: str, start: int, end: int, joiner: str) -> None:
+    """Add text[start:end] as a piece, without the punctuation and connectives at its ends."""
+    while start < end and text[start] in " ,.，、:：":
+        start += 1
+    for lead in ("well as ", "as "):  # the rest of "as well as"
+        if text.startswith(lead, start, end):
+            start += len(lead)
+    while end > start and text[end - 1] in " ,.，、:：":
+        end -= 1
+    if start < end:
+        found.append(Piece(text[start:end], joiner, start, end))

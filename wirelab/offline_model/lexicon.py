@@ -1,0 +1,238 @@
+"""The model's small bilingual lexicon: the word knowledge every stage shares.
+
+An LLM learns which words mean the same from billions of sentences; this model
+is *told*, in a few readable lists:
+
+- `SYNONYMS`: groups of English and Chinese words that name one idea
+  ("weather", "forecast", "天气"). `concept("forecast") == concept("天气")`.
+- `STOPWORDS`: words that carry no topic ("the", "please", "的", "一下").
+- `GENERIC`: words that appear in almost every tool ("get", "data", "value"):
+  they count for little when ranking tools.
+- Small talk, negation and number words for `selection` and `extraction`.
+
+A word the lexicon does not know still matches itself (and its stem), so a
+tool described with the user's own words is always found.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from wirelab.offline_model.normalize import stem
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of a whitespace-separated list."""
+    return frozenset(text.split())
+
+
+_GROUPS = """
+weather forecast temperature rain raining sunny snow snowing wind humidity climate 天气 气温 温度 下雨 晴 预报
+convert conversion exchange change 换 换成 兑换 转换 折合 换算
+currency money cash rate 货币 汇率 钱
+search find look lookup query 搜索 查找 查询 查 搜 找
+send email mail message 发送 发 邮件 消息 短信
+book booking reserve reservation 预订 预定 订
+flight plane fly airline 航班 机票 飞机 飞
+hotel room stay accommodation 酒店 宾馆 住宿 房间
+restaurant dining eat food meal 餐厅 饭店 吃 餐馆 美食
+order purchase 订单 购买
+status track tracking 状态 跟踪 物流
+remind reminder alarm alert 提醒 闹钟
+timer countdown 计时器 倒计时 计时
+note memo 笔记 备忘 备忘录 记录
+list 清单 列表
+add append insert 添加 加 加入 增加
+remove delete drop 删除 移除 去掉
+create make new 创建 新建 建立
+update edit modify 更新 修改 编辑
+cancel 取消
+translate translation 翻译
+language 语言
+time clock hour 时间 几点 钟
+date day calendar 日期 日子 哪天
+schedule meeting appointment event 日程 会议 约会 安排 预约
+price cost 价格 多少钱 价钱 费用
+stock share ticker quote quotes 股票 股价 报价
+thermostat heating heater degree degrees 暖气 空调 调温
+workout exercise run running jog jogging training gym 锻炼 跑步 运动 健身
+news headline 新闻 头条
+music song play 音乐 歌 歌曲 播放
+movie film 电影
+city town 城市
+country nation 国家
+distance far 距离 多远
+route direction directions navigate 路线 导航
+calculate compute calculation 计算 算
+area 面积
+sum add total 总和 合计
+average mean 平均
+area 面积
+population 人口
+user account 用户 账户 账号
+file document 文件 文档
+weight 重量
+length 长度
+volume 体积
+speed velocity 速度
+recipe cook cooking 菜谱 食谱 做法
+train rail railway 火车 高铁
+bus 公交 巴士
+car vehicle 汽车 车
+taxi ride 出租车 打车
+ticket 票 门票
+payment pay 支付 付款
+refund 退款
+invoice bill 发票 账单
+customer client 客户 顾客
+product item 产品 商品
+inventory 库存
+light lamp 灯
+shopping shop buy 购物 买
+unit 单位
+celsius 摄氏
+fahrenheit 华氏
+kilometer kilometre km 公里 千米
+mile 英里
+meter metre 米
+kilogram kg 公斤 千克
+pound lb 磅
+euro eur 欧元
+dollar usd 美元
+yen jpy 日元
+yuan rmb cny 人民币 元
+pound gbp 英镑
+address 地址
+phone 电话
+map 地图
+photo picture image 照片 图片
+read 读 阅读
+write 写
+open 打开
+close 关 关闭
+start begin 开始 启动
+stop end 停止 结束
+today 今天
+tomorrow 明天
+yesterday 昨天
+"""
+
+STOPWORDS = _words(
+    """
+分别 各自 一起 a an the and or but if then else of to in on at for from by with without into onto
+about as is are was were be been being am do does did done have has had having will would shall
+should can could may might must i me my mine we us our you your yours he she it its they them their
+this that these those there here what which who whom whose when where why how please kindly let just
+also any some all each every only than too very so up out over again now want need like know tell
+show give me'd i'd i'm it's what's 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
+和 与 把 给 要 想 能 可以 什么 怎么 怎么样 多少 哪 哪个 哪里 一个 这个 那个 就 都 也 还 又 很 有
+没有 会 让 到 从 对 吗 么 呀
+"""
+)
+
+GENERIC = _words(
+    """
+get set fetch retrieve obtain return returns find calculate compute given specific value values data
+information info details detail result results number numbers based using use function tool provide
+provides api call name type specified specify optional default list check determine make perform run
+current latest
+"""
+)
+
+SMALL_TALK = _words(
+    """
+hi hello hey thanks thank thx cheers bye goodbye morning evening night ok okay cool great nice
+awesome lol haha yes no sure welcome sorry 你好 您好 嗨 谢谢 多谢 感谢 再见 拜拜 好的 早上好 晚上好
+晚安 哈哈 不客气 没事
+"""
+)
+
+NEGATIONS = _words(
+    """
+don't dont do not never no without stop avoid 不要 别 不用 不必 无需 不需要 甭
+"""
+)
+
+ACTION_WORDS = _words(
+    """
+get find search look check show tell give send book reserve convert calculate compute add remove
+delete create make set update cancel translate play open close start stop schedule remind order buy
+list read write fetch retrieve estimate predict plan count sort compare analyze analyse generate
+track measure 查 查询 查找 搜索 发送 发 预订 订 换 兑换 计算 添加 删除 创建 设置 更新 取消 翻译 播放
+打开 关闭 提醒 告诉 看看 帮 给 列出 算 估算 比较 安排 记 记录
+"""
+)
+
+EN_NUMBERS = {
+    word: n
+    for n, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+
+
+@lru_cache(maxsize=1)
+def _concepts() -> dict[str, str]:
+    """Each known word (and its stem) -> the first word of its group, the concept's name."""
+    table: dict[str, str] = {}
+    for line in _GROUPS.strip().splitlines():
+        group = line.split()
+        for word in group:
+            table.setdefault(word, group[0])
+            table.setdefault(stem(word), group[0])
+    return table
+
+
+@lru_cache(maxsize=65536)
+def concept(word: str) -> str:
+    """The concept a (case-folded) word names: its group's first word, else its own stem."""
+    known = _concepts()
+    return known.get(word) or known.get(stem(word)) or stem(word)
+
+
+def known(word: str) -> bool:
+    """Whether the lexicon knows `word` (or its stem) as a topic word."""
+    return word in _concepts() or stem(word) in _concepts()
+
+
+def content_words(tokens: list[str]) -> list[str]:
+    """The tokens that carry a topic: no stopwords, no punctuation."""
+    return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]

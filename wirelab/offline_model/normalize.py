@@ -1,0 +1,148 @@
+"""Stage 1, normalize and segment: turn a message into tokens every later stage reads.
+
+    segment("Weather in Zürich, 明天？")
+    # -> [Token('Weather', 'weather', 'word'), Token('in', 'in', 'word'),
+    #     Token('Zürich', 'zürich', 'word'), Token(',', ',', 'punct'),
+    #     Token('明天', '明天', 'han'), Token('？', '?', 'punct')]
+
+Three steps, each a well-known technique:
+
+1. Unicode NFKC folds look-alike forms into one: fullwidth `ＡＢＣ１２３` becomes
+   `ABC123`, `？` becomes `?`, the ligature `ﬁ` becomes `fi`.
+2. Case folding (`str.casefold`) makes `Paris`, `PARIS` and `paris` one word
+   (the surface form is kept too: capitals mark proper nouns).
+3. Segmentation: Latin words and numbers are found by one linear regular
+   expression; Chinese has no spaces, so each run of Han characters is cut into
+   words by `jieba`, a dictionary-based segmenter ("北京明天的天气" ->
+   "北京" "明天" "的" "天气"), which also tags each word's part of speech
+   ("北京" is a place name, `ns`), so later stages can find Chinese names.
+
+`stem` reduces an English word to a crude stem ('cities' -> 'city') so
+'booking' matches 'book'. Every pass here is linear in the input's length.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(
+    rf"(?P<han>[{_HAN}]+)"
+    r"|(?P<number>\d+(?:[.,:/]\d+)*(?:[eE][-+]?\d+)?)"
+    rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
+    r"|(?P<punct>[^\s\w]|_)"
+)
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_jieba_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word, number, Chinese word or punctuation mark, with where it sits in the text."""
+
+    text: str
+    norm: str
+    kind: str  # "word", "number", "han" or "punct"
+    start: int
+    end: int
+    tag: str = ""  # for Chinese, jieba's part of speech: "ns" a place, "nr" a person, "v" a verb…
+
+    @property
+    def capitalised(self) -> bool:
+        return self.kind == "word" and self.text[:1].isupper()
+
+
+def clean(text: str) -> str:
+    """NFKC-normalised text, cut to `MAX_TEXT` characters, curly quotes made straight."""
+    text = unicodedata.normalize("NFKC", text[: MAX_TEXT * 2])[:MAX_TEXT]
+    return text.translate(_QUOTES)
+
+
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": '"', "‘": "'", "’": "'"})
+
+
+def segment(text: str) -> list[Token]:
+    """The tokens of `text` (already `clean`ed), Chinese runs cut into words by jieba."""
+    return list(_segment(text))
+
+
+@lru_cache(maxsize=1024)
+def _segment(text: str) -> tuple[Token, ...]:
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup or "punct"
+        if kind == "han":
+            tokens += _han_words(match.group(), match.start())
+        else:
+            norm = match.group().casefold().removesuffix("'s")
+            tokens.append(Token(match.group(), norm, kind, match.start(), match.end()))
+    return tuple(tokens)
+
+
+def _han_words(run: str, offset: int) -> list[Token]:
+    tokens, at = [], offset
+    for word, tag in chinese_words(run):
+        tokens.append(Token(word, word, "han", at, at + len(word), tag))
+        at += len(word)
+    return tokens
+
+
+@lru_cache(maxsize=4096)
+def chinese_words(run: str) -> tuple[tuple[str, str], ...]:
+    """A run of Chinese characters cut into (word, part of speech) by jieba (loaded on first use)."""
+    return tuple((pair.word, pair.flag) for pair in _jieba().lcut(run))
+
+
+@lru_cache(maxsize=1)
+def _jieba():  # noqa: ANN202 - jieba's part-of-speech tagger
+    with _jieba_lock:
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(60)
+        jieba.initialize()
+        return jieba.posseg
+
+
+def warm_up() -> None:
+    """Load jieba's dictionary now (it takes about a second), not on the first Chinese request."""
+    chinese_words("天气")
+
+
+def has_chinese(text: str) -> bool:
+    """Whether `text` holds any Han character."""
+    return re.search(f"[{_HAN}]", text) is not None
+
+
+def words(text: str) -> list[str]:
+    """The case-folded words and numbers of `text`, punctuation dropped."""
+    return [t.norm for t in segment(clean(text)) if t.kind != "punct"]
+
+
+def stem(word: str) -> str:
+    """A crude English suffix stripper: 'cities' -> 'city', 'booking' -> 'book', 'orders' -> 'order'."""
+    if not word.isascii():
+        return word
+    for suffix, keep, replacement in (
+        ("ies", 4, "y"),
+        ("ing", 5, ""),
+        ("ed", 4, ""),
+        ("es", 4, ""),
+        ("s", 3, ""),
+    ):
+        if word.endswith(suffix) and len(word) > keep and not word.endswith(("ss", "is", "us")):
+            if suffix == "es" and not word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+                continue
+            return word[: -len(suffix)] + replacement
+    return word
+
+
+def identifier_words(name: str) -> list[str]:
+    """Words of a snake_case, kebab-case, dotted or camelCase identifier, lower-cased."""
+    return [part.lower() for piece in re.split(r"[_\-\s.]+", name) for part in _CAMEL.findall(piece)]

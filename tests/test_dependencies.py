@@ -23,7 +23,7 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 # Modules (or packages) that belong to an extra; everything else may use core dependencies only.
 EXTRA_OF = {
     "wirelab.widgets": "notebooks",
-    "wirelab.check.runner": "notebooks",
+    "wirelab.check": "notebooks",  # lab checks run in a kernel; labs 12 and 16 use the MCP SDK
     "wirelab.kb.dense": "dense",  # imported inside `try`: without it, the n-gram fallback
     "wirelab.kb.server": "dense",  # torch, only to keep it on one thread when present
 }

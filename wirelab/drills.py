@@ -26,13 +26,14 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,9 @@ class Question:
     key_points: tuple[str, ...]
     follow_ups: tuple[str, ...]
     lessons: tuple[str, ...]
+    follow_up_answers: tuple[str, ...] = ()
+    common_mistakes: tuple[Mistake, ...] = ()
+    zh: Translation | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,23 @@ def validate_bank(data: Any, schema_path: Path | None = None) -> None:
     repeated = sorted({qid for qid in ids if ids.count(qid) > 1})
     if repeated:
         raise DrillError(f"question bank repeats ids: {', '.join(repeated)}")
+    _check_pairs_and_references(data)
+
+
+def _check_pairs_and_references(data: dict[str, Any]) -> None:
+    """Each follow-up has one answer (in each language); the reference map names real drills."""
+    for entry in data["questions"]:
+        for text in (entry, entry.get("zh")):
+            answers = (text or {}).get("follow_up_answers")
+            if answers is not None and len(answers) != len(text["follow_ups"]):
+                raise DrillError(f"question {entry['id']!r}: one answer per follow-up, in the same order")
+        if "zh" in entry and len(entry["zh"]["key_points"]) != len(entry["key_points"]):
+            raise DrillError(f"question {entry['id']!r}: the Chinese key points must match the English ones")
+    ids = {entry["id"] for entry in data["questions"]}
+    for reference, drills in data.get("reference_map", {}).items():
+        unknown = sorted(set(drills) - ids)
+        if unknown:
+            raise DrillError(f"reference_map {reference!r} names unknown drills: {', '.join(unknown)}")
 
 
 def load_bank(path: Path | None = None) -> list[Question]:
@@ -125,7 +146,79 @@ def _question(entry: dict[str, Any]) -> Question:
         key_points=tuple(entry["key_points"]),
         follow_ups=tuple(entry["follow_ups"]),
         lessons=tuple(entry["lesson"]),
+        follow_up_answers=tuple(entry.get("follow_up_answers", ())),
+        common_mistakes=tuple(Mistake(m["en"], m["zh"]) for m in entry.get("common_mistakes", ())),
+        zh=_translation(entry["zh"]) if "zh" in entry else None,
     )
+
+
+# --- languages and spoken practice (issue 16) --------------------------------------------
+
+LANGUAGES = ("en", "zh")
+PITCH_SECONDS = 60  # the one-minute pitch (背诵版)
+DEEP_SECONDS = 180  # the three-minute deep answer
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """Where popular answers go wrong, and why, in English and Chinese."""
+
+    en: str
+    zh: str
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A question's Chinese text: question, model answer, key points, follow-ups and their answers."""
+
+    question: str
+    model_answer: str
+    key_points: tuple[str, ...]
+    follow_ups: tuple[str, ...]
+    follow_up_answers: tuple[str, ...]
+
+
+CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+LINE_BREAK_NEXT_TO_CJK = re.compile(rf"(?<=[{CJK}])\s+|\s+(?=[{CJK}])")
+
+
+def _join_cjk(text: str) -> str:
+    """Undo the spaces YAML folding puts at line breaks next to Chinese: '一个 \n例子' -> '一个例子'."""
+    return LINE_BREAK_NEXT_TO_CJK.sub("", " ".join(text.split()))
+
+
+def _translation(entry: dict[str, Any]) -> Translation:
+    return Translation(
+        question=entry["question"].strip(),
+        model_answer=_join_cjk(entry["model_answer"]),
+        key_points=tuple(entry["key_points"]),
+        follow_ups=tuple(entry["follow_ups"]),
+        follow_up_answers=tuple(entry["follow_up_answers"]),
+    )
+
+
+def in_language(question: Question, language: str) -> Question:
+    """The question with its text in `language` ("en" or "zh"); same id, so progress is shared."""
+    if language not in LANGUAGES:
+        raise DrillError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    if language == "en":
+        return question
+    if question.zh is None:
+        raise DrillError(f"question {question.id!r} has no Chinese text yet")
+    zh = question.zh
+    return replace(
+        question,
+        question=zh.question,
+        model_answer=zh.model_answer,
+        key_points=zh.key_points,
+        follow_ups=zh.follow_ups,
+        follow_up_answers=zh.follow_up_answers,
+    )
+
+
+def translated(bank: Sequence[Question], language: str) -> list[Question]:
+    """The questions of `bank` that can be asked in `language`, in that language."""
+    return [in_language(q, language) for q in bank if language == "en" or q.zh is not None]
 
 
 def pick_mock(

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from wirelab.kb.index import SearchHit
 
 NO_ANSWER = "The knowledge base has no passage that answers this question."
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])|(?<=[。！？])\s*")  # English; Chinese
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Answer:
 
 
 def sentences(text: str) -> list[str]:
-    """`'One. Two words.'` -> `['One.', 'Two words.']` (whitespace and line breaks collapsed)."""
+    """`'One. Two words.'` -> `['One.', 'Two words.']`; `'一。二！'` -> `['一。', '二！']`."""
     return [s for s in SENTENCE_END.split(" ".join(text.split())) if s]
 
 

@@ -14,6 +14,7 @@ From a terminal::
     python -m wirelab.drills start loop      # start the clock, print the brief
     python -m wirelab.drills check loop      # run the checks on drills/coding/loop/starter.py
     python -m wirelab.drills mock -n 5 --minutes 15
+    python -m wirelab.drills mock -n 3 --minutes 3 --lang zh   # in Chinese
 
 Not here: the notebook flashcards (`wirelab.widgets.quiz`) and the checks themselves
 (`drills/coding/<drill>/test_<drill>.py`).
@@ -504,7 +505,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_mock(args: argparse.Namespace) -> int:
-    questions = pick_mock(load_bank(), args.n, topic=args.topic, seed=args.seed)
+    pool = [q for q in load_bank() if args.lang == "en" or q.zh is not None]
+    questions = translated(pick_mock(pool, args.n, topic=args.topic, seed=args.seed), args.lang)
     mock_interview(questions, args.minutes, Progress())
     return 0
 
@@ -525,6 +527,7 @@ def _parser() -> argparse.ArgumentParser:
     mock.add_argument("--minutes", type=float, default=15, help="time limit (default 15)")
     mock.add_argument("--topic", help="only this topic")
     mock.add_argument("--seed", type=int, help="repeatable draw")
+    mock.add_argument("--lang", choices=LANGUAGES, default="en", help="ask in English or Chinese (zh)")
     mock.set_defaults(run=_cmd_mock)
     return parser
 

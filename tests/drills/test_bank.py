@@ -269,3 +269,13 @@ def test_an_unknown_or_missing_language_is_a_clear_error():
     if untranslated is not None:
         with pytest.raises(DrillError, match="no Chinese text yet"):
             drills.in_language(untranslated, "zh")
+
+
+def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, tmp_path):
+    monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
+    asked = []
+    monkeypatch.setattr(
+        drills, "mock_interview", lambda questions, minutes, progress: asked.extend(questions)
+    )
+    assert drills.main(["mock", "-n", "3", "--lang", "zh", "--seed", "1"]) == 0
+    assert len(asked) == 3 and all(q.question == q.zh.question for q in asked)

@@ -128,3 +128,13 @@ def test_the_kb_pitch_maps_every_tool_name_of_the_notes_to_the_course():
         ("kb_stats", "kb_stats"),
     ]:
         assert f"`{course}`" in pitch and notes in pitch, course
+
+
+def test_every_numbered_question_of_the_notes_has_a_bilingual_drill(data):
+    bilingual = {q.id for q in drills.load_bank() if q.zh is not None}
+    lacking = [
+        key
+        for key, qids in data["reference_map"].items()
+        if "." not in key and not bilingual.intersection(qids)
+    ]
+    assert lacking == []

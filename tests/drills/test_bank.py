@@ -47,8 +47,8 @@ def test_an_entry_missing_a_field_is_rejected_with_its_position(tmp_path, raw_ba
         interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
-def test_a_lesson_outside_00_to_14_is_rejected(tmp_path, raw_bank):
-    raw_bank["questions"][0]["lesson"] = ["15"]
+def test_a_lesson_outside_00_to_15_is_rejected(tmp_path, raw_bank):
+    raw_bank["questions"][0]["lesson"] = ["16"]
     with pytest.raises(DrillError, match="questions/0/lesson/0"):
         interview.load_bank(write_bank(tmp_path, raw_bank))
 
@@ -216,3 +216,66 @@ def test_the_summary_compares_the_time_taken_with_the_time_box():
     assert interview.summary(passed, 0, 754) == "PASS loop: 8/8 checks passed; time 12:34 of 20:00"
     assert interview.summary(failed, 0, 1500).endswith("time 25:00 of 20:00 - over the box")
     assert "run `start loop` to time it" in interview.summary(failed, None, 0)
+
+
+def bilingual_entry(raw_bank) -> tuple[int, dict]:
+    return next((i, q) for i, q in enumerate(raw_bank["questions"]) if "zh" in q)
+
+
+def test_a_follow_up_without_its_answer_is_rejected(tmp_path, raw_bank):
+    _, entry = bilingual_entry(raw_bank)
+    entry["follow_ups"] = entry["follow_ups"][:1] + ["An extra question without an answer?"]
+    entry["follow_up_answers"] = entry["follow_up_answers"][:1]
+    with pytest.raises(DrillError, match="one answer per follow-up"):
+        interview.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_a_translation_with_fewer_key_points_is_rejected(tmp_path, raw_bank):
+    _, entry = bilingual_entry(raw_bank)
+    entry["zh"]["key_points"] = entry["zh"]["key_points"][:-1]
+    with pytest.raises(DrillError, match="Chinese key points"):
+        interview.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_chinese_without_common_mistakes_is_rejected(tmp_path, raw_bank):
+    index, entry = bilingual_entry(raw_bank)
+    del entry["common_mistakes"]
+    with pytest.raises(DrillError, match=f"questions/{index}"):
+        interview.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_a_reference_mapped_to_an_unknown_drill_is_rejected(tmp_path, raw_bank):
+    raw_bank["reference_map"]["Q1"] = ["no-such-drill"]
+    with pytest.raises(DrillError, match="unknown drills: no-such-drill"):
+        interview.load_bank(write_bank(tmp_path, raw_bank))
+
+
+def test_asking_in_chinese_gives_the_chinese_text_under_the_same_id():
+    bank = interview.load_bank()
+    question = next(q for q in bank if q.zh is not None)
+    zh = interview.in_language(question, "zh")
+    assert zh.id == question.id and zh.question == question.zh.question
+    assert "\n" not in zh.model_answer and " 的" not in zh.model_answer
+    assert interview.in_language(question, "en") is question
+    assert all(q.zh is not None for q in interview.translated(bank, "zh"))
+    assert interview.translated(bank, "en") == bank
+
+
+def test_an_unknown_or_missing_language_is_a_clear_error():
+    bank = interview.load_bank()
+    with pytest.raises(DrillError, match="language must be one of en, zh"):
+        interview.in_language(bank[0], "fr")
+    untranslated = next((q for q in bank if q.zh is None), None)
+    if untranslated is not None:
+        with pytest.raises(DrillError, match="no Chinese text yet"):
+            interview.in_language(untranslated, "zh")
+
+
+def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, tmp_path):
+    monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
+    asked = []
+    monkeypatch.setattr(
+        interview.cli, "mock_interview", lambda questions, minutes, progress: asked.extend(questions)
+    )
+    assert interview.main(["mock", "-n", "3", "--lang", "zh", "--seed", "1"]) == 0
+    assert len(asked) == 3 and all(q.question == q.zh.question for q in asked)

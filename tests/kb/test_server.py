@@ -238,7 +238,9 @@ def test_document_ids_complete_in_the_uri_template(host):
 
 
 def fingerprint(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+    """Every file under `folder` (the Chinese corpus in kb/zh/ included) by its SHA-256."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
 def test_using_every_tool_and_resource_changes_no_file_of_the_corpus(tmp_path):

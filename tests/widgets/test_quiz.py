@@ -106,6 +106,7 @@ def test_the_state_reports_what_the_learner_sees(deck):
     deck.tick(1)
     assert deck.state() == {
         "card": deck.current.id,
+        "language": "en",
         "position": 0,
         "deck": len(deck.deck),
         "revealed": True,
@@ -143,3 +144,64 @@ def test_a_mock_interview_has_its_cards_and_a_countdown(bank, progress):
 def test_a_deck_without_questions_is_refused(progress):
     with pytest.raises(ValueError, match="at least one question"):
         Flashcards([], progress)
+
+
+# --- languages and timed answers (issue 16) ---------------------------------------------
+
+
+def bilingual(bank):
+    return [q for q in bank if q.zh is not None]
+
+
+def test_the_toggle_switches_the_card_and_the_buttons_to_chinese_and_back(bank, progress):
+    deck = Flashcards(bilingual(bank), progress)
+    deck.reveal_button.click()
+    deck.tick(0)
+    deck.language_toggle.value = "zh"
+    card = deck.deck[0]
+    assert _rich(card.zh.question) in deck.question.value
+    assert _rich(card.zh.model_answer) in deck.answer.value
+    assert _rich(card.zh.follow_up_answers[0]) in deck.answer.value
+    assert _rich(card.common_mistakes[0].zh) in deck.answer.value
+    assert [box.description for box in deck.points.children] == list(card.zh.key_points)
+    assert deck.points.children[0].value is True, "ticks survive the switch"
+    assert deck.next_button.description == "下一题" and deck.state()["language"] == "zh"
+    deck.language_toggle.value = "en"
+    assert _rich(card.question) in deck.question.value and deck.next_button.description == "Next"
+
+
+def test_a_chinese_grade_is_recorded_under_the_same_id(bank, progress):
+    deck = Flashcards(bilingual(bank), progress, language="zh")
+    deck.reveal()
+    deck.tick(*range(len(deck.current.key_points)))
+    deck.grade_button.click()
+    assert Progress(progress.path).data["questions"][deck.deck[0].id]["last"] == "answered"
+    assert "答到" in deck.status.value
+
+
+def test_an_untranslated_card_is_shown_in_english_with_a_note(bank, progress):
+    untranslated = [q for q in bank if q.zh is None]
+    deck = Flashcards(untranslated, progress, language="zh")
+    assert _rich(untranslated[0].question) in deck.question.value and "暂无中文版" in deck.header.value
+
+
+def test_a_chinese_pitch_mock_times_each_question_for_a_minute(bank, progress):
+    mock = Flashcards.mock(bank, n=3, progress=progress, seed=2, language="zh", mode="pitch")
+    assert all(q.zh is not None for q in mock.deck) and mock.clock.max == 60
+    mock.clock.value = 60
+    assert "时间到" in mock.clock_label.value
+    mock.next_button.click()
+    assert mock.clock.value == 0, "the next question starts a fresh minute"
+
+
+def test_a_deep_mock_gives_three_minutes_per_question(bank, progress):
+    assert Flashcards.mock(bank, n=2, progress=progress, seed=1, mode="deep").clock.max == 180
+
+
+def test_an_unknown_language_or_mode_is_refused(bank, progress):
+    with pytest.raises(ValueError, match="language must be one of en, zh"):
+        Flashcards(bank, progress, language="fr")
+    with pytest.raises(ValueError, match="mode must be one of pitch, deep"):
+        Flashcards.mock(bank, n=2, progress=progress, mode="marathon")
+    with pytest.raises(ValueError, match="either minutes"):
+        Flashcards(bank, progress, minutes=5, seconds_per_question=60)

@@ -14,6 +14,7 @@ From a terminal::
     python -m wirelab.interview start loop      # start the clock, print the brief
     python -m wirelab.interview check loop      # run the checks on drills/coding/loop/starter.py
     python -m wirelab.interview mock -n 5 --minutes 15
+    python -m wirelab.interview mock -n 3 --minutes 3 --lang zh   # in Chinese
 
 Not here: the notebook flashcards (`wirelab.widgets.quiz`) and the checks themselves
 (`drills/coding/<drill>/test_<drill>.py`).
@@ -22,7 +23,9 @@ Not here: the notebook flashcards (`wirelab.widgets.quiz`) and the checks themse
 from wirelab.interview.bank import (
     DRILLS_DIR,
     DrillError,
+    Mistake,
     Question,
+    Translation,
     covered_enough,
     load_bank,
     pick_mock,
@@ -30,11 +33,19 @@ from wirelab.interview.bank import (
 )
 from wirelab.interview.cli import main
 from wirelab.interview.coding import CheckResult, CodingDrill, check_drill, coding_drills, get_drill, summary
+from wirelab.interview.language import DEEP_SECONDS, LANGUAGES, PITCH_SECONDS, in_language, translated
 from wirelab.interview.mock import format_minutes, mock_interview, parse_hits
 from wirelab.interview.progress import Progress, progress_path
 
 __all__ = [
+    "DEEP_SECONDS",
     "DRILLS_DIR",
+    "LANGUAGES",
+    "PITCH_SECONDS",
+    "Mistake",
+    "Translation",
+    "in_language",
+    "translated",
     "CheckResult",
     "CodingDrill",
     "DrillError",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,28 @@ class Question:
     key_points: tuple[str, ...]
     follow_ups: tuple[str, ...]
     lessons: tuple[str, ...]
+    follow_up_answers: tuple[str, ...] = ()
+    common_mistakes: tuple[Mistake, ...] = ()
+    zh: Translation | None = None
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """Where popular answers go wrong, and why, in English and Chinese."""
+
+    en: str
+    zh: str
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A question's Chinese text: question, model answer, key points, follow-ups and their answers."""
+
+    question: str
+    model_answer: str
+    key_points: tuple[str, ...]
+    follow_ups: tuple[str, ...]
+    follow_up_answers: tuple[str, ...]
 
 
 def read_yaml(path: Path) -> Any:
@@ -58,6 +81,23 @@ def validate_bank(data: Any, schema_path: Path | None = None) -> None:
     repeated = sorted({qid for qid in ids if ids.count(qid) > 1})
     if repeated:
         raise DrillError(f"question bank repeats ids: {', '.join(repeated)}")
+    _check_pairs_and_references(data)
+
+
+def _check_pairs_and_references(data: dict[str, Any]) -> None:
+    """Each follow-up has one answer (in each language); the reference map names real drills."""
+    for entry in data["questions"]:
+        for text in (entry, entry.get("zh")):
+            answers = (text or {}).get("follow_up_answers")
+            if answers is not None and len(answers) != len(text["follow_ups"]):
+                raise DrillError(f"question {entry['id']!r}: one answer per follow-up, in the same order")
+        if "zh" in entry and len(entry["zh"]["key_points"]) != len(entry["key_points"]):
+            raise DrillError(f"question {entry['id']!r}: the Chinese key points must match the English ones")
+    ids = {entry["id"] for entry in data["questions"]}
+    for reference, drills in data.get("reference_map", {}).items():
+        unknown = sorted(set(drills) - ids)
+        if unknown:
+            raise DrillError(f"reference_map {reference!r} names unknown drills: {', '.join(unknown)}")
 
 
 def load_bank(path: Path | None = None) -> list[Question]:
@@ -77,6 +117,32 @@ def _question(entry: dict[str, Any]) -> Question:
         key_points=tuple(entry["key_points"]),
         follow_ups=tuple(entry["follow_ups"]),
         lessons=tuple(entry["lesson"]),
+        follow_up_answers=tuple(entry.get("follow_up_answers", ())),
+        common_mistakes=tuple(Mistake(m["en"], m["zh"]) for m in entry.get("common_mistakes", ())),
+        zh=_translation(entry["zh"]) if "zh" in entry else None,
+    )
+
+
+CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+LINE_BREAK_NEXT_TO_CJK = re.compile(rf"(?<=[{CJK}])\s+|\s+(?=[{CJK}])")
+
+
+def _join_cjk(text: str) -> str:
+    """Undo the spaces YAML folding puts at line breaks next to Chinese.
+
+    >>> _join_cjk("一个\\n  例子 and\\n  more")
+    '一个例子and more'
+    """
+    return LINE_BREAK_NEXT_TO_CJK.sub("", " ".join(text.split()))
+
+
+def _translation(entry: dict[str, Any]) -> Translation:
+    return Translation(
+        question=entry["question"].strip(),
+        model_answer=_join_cjk(entry["model_answer"]),
+        key_points=tuple(entry["key_points"]),
+        follow_ups=tuple(entry["follow_ups"]),
+        follow_up_answers=tuple(entry["follow_up_answers"]),
     )
 
 

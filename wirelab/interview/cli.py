@@ -10,6 +10,7 @@ from pathlib import Path
 
 from wirelab.interview.bank import DrillError, load_bank, pick_mock
 from wirelab.interview.coding import check_drill, coding_drills, get_drill, summary
+from wirelab.interview.language import LANGUAGES, translated
 from wirelab.interview.mock import mock_interview
 from wirelab.interview.progress import Progress
 
@@ -41,7 +42,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_mock(args: argparse.Namespace) -> int:
-    questions = pick_mock(load_bank(), args.n, topic=args.topic, seed=args.seed)
+    pool = [q for q in load_bank() if args.lang == "en" or q.zh is not None]
+    questions = translated(pick_mock(pool, args.n, topic=args.topic, seed=args.seed), args.lang)
     mock_interview(questions, args.minutes, Progress())
     return 0
 
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     mock.add_argument("--minutes", type=float, default=15, help="time limit (default 15)")
     mock.add_argument("--topic", help="only this topic")
     mock.add_argument("--seed", type=int, help="repeatable draw")
+    mock.add_argument("--lang", choices=LANGUAGES, default="en", help="ask in English or Chinese (zh)")
     mock.set_defaults(run=_cmd_mock)
     return parser
 

@@ -20,7 +20,7 @@ from wirelab.kb.corpus import SearchHit
 from wirelab.kb.lexical import terms
 
 NO_ANSWER = "The knowledge base has no passage that answers this question."
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])|(?<=[。！？])\s*")  # English; Chinese
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Answer:
 
 
 def sentences(text: str) -> list[str]:
-    """`'One. Two words.'` -> `['One.', 'Two words.']` (whitespace and line breaks collapsed)."""
+    """`'One. Two words.'` -> `['One.', 'Two words.']`; `'一。二！'` -> `['一。', '二！']`."""
     return [s for s in SENTENCE_END.split(" ".join(text.split())) if s]
 
 

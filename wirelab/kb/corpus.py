@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "assets" / "kb"
+CORPORA = {"en": DEFAULT_CORPUS, "zh": DEFAULT_CORPUS / "zh"}  # the Chinese corpus and its eval set
 REQUIRED_FIELDS = ("id", "title")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -102,6 +103,13 @@ def load_documents(folder: Path = DEFAULT_CORPUS) -> list[Document]:
             raise CorpusError(f"duplicate id {doc.id!r} in {seen[doc.id]} and {doc.source}")
         seen[doc.id] = doc.source
     return sorted(documents, key=lambda doc: doc.id)
+
+
+def corpus_folder(language: str) -> Path:
+    """The folder of the corpus in `language`: `corpus_folder("zh")` -> assets/kb/zh."""
+    if language not in CORPORA:
+        raise CorpusError(f"no corpus in {language!r}; languages: {', '.join(CORPORA)}")
+    return CORPORA[language]
 
 
 def sections(body: str) -> list[tuple[str, str]]:

@@ -2,7 +2,10 @@
 
 `terms` is the one tokenizer of the package (BM25, rerank and answers all use it): lowercase
 words of two or more characters, common English words removed (bm25s's 179-word list),
-Snowball-stemmed by PyStemmer, so "calls" and "calling" both become "call". BM25 parameters
+Snowball-stemmed by PyStemmer, so "calls" and "calling" both become "call". Chinese has no
+spaces between words, so each run of Chinese characters is segmented by jieba (search mode:
+a long word also yields its shorter words, "幂等键" -> "幂等", "幂等键") and common function
+words (的, 是, 怎么, …) are dropped; English in the same text is treated as above. BM25 parameters
 are bm25s defaults (Lucene variant, k1=1.5, b=0.75). Not here: phrase queries, fields, or an
 index saved to disk (the corpus is small and is indexed in memory in well under a second).
 """
@@ -16,11 +19,71 @@ from collections.abc import Sequence
 from functools import cache
 
 import bm25s
+import jieba
 import numpy as np
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN_PLUS
 
 WORD = re.compile(r"(?u)\b\w\w+\b")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+STOPWORDS_ZH = frozenset(
+    [
+        "的",
+        "了",
+        "是",
+        "在",
+        "和",
+        "与",
+        "或",
+        "也",
+        "就",
+        "都",
+        "而",
+        "及",
+        "把",
+        "被",
+        "让",
+        "给",
+        "对",
+        "从",
+        "向",
+        "这",
+        "那",
+        "它",
+        "他",
+        "她",
+        "我",
+        "你",
+        "们",
+        "个",
+        "一个",
+        "有",
+        "没有",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "什么",
+        "怎么",
+        "怎样",
+        "如何",
+        "为什么",
+        "哪些",
+        "哪个",
+        "是否",
+        "要",
+        "会",
+        "能",
+        "可以",
+        "应该",
+        "还是",
+        "之",
+        "其",
+        "等",
+        "时",
+    ]
+)
+jieba.setLogLevel(60)  # jieba prints its dictionary loading to stderr otherwise
 
 
 @cache
@@ -29,9 +92,16 @@ def _stemmer() -> Stemmer.Stemmer:
 
 
 def terms(text: str) -> list[str]:
-    """`'Calling tools/call twice'` -> `['call', 'tool', 'call', 'twice']`."""
-    words = [w for w in WORD.findall(text.lower()) if w not in STOPWORDS_EN_PLUS]
-    return _stemmer().stemWords(words)
+    """`'Calling tools/call twice'` -> `['call', 'tool', 'call', 'twice']`; Chinese via `chinese_terms`."""
+    words = [w for w in WORD.findall(HAN.sub(" ", text).lower()) if w not in STOPWORDS_EN_PLUS]
+    return _stemmer().stemWords(words) + chinese_terms(text)
+
+
+def chinese_terms(text: str) -> list[str]:
+    """`'幂等键怎么用'` -> `['幂等键', '用']`: jieba's search-mode words, function words dropped."""
+    return [
+        word for run in HAN.findall(text) for word in jieba.cut_for_search(run) if word not in STOPWORDS_ZH
+    ]
 
 
 def top_k(scores: np.ndarray, k: int) -> list[tuple[int, float]]:

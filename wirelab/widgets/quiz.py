@@ -3,7 +3,13 @@
 `Flashcards(load_bank())` shows one question at a time: reveal the model answer, tick the key
 points you covered, record the grade (saved across sessions by `wirelab.interview.Progress`),
 move on, shuffle, or review only what you missed. `Flashcards.mock(bank, n=5, minutes=15)`
-draws a mock-interview set and adds a countdown.
+draws a mock-interview set and adds a countdown; `mode="pitch"` (the one-minute 背诵版) or
+`mode="deep"` (three minutes) gives each question its own time limit instead.
+
+A toggle switches between English and Chinese (`language="zh"` starts in Chinese): the card,
+its answer, follow-ups with their answers, common mistakes and the buttons change language; the
+progress file is keyed by question id, so both languages share it. A question not yet translated
+is shown in English with a note. A Chinese mock interview draws only translated questions.
 
 Built with ipywidgets 8 rather than anywidget: every action is a Python callback on standard
 controls (Button, Checkbox, HTML, Play), so the logic and the progress file live in the kernel,
@@ -25,7 +31,62 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from wirelab.interview import Progress, Question, covered_enough, format_minutes, pick_mock
+from wirelab.interview import (
+    DEEP_SECONDS,
+    PITCH_SECONDS,
+    Progress,
+    Question,
+    covered_enough,
+    format_minutes,
+    in_language,
+    pick_mock,
+)
+
+LABELS = {
+    "en": {
+        "reveal": "Reveal answer",
+        "grade": "Record grade",
+        "next": "Next",
+        "shuffle": "Shuffle",
+        "missed": "Review missed",
+        "card": "Card",
+        "of": "of",
+        "lesson": "lesson",
+        "follow_ups": "Follow-ups",
+        "mistakes": "Common mistakes",
+        "tick": "Tick the key points you covered:",
+        "answered": "answered",
+        "missed_verdict": "missed - it will come back in Review missed",
+        "key_points": "key points",
+        "time_up": "Time is up.",
+        "left": "left of",
+        "untranslated": "",
+        "nothing_missed": "Nothing missed yet: the deck stays as it is.",
+        "reviewing": "Reviewing {n} missed question(s).",
+    },
+    "zh": {
+        "reveal": "显示答案",
+        "grade": "记录自评",
+        "next": "下一题",
+        "shuffle": "打乱",
+        "missed": "复习答错的题",
+        "card": "第",
+        "of": "题 / 共",
+        "lesson": "课",
+        "follow_ups": "追问",
+        "mistakes": "常见错误",
+        "tick": "勾选你答到的要点：",
+        "answered": "答到",
+        "missed_verdict": "未答到，会在“复习答错的题”中再次出现",
+        "key_points": "个要点",
+        "time_up": "时间到。",
+        "left": "剩余，总时长",
+        "untranslated": "（此题暂无中文版，显示英文）",
+        "nothing_missed": "还没有答错的题：题组保持不变。",
+        "reviewing": "正在复习 {n} 道答错的题。",
+    },
+}
+MODES = {"pitch": PITCH_SECONDS, "deep": DEEP_SECONDS}
 
 
 def _rich(text: str) -> str:
@@ -43,9 +104,17 @@ class Flashcards:
         *,
         seed: int | None = None,
         minutes: float | None = None,
+        language: str = "en",
+        seconds_per_question: int | None = None,
     ) -> None:
         if not questions:
             raise ValueError("a deck needs at least one question")
+        if language not in LABELS:
+            raise ValueError(f"language must be one of {', '.join(LABELS)}, not {language!r}")
+        if minutes and seconds_per_question:
+            raise ValueError("give either minutes for the whole set or seconds_per_question, not both")
+        self.language = language
+        self.seconds_per_question = seconds_per_question
         self.bank = list(questions)
         self.deck = list(questions)
         self.progress = progress if progress is not None else Progress()
@@ -63,9 +132,22 @@ class Flashcards:
         minutes: float = 15,
         progress: Progress | None = None,
         seed: int | None = None,
+        *,
+        language: str = "en",
+        mode: str | None = None,
     ) -> Flashcards:
-        """A mock interview: `n` questions spread over topics, against a `minutes` countdown."""
-        return cls(pick_mock(bank, n, seed=seed), progress, seed=seed, minutes=minutes)
+        """A mock interview: `n` questions spread over topics, against a `minutes` countdown.
+
+        `mode="pitch"` (60 s) or `"deep"` (180 s) times each question instead of the whole set;
+        `language="zh"` asks in Chinese, drawing only questions that have a Chinese text.
+        """
+        if mode is not None and mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        pool = [q for q in bank if language == "en" or q.zh is not None]
+        questions = pick_mock(pool, n, seed=seed)
+        if mode:
+            return cls(questions, progress, seed=seed, language=language, seconds_per_question=MODES[mode])
+        return cls(questions, progress, seed=seed, minutes=minutes, language=language)
 
     # --- the view --------------------------------------------------------------------
 
@@ -73,28 +155,35 @@ class Flashcards:
         self.header, self.question, self.answer = widgets.HTML(), widgets.HTML(), widgets.HTML()
         self.points = widgets.VBox()
         self.status = widgets.HTML()
-        self.reveal_button = self._button("Reveal answer", self.reveal, "primary")
-        self.grade_button = self._button("Record grade", self.grade, "success")
-        self.next_button = self._button("Next", self.next)
-        self.shuffle_button = self._button("Shuffle", self.shuffle)
-        self.missed_button = self._button("Review missed", self.review_missed, "warning")
+        self.reveal_button = self._button("reveal", self.reveal, "primary")
+        self.grade_button = self._button("grade", self.grade, "success")
+        self.next_button = self._button("next", self.next)
+        self.shuffle_button = self._button("shuffle", self.shuffle)
+        self.missed_button = self._button("missed", self.review_missed, "warning")
+        self.language_toggle = widgets.ToggleButtons(
+            options=[("English", "en"), ("中文", "zh")], value=self.language
+        )
+        self.language_toggle.observe(lambda change: self.switch_language(change["new"]), names="value")
         controls = widgets.HBox(
             [self.reveal_button, self.grade_button, self.next_button, self.shuffle_button, self.missed_button]
         )
-        rows = [self.header, self.question, self.answer, self.points, controls, self.status]
-        self.timer = self._timer() if self.minutes else None
+        rows = [self.language_toggle, self.header, self.question, self.answer, self.points, controls]
+        rows.append(self.status)
+        self.timer = self._timer() if self.minutes or self.seconds_per_question else None
         self.box = widgets.VBox(([self.timer] if self.timer else []) + rows)
 
-    @staticmethod
-    def _button(label: str, action: Any, style: str = "") -> widgets.Button:
-        button = widgets.Button(description=label, button_style=style)
+    def _button(self, key: str, action: Any, style: str = "") -> widgets.Button:
+        button = widgets.Button(description=LABELS[self.language][key], button_style=style)
         button.on_click(lambda _: action())
+        button.label_key = key
         return button
 
+    def _label(self, key: str) -> str:
+        return LABELS[self.language][key]
+
     def _timer(self) -> widgets.HBox:
-        self.clock = widgets.Play(
-            value=0, min=0, max=int(self.minutes * 60), interval=1000, description="timer"
-        )
+        seconds = self.seconds_per_question or int(self.minutes * 60)
+        self.clock = widgets.Play(value=0, min=0, max=seconds, interval=1000, description="timer")
         self.clock_label = widgets.HTML()
         self.clock.observe(lambda _: self._tick(), names="value")
         self._tick()
@@ -103,16 +192,20 @@ class Flashcards:
     def _tick(self) -> None:
         left = self.clock.max - self.clock.value
         self.clock_label.value = (
-            "<b>Time is up.</b>"
+            f"<b>{self._label('time_up')}</b>"
             if left <= 0
-            else f"{format_minutes(left)} left of {format_minutes(self.clock.max)}"
+            else f"{format_minutes(left)} {self._label('left')} {format_minutes(self.clock.max)}"
         )
 
     def _show(self) -> None:
         card = self.current
+        buttons = (self.reveal_button, self.grade_button, self.next_button, self.shuffle_button)
+        for button in (*buttons, self.missed_button):
+            button.description = self._label(button.label_key)
+        note = self._label("untranslated") if self.language == "zh" and card.zh is None else ""
         self.header.value = (
-            f"<b>Card {self.position + 1} of {len(self.deck)}</b> · {card.topic}"
-            f" · {card.difficulty} · lesson {', '.join(card.lessons)}"
+            f"<b>{self._label('card')} {self.position + 1} {self._label('of')} {len(self.deck)}</b>"
+            f" · {card.topic} · {card.difficulty} · {self._label('lesson')} {', '.join(card.lessons)}{note}"
         )
         self.question.value = f"<h3>{_rich(card.question)}</h3>"
         self.answer.value = self._answer_html() if self.revealed else ""
@@ -122,17 +215,38 @@ class Flashcards:
         self.grade_button.disabled = not self.revealed or self.graded
 
     def _answer_html(self) -> str:
-        follow_ups = "".join(f"<li>{_rich(f)}</li>" for f in self.current.follow_ups)
+        card = self.current
+        answers = [*card.follow_up_answers, *[""] * len(card.follow_ups)]
+        follow_ups = "".join(
+            f"<li>{_rich(f)}" + (f"<br><i>{_rich(a)}</i>" if a else "") + "</li>"
+            for f, a in zip(card.follow_ups, answers, strict=False)
+        )
+        mistakes = "".join(f"<li>{_rich(getattr(m, self.language))}</li>" for m in card.common_mistakes)
+        mistakes_html = f"<p><b>{self._label('mistakes')}</b></p><ul>{mistakes}</ul>" if mistakes else ""
         return (
-            f"<p>{_rich(self.current.model_answer)}</p><p><b>Follow-ups</b></p>"
-            f"<ul>{follow_ups}</ul><p><b>Tick the key points you covered:</b></p>"
+            f"<p>{_rich(card.model_answer)}</p><p><b>{self._label('follow_ups')}</b></p>"
+            f"<ul>{follow_ups}</ul>{mistakes_html}<p><b>{self._label('tick')}</b></p>"
         )
 
     # --- actions (each button calls one) ----------------------------------------------
 
     @property
     def current(self) -> Question:
-        return self.deck[self.position]
+        """The current card, in the deck's language when it has a translation."""
+        card = self.deck[self.position]
+        return in_language(card, self.language) if card.zh is not None else card
+
+    def switch_language(self, language: str) -> None:
+        """Show the deck in `language` ("en" or "zh"); ticks and grades so far are kept."""
+        if language not in LABELS:
+            raise ValueError(f"language must be one of {', '.join(LABELS)}, not {language!r}")
+        self.language = language
+        self.language_toggle.value = language
+        for box, point in zip(self.points.children, self.current.key_points, strict=True):
+            box.description = point
+        if self.timer:
+            self._tick()
+        self._show()
 
     def reveal(self) -> None:
         """Show the model answer, the follow-ups and one checkbox per key point."""
@@ -159,8 +273,8 @@ class Flashcards:
         answered = covered_enough(hits, len(self.current.key_points))
         self.progress.record(self.current.id, answered)
         self.graded = True
-        verdict = "answered" if answered else "missed - it will come back in Review missed"
-        self.status.value = f"{hits}/{len(self.current.key_points)} key points: {verdict}."
+        verdict = self._label("answered" if answered else "missed_verdict")
+        self.status.value = f"{hits}/{len(self.current.key_points)} {self._label('key_points')}: {verdict}."
         self._show()
         return answered
 
@@ -178,16 +292,18 @@ class Flashcards:
         missed = set(self.progress.missed())
         deck = [q for q in self.bank if q.id in missed]
         if not deck:
-            self.status.value = "Nothing missed yet: the deck stays as it is."
+            self.status.value = self._label("nothing_missed")
             return
         self.deck, self.position = deck, 0
         self._reset()
-        self.status.value = f"Reviewing {len(deck)} missed question(s)."
+        self.status.value = self._label("reviewing").format(n=len(deck))
 
     def _reset(self) -> None:
         self.revealed = self.graded = False
         self.points.children = []
         self.status.value = ""
+        if self.seconds_per_question:
+            self.clock.value = 0  # each question gets its own time limit
         self._show()
 
     # --- state and display ------------------------------------------------------------
@@ -196,6 +312,7 @@ class Flashcards:
         """The Python-side state, stable enough to compare in a notebook check."""
         return {
             "card": self.current.id,
+            "language": self.language,
             "position": self.position,
             "deck": len(self.deck),
             "revealed": self.revealed,

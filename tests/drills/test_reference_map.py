@@ -1,0 +1,140 @@
+"""Every question in the reference interview notes maps to a drill, and the new drills are bilingual.
+
+The notes live outside the repository, in `shared/reference/` beside the clone (read-only in CI).
+Numbered questions 53-63 are lines like `53. ...？`; their follow-ups are the lines under the first
+面试官可能追问 that read `问题？（答案）`, numbered 53.1, 53.2, ...; Q1-Q5 are lines like `Q1：...`.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wirelab import interview
+
+REPO = Path(interview.__file__).resolve().parents[2]
+# shared/ sits beside the clone (CI), or beside a folder of worktrees: look upwards.
+REFERENCE = next(
+    (p / "shared" / "reference" for p in [REPO, *REPO.parents] if (p / "shared" / "reference").is_dir()),
+    REPO.parent / "shared" / "reference",
+)
+QUESTIONS = REFERENCE / "interview-questions-53-63.zh.txt"
+CHAPTER = REFERENCE / "interview-notes-fc-mcp-chapter.zh.txt"
+NUMBERED = re.compile(r"^(5[3-9]|6[0-3])\. ")
+SELF_CHECK = re.compile(r"^(Q[1-5])：")
+
+
+def read_note(path: Path) -> list[str]:
+    if not path.is_file():
+        pytest.fail(f"reference notes not found at {path}: shared/reference/ must sit beside the clone")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def reference_questions() -> dict[str, str]:
+    """'53' -> its question, '53.1' -> its first follow-up, 'Q1' -> ...; first occurrence wins."""
+    found: dict[str, str] = {}
+    current, in_follow_ups = None, False
+    for line in (raw.strip() for raw in read_note(QUESTIONS)):
+        if match := NUMBERED.match(line):
+            current, in_follow_ups = match[1], False
+            found.setdefault(current, line)
+        elif line == "面试官可能追问":
+            in_follow_ups = True
+        elif in_follow_ups and "？（" in line:
+            number = sum(key.startswith(f"{current}.") for key in found) + 1
+            found.setdefault(f"{current}.{number}", line)
+        elif in_follow_ups and line:
+            in_follow_ups = False
+    for line in (raw.strip() for raw in read_note(CHAPTER)):
+        if match := SELF_CHECK.match(line):
+            found.setdefault(match[1], line)
+    return found
+
+
+@pytest.fixture(scope="module")
+def data():
+    return yaml.safe_load((interview.DRILLS_DIR / "questions.yaml").read_text(encoding="utf-8"))
+
+
+def test_the_notes_hold_eleven_questions_their_follow_ups_and_five_self_checks():
+    found = reference_questions()
+    numbered = [str(n) for n in range(53, 64)] + [f"Q{n}" for n in range(1, 6)]
+    assert [k for k in found if "." not in k] == numbered
+    assert sum("." in k for k in found) >= 20
+
+
+def test_every_question_in_the_reference_notes_has_a_drill(data):
+    missing = {key: text for key, text in reference_questions().items() if key not in data["reference_map"]}
+    assert not missing, "reference questions without a drill in reference_map:\n" + "\n".join(
+        f"  {key}: {text}" for key, text in missing.items()
+    )
+
+
+def test_the_map_names_only_questions_the_notes_have(data):
+    assert set(data["reference_map"]) <= set(reference_questions())
+
+
+def test_mapped_drills_exist():
+    ids = {q.id for q in interview.load_bank()}
+    mapped = {
+        qid
+        for qids in yaml.safe_load((interview.DRILLS_DIR / "questions.yaml").read_text())[
+            "reference_map"
+        ].values()
+        for qid in qids
+    }
+    assert mapped <= ids
+
+
+NEW_IN_ISSUE_16 = [
+    "how-model-decides",
+    "fc-vs-json-in-prompt",
+    "mcp-vs-http-api",
+    "kb-server-six-tools",
+    "build-server-with-sdk",
+    "remote-server-authorization",
+    "split-or-merge-servers",
+    "deputy-vs-injection",
+    "when-routing-wins",
+    "check-status-before-retry",
+    "failed-tool-in-the-loop",
+]
+
+
+@pytest.mark.parametrize("qid", NEW_IN_ISSUE_16)
+def test_the_questions_the_notes_ask_are_bilingual_with_answered_follow_ups(qid):
+    question = {q.id: q for q in interview.load_bank()}[qid]
+    zh = interview.in_language(question, "zh")
+    assert re.search(r"[\u4e00-\u9fff]", zh.question + zh.model_answer + "".join(zh.key_points))
+    assert len(question.follow_up_answers) == len(question.follow_ups) == len(zh.follow_up_answers)
+    assert question.common_mistakes and all(m.en and m.zh for m in question.common_mistakes)
+
+
+def test_the_outdated_claims_of_the_notes_are_named_as_common_mistakes():
+    mistakes = " ".join(m.en for q in interview.load_bank() for m in q.common_mistakes)
+    for claim in ["HTTP+SSE", "FastMCP", "guarantees valid JSON", "`continue`s past a bad call"]:
+        assert claim in mistakes, claim
+
+
+def test_the_kb_pitch_maps_every_tool_name_of_the_notes_to_the_course():
+    pitch = {q.id: q for q in interview.load_bank()}["kb-server-six-tools"].model_answer
+    for course, notes in [
+        ("answer_question", "rag_answer"),
+        ("search", "rag_search"),
+        ("search_reranked", "rag_search_rerank"),
+        ("list_documents", "kb_list"),
+        ("get_document", "kb_get_document"),
+        ("kb_stats", "kb_stats"),
+    ]:
+        assert f"`{course}`" in pitch and notes in pitch, course
+
+
+def test_every_numbered_question_of_the_notes_has_a_bilingual_drill(data):
+    bilingual = {q.id for q in interview.load_bank() if q.zh is not None}
+    lacking = [
+        key
+        for key, qids in data["reference_map"].items()
+        if "." not in key and not bilingual.intersection(qids)
+    ]
+    assert lacking == []

@@ -1,0 +1,59 @@
+"""The six knowledge-base tools over stdio, serving the Chinese corpus (`--corpus assets/kb/zh`)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from wirelab.kb.corpus import corpus_folder
+from wirelab.mcp.host import McpHost
+
+pytestmark = pytest.mark.timeout(120)
+
+SERVER = [sys.executable, "-m", "wirelab.kb.server", "--dense", "off", "--corpus", str(corpus_folder("zh"))]
+
+
+@pytest.fixture(scope="module")
+def host():
+    with McpHost.stdio(SERVER) as started:
+        yield started
+
+
+def structured(host, name, arguments):
+    result = host.run(host.client.call_tool(name, arguments))
+    assert not result.get("isError"), result
+    return result["structuredContent"]
+
+
+def test_the_chinese_server_offers_the_same_six_tools(host):
+    names = [t["name"] for t in host.run(host.client.list_tools())]
+    assert names == [
+        "answer_question",
+        "search",
+        "search_reranked",
+        "list_documents",
+        "get_document",
+        "kb_stats",
+    ]
+
+
+def test_a_chinese_question_gets_a_chinese_answer_citing_its_source(host):
+    answer = structured(host, "answer_question", {"question": "写操作超时后为什么要先查状态再重试？"})
+    assert answer["found"] is True and "状态" in answer["answer"]
+    assert answer["sources"][0]["chunk_id"].startswith("retries-idempotency#")
+
+
+def test_search_and_rerank_find_the_document_in_chinese(host):
+    found = structured(host, "search", {"query": "工具投毒", "k": 3})
+    assert found["passages"][0]["doc_id"] == "tool-poisoning"
+    reranked = structured(host, "search_reranked", {"query": "混淆代理和提示注入的区别", "k": 2})
+    assert reranked["passages"][0]["doc_id"] == "confused-deputy"
+
+
+def test_documents_and_statistics_describe_the_chinese_corpus(host):
+    listed = structured(host, "list_documents", {})["documents"]
+    assert 15 <= len(listed) <= 20 and any(d["title"].startswith("工具投毒") for d in listed)
+    document = structured(host, "get_document", {"doc_id": "transports"})
+    assert "Streamable HTTP" in document["text"]
+    assert structured(host, "kb_stats", {})["documents"] == len(listed)

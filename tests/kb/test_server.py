@@ -480,7 +480,10 @@ def test_a_cancelled_query_that_waits_for_a_worker_never_runs():
     async def scenario():
         service, hold = blocked_service(release, ran)
         busy = [asyncio.create_task(service.run(hold)) for _ in range(2)]
-        await asyncio.sleep(0.5)  # both workers are now held
+        for _ in range(200):  # until both workers are held (the index builds first)
+            if len(ran) == 2:
+                break
+            await asyncio.sleep(0.1)
         waiting = asyncio.create_task(service.run(lambda kb: ran.append("cancelled one")))
         await asyncio.sleep(0.1)
         waiting.cancel()

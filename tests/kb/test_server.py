@@ -487,6 +487,7 @@ def test_a_cancelled_query_that_waits_for_a_worker_never_runs():
         waiting = asyncio.create_task(service.run(lambda kb: ran.append("cancelled one")))
         await asyncio.sleep(0.1)
         waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)  # the cancel is through
         release.set()
         await asyncio.gather(*busy)
         await asyncio.sleep(0.2)

@@ -175,3 +175,48 @@ def test_every_request_the_dispatcher_sees_gets_one_response_with_its_id(id, met
 )
 def test_a_notification_is_never_answered_whatever_it_carries(method, params):
     assert asyncio.run(fuzz_dispatcher().handle(jsonrpc.notification(method, params))) is None
+
+
+# --- inputs the red-team run found (issue 14): lone surrogates and duplicate keys ---
+
+surrogate_escapes = st.integers(0xD800, 0xDFFF).map(lambda code: f"\\u{code:04x}")
+json_strings = st.lists(
+    st.text(max_size=5).map(lambda t: json.dumps(t)[1:-1]) | surrogate_escapes, max_size=4
+).map(lambda parts: '"' + "".join(parts) + '"')
+members = st.sampled_from(['"jsonrpc"', '"id"', '"method"', '"params"', '"result"']) | json_strings
+raw_values = json_strings | st.sampled_from(['"2.0"', "1", "null", "{}", '{"name": "\\ud800"}'])
+
+
+@st.composite
+def raw_objects(draw) -> str:
+    """JSON text of an object whose keys may repeat and whose strings may hold lone surrogates."""
+    pairs = draw(st.lists(st.tuples(members, raw_values), min_size=1, max_size=6))
+    return "{" + ", ".join(f"{key}: {value}" for key, value in pairs) + "}"
+
+
+@BOUNDED
+@given(raw_objects())
+def test_every_object_text_gets_a_message_or_an_error_that_utf8_can_carry(text):
+    message, error = jsonrpc.receive(text)
+    assert (message is None) != (error is None)
+    if error is not None:
+        strict_loads(jsonrpc.encode(error).decode("utf-8"))
+    else:
+        jsonrpc.encode(message).decode("utf-8")  # an accepted message can be echoed back
+        assert jsonrpc.lone_surrogate(message) is None
+
+
+@BOUNDED
+@given(raw_objects())
+def test_a_duplicate_key_is_never_silently_resolved(text):
+    repeated = []
+
+    def pairs(items):
+        keys = [key for key, _ in items]
+        repeated.extend(key for key in keys if keys.count(key) > 1)
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)
+    message, error = jsonrpc.receive(text)
+    if repeated:
+        assert message is None and error["error"]["code"] == jsonrpc.PARSE_ERROR

@@ -156,3 +156,59 @@ def test_messages_are_told_apart_by_their_members():
     assert jsonrpc.is_notification(notification("notifications/initialized"))
     assert jsonrpc.is_response(jsonrpc.result_response(0, {}))
     assert not jsonrpc.is_request(notification("x"))
+
+
+# --- red-team findings (issue 14): one well-formed answer for every input ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"jsonrpc": "1.0", "jsonrpc": "2.0", "id": 1, "method": "ping"}',
+        '{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"a": 1, "a": 2}}',
+    ],
+)
+def test_a_key_given_twice_is_a_parse_error_that_names_it(text):
+    message, error = jsonrpc.receive(text)
+    assert message is None
+    assert error["error"]["code"] == jsonrpc.PARSE_ERROR
+    assert "appears twice" in error["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "text, id",
+    [
+        ('{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}', None),
+        ('{"jsonrpc": "2.0", "id": 4, "method": "\\udfff"}', 4),
+        ('{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "\\ud800"}}', 5),
+        ('{"jsonrpc": "2.0", "id": 6, "method": "x", "params": {"\\udc00key": 1}}', 6),
+    ],
+)
+def test_a_lone_surrogate_gets_an_error_that_can_be_encoded(text, id):
+    message, error = jsonrpc.receive(text)
+    assert message is None
+    assert error["id"] == id and error["error"]["code"] == jsonrpc.INVALID_REQUEST
+    assert "lone surrogate" in error["error"]["message"]
+    error["error"]["message"].encode("utf-8")  # the answer itself is sendable
+
+
+def test_a_surrogate_pair_is_a_character_and_is_accepted():
+    message, error = jsonrpc.receive('{"jsonrpc": "2.0", "id": 1, "method": "\\ud83d\\ude00"}')
+    assert error is None and message["method"] == "\U0001f600"
+
+
+def test_a_response_without_an_id_is_an_invalid_request():
+    message, error = jsonrpc.receive('{"jsonrpc": "2.0", "result": {}}')
+    assert message is None
+    assert error["error"]["code"] == jsonrpc.INVALID_REQUEST and '"id"' in error["error"]["message"]
+    assert not jsonrpc.is_response({"jsonrpc": "2.0", "result": {}})
+
+
+def test_a_response_with_both_result_and_error_is_invalid():
+    _, error = jsonrpc.receive('{"jsonrpc": "2.0", "id": 1, "result": 1, "error": {"code": 1}}')
+    assert "not both" in error["error"]["message"]
+
+
+def test_encode_falls_back_to_ascii_escapes_for_text_utf8_cannot_carry():
+    assert jsonrpc.encode({"text": "é"}) == '{"text":"é"}'.encode()
+    assert jsonrpc.encode({"text": "\ud800"}) == b'{"text":"\\ud800"}'

@@ -28,6 +28,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonRpcError(Exception):
@@ -100,7 +103,8 @@ def is_notification(message: Message) -> bool:
 
 
 def is_response(message: Message) -> bool:
-    return "method" not in message and ("result" in message or "error" in message)
+    """A response names the request it answers: `id` (null only if that id was unreadable)."""
+    return "method" not in message and "id" in message and ("result" in message or "error" in message)
 
 
 def parse(data: str | bytes) -> Message:
@@ -137,7 +141,8 @@ def decode(data: str | bytes) -> Any:
     """The JSON value of `data`; -32700 for bytes that are not UTF-8 or text that is not JSON.
 
     Also -32700: NaN, Infinity and numbers that overflow a float (a response could not
-    carry them back as JSON), integers too long to convert, and nesting too deep to read.
+    carry them back as JSON), integers too long to convert, nesting too deep to read, and
+    an object with the same key twice (peers disagree on which one wins).
     """
     if isinstance(data, bytes):
         try:
@@ -148,13 +153,63 @@ def decode(data: str | bytes) -> Any:
                 f"Parse error: the message is not valid UTF-8 (byte {e.start} is {data[e.start]:#04x})",
             ) from e
     try:
-        return json.loads(data, parse_int=_int, parse_float=_finite, parse_constant=_no_constant)
+        return json.loads(
+            data,
+            parse_int=_int,
+            parse_float=_finite,
+            parse_constant=_no_constant,
+            object_pairs_hook=_unique_keys,
+        )
     except json.JSONDecodeError as e:
         raise JsonRpcError(PARSE_ERROR, f"Parse error: {e.msg} at character {e.pos}") from e
     except ValueError as e:  # a number raised by the hooks below
         raise JsonRpcError(PARSE_ERROR, f"Parse error: {e}") from e
     except RecursionError as e:
         raise JsonRpcError(PARSE_ERROR, "Parse error: arrays or objects nested too deep") from e
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refusing a key given twice: `{"jsonrpc": "1.0", "jsonrpc": "2.0"}`."""
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"the key {_shown(twice)} appears twice in one object")
+    return value
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """`text` quoted for an error message: ASCII-escaped (a lone surrogate stays printable), cut short."""
+    shown = json.dumps(text[:limit])
+    return shown if len(text) <= limit else shown[:-1] + '…"'
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The first string in `value` (keys included) holding a lone surrogate such as `\\ud800`.
+
+    JSON may escape one (`"\\ud800"`), but it is not a character: UTF-8 cannot encode
+    it, so no answer that echoes it could be sent (RFC 7493, I-JSON, forbids them).
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def encode(message: Any) -> bytes:
+    """`message` as compact UTF-8 JSON; ASCII escapes if it holds text UTF-8 cannot carry."""
+    try:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+    except UnicodeEncodeError:  # a lone surrogate that got in some other way
+        return json.dumps(message, separators=(",", ":")).encode()
 
 
 def _int(text: str) -> int:
@@ -191,11 +246,20 @@ def validate(message: Any) -> None:
         raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number')
     if "method" in message:
         _validate_call(message)
-    elif not is_response(message):
+    elif "result" in message or "error" in message:
+        _validate_response(message)
+    else:
         raise JsonRpcError(
             INVALID_REQUEST,
             'Invalid Request: a message needs "method" '
             '(request, notification) or "result"/"error" (response)',
+        )
+    text = lone_surrogate(message)
+    if text is not None:
+        raise JsonRpcError(
+            INVALID_REQUEST,
+            f"Invalid Request: the string {_shown(text)} holds a lone surrogate, which is not "
+            "a character (UTF-8 cannot carry it); send the character itself or a surrogate pair",
         )
 
 
@@ -215,11 +279,21 @@ def _validate_call(message: Message) -> None:
         )
 
 
+def _validate_response(message: Message) -> None:
+    if "id" not in message:
+        raise JsonRpcError(
+            INVALID_REQUEST,
+            'Invalid Request: a response needs the "id" of the request it answers '
+            "(null only when that id could not be read)",
+        )
+    if "result" in message and "error" in message:
+        raise JsonRpcError(INVALID_REQUEST, 'Invalid Request: a response has "result" or "error", not both')
+
+
 def request_id(message: Any) -> Id | None:
     """The id to answer a broken message with: its own if readable, else None (JSON null)."""
-    if isinstance(message, dict) and _valid_id(message.get("id"), response=False):
-        return message["id"]
-    return None
+    readable = isinstance(message, dict) and _valid_id(message.get("id"), response=False)
+    return message["id"] if readable and lone_surrogate(message["id"]) is None else None
 
 
 @dataclass

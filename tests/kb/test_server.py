@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import jsonschema
@@ -26,7 +27,7 @@ from wirelab.jsonrpc import JsonRpcError
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.corpus import DEFAULT_CORPUS, load_documents
 from wirelab.kb.dense import CHAR_NGRAMS, MINILM
-from wirelab.kb.server import INDEX_URI, KnowledgeService, build_server, host_config
+from wirelab.kb.server import INDEX_URI, MAX_QUERY_CHARS, KnowledgeService, build_server, host_config
 from wirelab.mcp.host import McpHost
 
 pytestmark = pytest.mark.timeout(120)
@@ -399,3 +400,100 @@ def test_a_corpus_folder_without_documents_is_refused_before_serving(tmp_path):
         [*SERVER, "--corpus", str(tmp_path)], capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
     assert refused.returncode != 0 and "no *.md documents found" in refused.stderr
+
+
+# --- issue 14: a query cap, cancellable work, no query holding up the rest ------
+
+
+def test_a_query_over_the_cap_is_a_clear_is_error_result_and_is_fast(host):
+    """Before the cap, search_reranked with 100k words took about 18 s."""
+    started = time.monotonic()
+    result = call(host, "search_reranked", {"query": "tool " * 100_000})
+    assert result["isError"] and "is too long" in result["content"][0]["text"]
+    assert len(result["content"][0]["text"]) < 1000  # the query is not echoed back whole
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("name, key", [("search", "query"), ("answer_question", "question")])
+def test_every_query_parameter_declares_its_cap(tools, name, key):
+    assert tools[name]["inputSchema"]["properties"][key]["maxLength"] == MAX_QUERY_CHARS
+
+
+def test_a_lone_surrogate_in_a_search_gets_one_error_answer():
+    """Before the fix the KB server answered nothing and the client waited forever."""
+    line = (
+        '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", '
+        '"params": {"name": "search", "arguments": {"query": "\\ud800"}}}'
+    )
+    initialize_line = json.dumps(
+        jsonrpc.request(
+            0,
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        )
+    )
+    done = subprocess.run(
+        [*SERVER, "--dense", "off"],
+        input=f"{initialize_line}\n{line}\n".encode(),
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    answers = [json.loads(text) for text in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [0, 7] and "lone surrogate" in answers[1]["error"]["message"]
+
+
+def blocked_service(release: threading.Event, ran: list[str]):
+    """A service with two workers, and a query that holds its worker until `release`."""
+    documents = load_documents()
+    service = KnowledgeService(lambda: KnowledgeBase(documents, dense="off"), workers=2)
+
+    def slow(kb):
+        ran.append("slow")
+        release.wait(30)
+        return "slow"
+
+    return service, slow
+
+
+def test_one_slow_query_does_not_hold_up_the_rest():
+    """Before the fix every query shared one worker thread."""
+    release, ran = threading.Event(), []
+
+    async def scenario():
+        service, hold = blocked_service(release, ran)
+        slow = asyncio.create_task(service.run(hold))
+        fast = await asyncio.wait_for(service.run(lambda kb: len(kb.chunks)), 20)
+        release.set()
+        await slow
+        service.close()
+        return fast
+
+    assert asyncio.run(scenario()) > 0
+
+
+def test_a_cancelled_query_that_waits_for_a_worker_never_runs():
+    release, ran = threading.Event(), []
+
+    async def scenario():
+        service, hold = blocked_service(release, ran)
+        busy = [asyncio.create_task(service.run(hold)) for _ in range(2)]
+        for _ in range(200):  # until both workers are held (the index builds first)
+            if len(ran) == 2:
+                break
+            await asyncio.sleep(0.1)
+        waiting = asyncio.create_task(service.run(lambda kb: ran.append("cancelled one")))
+        await asyncio.sleep(0.1)
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)  # the cancel is through
+        release.set()
+        await asyncio.gather(*busy)
+        await asyncio.sleep(0.2)
+        service.close()
+
+    asyncio.run(scenario())
+    assert ran == ["slow", "slow"]

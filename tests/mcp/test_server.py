@@ -551,3 +551,50 @@ def test_the_handler_table_names_every_method_the_server_serves(peer):
         "logging/setLevel",
     }
     assert isinstance(peer.session.dispatcher, jsonrpc.Dispatcher)
+
+
+# --- wrong-typed params (issue 14): -32602 with a message for the caller, never a Python error ---
+
+
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("tools/call", {"name": ["search_notes"], "arguments": {}}),
+        ("tools/call", {"name": {"a": 1}}),
+        ("prompts/get", {"name": ["summarize_note"]}),
+        ("prompts/get", {"name": "summarize_note", "arguments": [1]}),
+        ("prompts/get", {"name": "summarize_note", "arguments": {"slug": 5}}),
+        ("resources/read", {"uri": ["notes://index"]}),
+        ("resources/subscribe", {"uri": {"x": 1}}),
+        ("completion/complete", {"ref": ["ref/prompt"], "argument": {"name": "slug", "value": ""}}),
+        ("completion/complete", {"ref": {"type": "ref/prompt", "name": ["x"]}, "argument": {"name": "slug"}}),
+        ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize_note"}, "argument": []}),
+        (
+            "completion/complete",
+            {"ref": {"type": "ref/prompt", "name": "summarize_note"}, "argument": {"name": []}},
+        ),
+        ("logging/setLevel", {"level": ["info"]}),
+        ("tools/list", {"cursor": ["abc"]}),
+        ("tools/list", {"cursor": {"offset": 1}}),
+    ],
+)
+def test_wrong_typed_params_get_invalid_params_with_a_message_for_the_caller(peer, method, params):
+    error = peer.error(method, params)
+    assert error["code"] == jsonrpc.INVALID_PARAMS, error
+    assert "Error" not in error["message"] and "unhashable" not in error["message"]
+
+
+@pytest.mark.parametrize("params", [{"clientInfo": ["x"]}, {"capabilities": "all"}])
+def test_initialize_with_wrong_typed_members_is_invalid_params(params):
+    error = Peer().error("initialize", {**INITIALIZE, **params})
+    assert error["code"] == jsonrpc.INVALID_PARAMS
+
+
+def test_a_cancel_naming_an_unhashable_request_id_is_ignored(peer):
+    assert peer.tell("notifications/cancelled", {"requestId": [1, 2]}) is None
+    assert "result" in peer.ask("ping")
+
+
+def test_a_huge_wrong_argument_is_not_echoed_whole(peer):
+    result = peer.result("tools/call", {"name": "search_notes", "arguments": {"query": ["x" * 100_000]}})
+    assert result["isError"] and len(result["content"][0]["text"]) < 1000

@@ -12,9 +12,9 @@ chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
 lives in memory.
 
 The index is built once per process, in a worker thread started with the server, so
-`initialize` is answered at once; every query runs on that same thread after the build,
-which also keeps the model single-threaded. Not here: HTTP, reloading the corpus, and
-any tool that changes anything.
+`initialize` is answered at once; queries then run on a small pool of threads, so one
+slow query holds up no other, and each query is capped at `MAX_QUERY_CHARS`. Not here:
+HTTP, reloading the corpus, and any tool that changes anything.
 """
 
 from __future__ import annotations
@@ -28,11 +28,21 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal, TypedDict, TypeVar
+from typing import Literal, TypeVar
 
 from wirelab.errors import ToolError
 from wirelab.kb.corpus import DEFAULT_CORPUS, CorpusError, Document, SearchHit, load_documents
 from wirelab.kb.index import MAX_K, KnowledgeBase, UnknownDocumentError
+from wirelab.kb.tool_results import (
+    CitedAnswer,
+    DocumentList,
+    DocumentSummary,
+    FullDocument,
+    Passage,
+    SearchResults,
+    Source,
+    Statistics,
+)
 from wirelab.mcp.server import Server, ServerTool
 from wirelab.mcp.stdio import run_stdio
 
@@ -47,6 +57,8 @@ INSTRUCTIONS = (
     "answer_question for a short answer citing chunk ids such as [mcp-tools#2], search or "
     "search_reranked to find passages, get_document to read a whole document."
 )
+MAX_QUERY_CHARS = 1000  # a question, not a document: longer queries are an isError result
+QUERY_WORKERS = 4
 T = TypeVar("T")
 
 
@@ -68,19 +80,27 @@ def build_index(documents: Sequence[Document], dense: str = "auto") -> Knowledge
 
 
 class KnowledgeService:
-    """The knowledge base, built once on a worker thread; every query runs on that thread.
+    """The knowledge base, built once on a worker thread; queries run on a pool of `workers`.
 
-    Errors a caller can fix come back as `ToolError`s, which the server turns into
-    `isError` results: a bad query or `k` (`ValueError`), an unknown id.
+    One slow query does not hold up the rest, and a query still waiting for a worker is
+    dropped when its call is cancelled (`notifications/cancelled`). Errors a caller can fix
+    come back as `ToolError`s, which the server turns into `isError` results: a bad query
+    or `k` (`ValueError`), an unknown id.
     """
 
-    def __init__(self, build: Callable[[], KnowledgeBase]) -> None:
+    def __init__(self, build: Callable[[], KnowledgeBase], workers: int = QUERY_WORKERS) -> None:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-index")
         self._built = self._worker.submit(build)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kb-query")
 
     async def run(self, query: Callable[[KnowledgeBase], T]) -> T:
-        """`query(kb)` on the worker thread, once the index is built."""
-        return await asyncio.wrap_future(self._worker.submit(self._answer, query))
+        """`query(kb)` on a worker thread, once the index is built; cancelling the call drops it."""
+        future = self._pool.submit(self._answer, query)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            future.cancel()  # still queued: it never runs (a running query is short: capped input)
+            raise
 
     def _answer(self, query: Callable[[KnowledgeBase], T]) -> T:
         try:
@@ -99,160 +119,8 @@ class KnowledgeService:
             raise ToolError("invalid_argument", str(e)) from e
 
     def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
         self._worker.shutdown(wait=False, cancel_futures=True)
-
-
-# --- what the tools return (each becomes the tool's outputSchema) ---------------
-
-
-class Passage(TypedDict):
-    """One ranked passage of a document.
-
-    Args:
-        rank: Position in the ranking, from 1.
-        chunk_id: The passage's id, to cite, e.g. "mcp-tools#2".
-        doc_id: The document it comes from (read it with get_document).
-        title: The document's title.
-        heading: The heading of the passage's section.
-        score: The method's score, rounded to 4 places (RRF for hybrid search).
-        text: The passage itself.
-    """
-
-    rank: int
-    chunk_id: str
-    doc_id: str
-    title: str
-    heading: str
-    score: float
-    text: str
-
-
-class SearchResults(TypedDict):
-    """The passages found for a query.
-
-    Args:
-        query: The query, as given.
-        method: How the passages were ranked: bm25, vector, hybrid or reranked.
-        passages: The best passages, best first.
-    """
-
-    query: str
-    method: str
-    passages: list[Passage]
-
-
-class Source(TypedDict):
-    """A passage an answer quotes from.
-
-    Args:
-        chunk_id: The id cited in the answer's text, e.g. "mcp-tools#2".
-        doc_id: The document's id.
-        title: The document's title.
-        uri: The document as a resource.
-    """
-
-    chunk_id: str
-    doc_id: str
-    title: str
-    uri: str
-
-
-class CitedAnswer(TypedDict):
-    """An answer made of sentences quoted from the knowledge base.
-
-    Args:
-        answer: The sentences, each followed by the chunk id it comes from in brackets.
-        found: False when no passage answers the question (then there are no sources).
-        sources: The passages cited, in order of first citation.
-    """
-
-    answer: str
-    found: bool
-    sources: list[Source]
-
-
-class DocumentSummary(TypedDict):
-    """One document of the knowledge base.
-
-    Args:
-        id: The document's id, for get_document.
-        title: Its title.
-        tags: Its topics.
-        chunks: How many passages it is cut into.
-        words: How many words it holds.
-        uri: The document as a resource.
-    """
-
-    id: str
-    title: str
-    tags: list[str]
-    chunks: int
-    words: int
-    uri: str
-
-
-class DocumentList(TypedDict):
-    """Every document, sorted by id.
-
-    Args:
-        documents: The documents.
-    """
-
-    documents: list[DocumentSummary]
-
-
-class FullDocument(TypedDict):
-    """A whole document.
-
-    Args:
-        id: The document's id.
-        title: Its title.
-        tags: Its topics.
-        uri: The document as a resource.
-        chunk_ids: The ids of its passages, in reading order.
-        text: The document's Markdown text.
-    """
-
-    id: str
-    title: str
-    tags: list[str]
-    uri: str
-    chunk_ids: list[str]
-    text: str
-
-
-class IndexState(TypedDict):
-    """How the index was built.
-
-    Args:
-        lexical_backend: The BM25 library.
-        vector_backend: The embedding model, or the lexical fallback's name.
-        vector_dimension: The length of a passage vector.
-        rrf_k: The constant of Reciprocal Rank Fusion.
-        built_at: When the index was built (UTC, ISO 8601).
-        build_seconds: How long building it took.
-    """
-
-    lexical_backend: str
-    vector_backend: str
-    vector_dimension: int
-    rrf_k: int
-    built_at: str
-    build_seconds: float
-
-
-class Statistics(TypedDict):
-    """Counts and the state of the index.
-
-    Args:
-        documents: How many documents there are.
-        chunks: How many passages they are cut into.
-        index: How the index was built.
-    """
-
-    documents: int
-    chunks: int
-    index: IndexState
 
 
 # --- the server ---------------------------------------------------------------
@@ -315,9 +183,12 @@ def build_server(service: KnowledgeService, documents: Sequence[Document]) -> Se
 
 
 def bound(tool: ServerTool, **ranges: tuple[int, int]) -> None:
-    """Give integer parameters a `minimum` and `maximum` in the tool's input schema."""
+    """Give integer parameters a `minimum` and `maximum`, strings a `maxLength`, in the schema."""
     for name, (low, high) in ranges.items():
-        tool.input_schema["properties"][name].update(minimum=low, maximum=high)
+        if tool.input_schema["properties"][name].get("type") == "string":
+            tool.input_schema["properties"][name]["maxLength"] = high
+        else:
+            tool.input_schema["properties"][name].update(minimum=low, maximum=high)
 
 
 def _add_search_tools(server: Server, service: KnowledgeService) -> None:
@@ -359,9 +230,10 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
         hits = await service.run(lambda kb: kb.search_reranked(query, k, candidates))
         return SearchResults(query=query, method="reranked", passages=passages(hits))
 
-    bound(server.tools["answer_question"], max_sentences=(1, 10))
-    bound(server.tools["search"], k=(1, MAX_K))
-    bound(server.tools["search_reranked"], k=(1, MAX_K), candidates=(1, MAX_K))
+    query = (1, MAX_QUERY_CHARS)
+    bound(server.tools["answer_question"], question=query, max_sentences=(1, 10))
+    bound(server.tools["search"], query=query, k=(1, MAX_K))
+    bound(server.tools["search_reranked"], query=query, k=(1, MAX_K), candidates=(1, MAX_K))
 
 
 def _add_document_tools(server: Server, service: KnowledgeService) -> None:

@@ -28,6 +28,8 @@ from wirelab.errors import ToolError
 from wirelab.mcp.server import Context, Server
 from wirelab.mcp.stdio import run_stdio
 
+MAX_PASSES = 50  # about 5 s of work
+
 
 @dataclass
 class Note:
@@ -152,6 +154,9 @@ def _add_tools(server: Server, notes: dict[str, Note]) -> None:
             ctx.report_progress(done, passes, f"pass {done} of {passes}")
         ctx.log("info", f"index rebuilt over {len(notes)} notes", logger="notes")
         return f"Index rebuilt in {passes} passes."
+
+    # a bound in the schema: a call for 10**9 passes is an isError result, not hours of work
+    server.tools["rebuild_index"].input_schema["properties"]["passes"].update(minimum=1, maximum=MAX_PASSES)
 
 
 def _add_resources(server: Server, notes: dict[str, Note]) -> None:

@@ -18,13 +18,21 @@ Each request picks its era (basic/versioning.mdx, "dual-era server"):
   it): no session, answered by `wirelab.mcp.stateless`; GET and DELETE are 405;
   errors get HTTP statuses (400, and 404 for an unknown method).
 
-Before either: an `Origin` or `Host` that is not this machine is 403 (DNS
+Before either (`wirelab.mcp.http_checks`): a header that must come once sent
+twice is 400, an `Origin` or `Host` that is not this machine 403 (DNS
 rebinding), a missing or wrong bearer token (when one is set) 401, an
 `Accept` without both JSON and SSE 406, a body that is not JSON 415 or 400.
-Every message in and out is published on `McpHttpApp.wire` (channel "mcp-http").
+`HttpLimits` bounds the rest (`wirelab.mcp.http_limits`): body size and time
+(413, 408), request heads that never end, connections, sessions held (503)
+and their idle time (then 404). Every message in and out is published on
+`McpHttpApp.wire` (channel "mcp-http").
 
-Not covered: resuming a stream with `Last-Event-ID`, JSON-RPC requests from
-the server to the client.
+A tool's requests to the client (sampling, roots, elicitation) travel on the
+SSE stream of the request that runs it; the client POSTs its response, which
+gets 202. Both SDKs' clients answer them.
+
+Not covered: resuming a stream with `Last-Event-ID` (the server never closes
+a stream early, so a client has nothing to resume).
 """
 
 from __future__ import annotations
@@ -32,12 +40,12 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
-import json
 import logging
 import secrets
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,12 +68,14 @@ from wirelab.mcp.http_checks import (
     check_token,
     read_message,
     refuse_modern,
+    refuse_repeated_headers,
     require_accept,
 )
+from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits, uvicorn_config
 from wirelab.mcp.protocol import Send
 from wirelab.mcp.server import Server
 from wirelab.mcp.session import Session
-from wirelab.mcp.stateless import VERSION_HEADER, StatelessServer
+from wirelab.mcp.stateless import METHOD_HEADER, NAME_HEADER, VERSION_HEADER, StatelessServer
 from wirelab.wire import Wire, WireMessage
 
 log = logging.getLogger(__name__)
@@ -87,11 +97,19 @@ Handle = Callable[[Message, Send], Awaitable[Message | None]]
 
 @dataclass
 class HttpSession:
-    """A 2025-11-25 session: its id, its `Session`, and its GET stream when one is open."""
+    """A 2025-11-25 session: its id, its `Session`, its GET stream when one is open, its last use."""
 
     id: str
     session: Session = field(init=False)
     listener: asyncio.Queue | None = None
+    last_seen: float = field(default_factory=time.monotonic)
+
+
+class JsonRpcResponse(JSONResponse):
+    """A JSON response encoded as every message is (`jsonrpc.encode`): always valid UTF-8."""
+
+    def render(self, content: Any) -> bytes:
+        return jsonrpc.encode(content)
 
 
 # the request whose handler is running, so its session's notifications go on its stream
@@ -106,7 +124,8 @@ class McpHttpApp:
     `token`: require `Authorization: Bearer <token>`; `protection`: require OAuth
     access tokens for this server (`wirelab.mcp.auth.resource`). `allowed_hosts`: host
     names accepted in `Host` and `Origin` (with any port). `allowed_origins`:
-    further exact origins, e.g. `"https://inspector.example"`.
+    further exact origins, e.g. `"https://inspector.example"`. `limits`: body
+    size and time, sessions held and their idle time (`HttpLimits`).
     """
 
     def __init__(
@@ -116,13 +135,14 @@ class McpHttpApp:
         token: str | None = None,
         allowed_hosts: Iterable[str] = LOOPBACK_HOSTS,
         allowed_origins: Iterable[str] = (),
+        limits: HttpLimits = DEFAULT_LIMITS,
         protection: ProtectedResource | None = None,
     ) -> None:
-        self.server, self.token, self.protection = server, token, protection
+        self.server, self.token, self.limits, self.protection = server, token, limits, protection
         self.allowed_hosts = frozenset(allowed_hosts)
         self.allowed_origins = frozenset(allowed_origins)
         self.wire = Wire()
-        self.sessions: dict[str, HttpSession] = {}
+        self.sessions: OrderedDict[str, HttpSession] = OrderedDict()  # least recently used first
         self.stateless = StatelessServer(server)
         self.loop: asyncio.AbstractEventLoop | None = None
         routes = [Route(MCP_PATH, self.endpoint, methods=["GET", "POST", "DELETE"])]
@@ -131,6 +151,7 @@ class McpHttpApp:
     async def endpoint(self, request: Request) -> Response:
         self.loop = asyncio.get_running_loop()
         try:
+            refuse_repeated_headers(request, SESSION_HEADER, VERSION_HEADER, METHOD_HEADER, NAME_HEADER)
             check_host_and_origin(request, self.allowed_hosts, self.allowed_origins)
             check_token(request, self.token)
             if self.protection and (refused := await self.protection.check(request)):
@@ -141,13 +162,13 @@ class McpHttpApp:
         except Refusal as refusal:
             log.info("refused %s %s: %s", request.method, request.url.path, refusal)
             self.publish(refusal.body, refusal.status)
-            return JSONResponse(refusal.body, refusal.status, headers=refusal.headers)
+            return JsonRpcResponse(refusal.body, refusal.status, headers=refusal.headers)
 
     # --- POST: one message ---
 
     async def post(self, request: Request) -> Response:
         require_accept(request, "application/json", "text/event-stream")
-        message = await read_message(request, self.publish)
+        message = await read_message(request, self.publish, self.limits)
         if stateless.is_modern(message, request.headers.get(VERSION_HEADER)):
             return await self.post_modern(request, message)
         return await self.post_legacy(request, message)
@@ -169,14 +190,25 @@ class McpHttpApp:
         return await self.answer(message, lambda m, send: _in_stream(entry, send, m), lambda response: 200)
 
     async def initialize(self, message: Message) -> Response:
-        """Open a session; its id goes back in `Mcp-Session-Id` if `initialize` succeeds."""
+        """Open a session; its id goes back in `Mcp-Session-Id` if `initialize` succeeds.
+
+        503 when `limits.max_sessions` are open, after closing the idle ones.
+        """
+        self.expire_idle()
+        if len(self.sessions) >= self.limits.max_sessions:
+            raise Refusal(
+                503,
+                f"Service Unavailable: {len(self.sessions)} sessions are open, the most this server "
+                "holds; end one with DELETE, or retry later",
+                headers={"Retry-After": "10"},
+            )
         entry = self.open_session()
         response = await entry.session.handle(message)
         self.publish(response, 200)
         if "error" in response:
             self.close_session(entry)
-            return JSONResponse(response)
-        return JSONResponse(response, headers={SESSION_HEADER: entry.id})
+            return JsonRpcResponse(response)
+        return JsonRpcResponse(response, headers={SESSION_HEADER: entry.id})
 
     async def answer(self, message: Message, handle: Handle, status: Callable[[Message], int]) -> Response:
         """JSON if the handler sends nothing before its response, else an SSE stream of it all."""
@@ -187,7 +219,7 @@ class McpHttpApp:
             return EventSourceResponse(_nothing(), headers={"X-Accel-Buffering": "no"})
         if jsonrpc.is_response(first):
             self.publish(first, status(first))
-            return JSONResponse(first, status(first))
+            return JsonRpcResponse(first, status(first))
         return EventSourceResponse(self.events(first, queue, task), headers={"X-Accel-Buffering": "no"})
 
     async def events(
@@ -198,7 +230,7 @@ class McpHttpApp:
         try:
             while True:
                 self.publish(message, 200)
-                yield {"event": "message", "data": json.dumps(message, ensure_ascii=False)}
+                yield {"event": "message", "data": jsonrpc.encode(message).decode()}
                 if jsonrpc.is_response(message):
                     return
                 message = await queue.get()
@@ -216,7 +248,10 @@ class McpHttpApp:
         return entry
 
     def session_for(self, request: Request) -> HttpSession:
-        """The request's session: 400 without `Mcp-Session-Id`, 404 for one that is not open."""
+        """The request's session: 400 without `Mcp-Session-Id`, 404 for one that is not open
+        (or was closed after `limits.session_idle_seconds` unused), 400 for a version header
+        newer than the session's."""
+        self.expire_idle()
         session_id = request.headers.get(SESSION_HEADER)
         if session_id is None:
             raise Refusal(
@@ -227,7 +262,31 @@ class McpHttpApp:
             raise Refusal(
                 404, "Session not found: it ended or never existed; send initialize to start a new one"
             )
+        version, negotiated = request.headers.get(VERSION_HEADER), entry.session.protocol_version
+        if version is not None and negotiated is not None and version > negotiated:  # dates compare
+            raise Refusal(  # an older one is tolerated: the conformance suite sends 2025-03-26
+                400,
+                f"Bad Request: {VERSION_HEADER} {version!r} is newer than this session's protocol "
+                f"version {negotiated!r}, negotiated in initialize",
+            )
+        entry.last_seen = time.monotonic()
+        self.sessions.move_to_end(entry.id)
         return entry
+
+    def expire_idle(self) -> None:
+        """Close the sessions unused for `limits.session_idle_seconds`; one with a stream or a
+        request still running counts as used."""
+        deadline = time.monotonic() - self.limits.session_idle_seconds
+        while self.sessions:
+            entry = next(iter(self.sessions.values()))
+            if entry.last_seen > deadline:
+                return
+            if entry.listener is not None or entry.session.in_flight:
+                entry.last_seen = time.monotonic()
+                self.sessions.move_to_end(entry.id)
+                continue
+            log.info("closed session %s…: idle for %.0f s", entry.id[:8], self.limits.session_idle_seconds)
+            self.close_session(entry)
 
     def close_session(self, entry: HttpSession) -> None:
         self.sessions.pop(entry.id, None)
@@ -277,7 +336,7 @@ class McpHttpApp:
         try:
             while (message := await queue.get()) is not None:
                 self.publish(message, 200)
-                yield {"event": "message", "data": json.dumps(message, ensure_ascii=False)}
+                yield {"event": "message", "data": jsonrpc.encode(message).decode()}
         finally:
             if entry.listener is queue:
                 entry.listener = None
@@ -342,10 +401,7 @@ class RunningHttpServer:
         # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer.
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.host, self.port = self._socket.getsockname()[:2]
-        config = uvicorn.Config(
-            app.starlette, log_level="warning", lifespan="off", timeout_graceful_shutdown=2
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(uvicorn_config(app.starlette, app.limits))
         self._thread = threading.Thread(
             target=self._server.run, args=([self._socket],), name=f"mcp-http:{self.port}", daemon=True
         )
@@ -390,6 +446,6 @@ class RunningHttpServer:
 def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0, **options: Any) -> RunningHttpServer:
     """Serve `server` over Streamable HTTP on a background thread; port 0 picks a free port.
 
-    `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`).
+    `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`, `limits`).
     """
     return RunningHttpServer(McpHttpApp(server, **options), host, port).start()

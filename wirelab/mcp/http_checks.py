@@ -9,6 +9,9 @@ message of acceptable size and type (415, 413, 400). Each failure raises a
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import re
 import secrets
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -17,12 +20,15 @@ from starlette.requests import Request
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
+from wirelab.mcp.http_limits import HttpLimits
 from wirelab.mcp.protocol import SUPPORTED_PROTOCOL_VERSIONS
 from wirelab.mcp.stateless import VERSION_HEADER
 from wirelab.wire import parse_json
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-MAX_BODY_BYTES = 4 * 1024 * 1024
+CLOSE = {"Connection": "close"}  # a refused body is not read to its end, so the connection ends
+SINGLE_HEADERS = ("host", "origin", "authorization", "content-type", "content-length", "accept")
+_AUTHORITY = re.compile(r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::(?P<port>\d{0,5}))?")
 
 Publish = Callable[..., None]  # `McpHttpApp.publish(payload, status=None, sender="server")`
 
@@ -56,11 +62,18 @@ def check_host_and_origin(
     origin = request.headers.get("origin")
     if origin is None or origin in allowed_origins:
         return
-    if hostname(urlsplit(origin).netloc) not in allowed_hosts:
+    if origin_hostname(origin) not in allowed_hosts:
         raise Refusal(
             403,
             f"Forbidden: Origin {origin!r} is not allowed (a web page may not call a local MCP server)",
         )
+
+
+def refuse_repeated_headers(request: Request, *mcp_headers: str) -> None:
+    """400 for a header sent twice that must come once: a gateway might read the other copy."""
+    for name in (*SINGLE_HEADERS, *mcp_headers):
+        if len(request.headers.getlist(name)) > 1:
+            raise Refusal(400, f"Bad Request: the {name} header appears more than once; send it once")
 
 
 def check_token(request: Request, token: str | None) -> None:
@@ -76,17 +89,15 @@ def check_token(request: Request, token: str | None) -> None:
         )
 
 
-async def read_message(request: Request, publish: Publish) -> Message:
-    """The one JSON-RPC message in the body: 415, 413 or 400 (-32700, -32600) if it is not."""
+async def read_message(request: Request, publish: Publish, limits: HttpLimits) -> Message:
+    """The one JSON-RPC message in the body: 415, 413, 408 or 400 (-32700, -32600) if it is not."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         raise Refusal(
             415,
             f"Unsupported Media Type: send Content-Type: application/json, not {content_type or 'nothing'!r}",
         )
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise Refusal(413, f"Payload Too Large: the body is over {MAX_BODY_BYTES} bytes")
+    body = await read_body(request, limits)
     message, error = jsonrpc.receive(body)
     publish(message if message is not None else parse_json(body), sender="client")
     if error is not None:
@@ -94,11 +105,58 @@ async def read_message(request: Request, publish: Publish) -> Message:
     return message
 
 
-def hostname(netloc: str) -> str:
-    """'127.0.0.1:8000' -> '127.0.0.1'; '[::1]:80' -> '[::1]'; 'evil.com' -> 'evil.com'."""
-    if netloc.startswith("["):
-        return netloc[: netloc.find("]") + 1]
-    return netloc.rsplit(":", 1)[0].lower()
+async def read_body(request: Request, limits: HttpLimits) -> bytes:
+    """The body, refused (413) by its `Content-Length` or as soon as it grows past the limit.
+
+    A body that has not all arrived within `limits.body_seconds` is 408. Either way the
+    connection is closed: the rest of the body is never read.
+    """
+    too_large = Refusal(
+        413, f"Payload Too Large: the body is over {limits.max_body_bytes} bytes", headers=CLOSE
+    )
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise too_large
+    body = bytearray()
+    try:
+        async with asyncio.timeout(limits.body_seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limits.max_body_bytes:
+                    raise too_large
+    except TimeoutError:
+        raise Refusal(
+            408, f"Request Timeout: the body did not arrive within {limits.body_seconds} s", headers=CLOSE
+        ) from None
+    return bytes(body)
+
+
+def hostname(authority: str) -> str | None:
+    """The host an authority (`Host` header, or an origin's) names; None if it is not one.
+
+    '127.0.0.1:8000' -> '127.0.0.1'; '[::1]:80' -> '[::1]'; 'LocalHost' -> 'localhost';
+    '127.0.0.1:1@evil.com', '[::1]evil.com' and 'localhost:evil' -> None.
+    """
+    found = _AUTHORITY.fullmatch(authority)
+    if found is None or int(found["port"] or 0) > 65535:
+        return None
+    if found["ipv6"] is not None:
+        try:
+            return f"[{ipaddress.IPv6Address(found['ipv6']).compressed}]"
+        except ValueError:
+            return None
+    return found["name"].lower()
+
+
+def origin_hostname(origin: str) -> str | None:
+    """The host of an `Origin` such as 'http://localhost:6274'; None unless it is exactly one."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or parts.path or parts.query or parts.fragment:
+        return None
+    return hostname(parts.netloc)
 
 
 def require_accept(request: Request, *media_types: str) -> None:

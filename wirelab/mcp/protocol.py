@@ -94,9 +94,14 @@ def argument_problems(schema: JSONSchema, arguments: Any) -> list[str]:
 
     validator = jsonschema.Draft202012Validator(schema)
     return [
-        f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {e.message}"
+        f"{'/'.join(map(str, e.absolute_path)) or 'arguments'}: {_shortened(e.message)}"
         for e in sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
     ]
+
+
+def _shortened(message: str, limit: int = 300) -> str:
+    """A validator's message cut to `limit` characters: it quotes the value, which may be huge."""
+    return message if len(message) <= limit else f"{message[: limit // 2]} … {message[-limit // 2 :]}"
 
 
 def request_meta(request: Message) -> dict[str, Any]:
@@ -112,6 +117,22 @@ def required_string(params: dict[str, Any], name: str) -> str:
     if not isinstance(value, str):
         raise invalid_params(f'"{name}" must be a string')
     return value
+
+
+def optional_object(params: dict[str, Any], name: str) -> dict[str, Any]:
+    """`params[name]`, an object, or `{}` when absent or null; -32602 for any other type."""
+    value = params.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise invalid_params(f'"{name}" must be an object, not {_json_type(value)}')
+    return value
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type: 'an array', 'a string', 'a number'…"""
+    names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return names.get(type(value), "an object")
 
 
 def check_sampling_request(params: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from wirelab.mcp.protocol import (
     decode_cursor,
     encode_cursor,
     invalid_params,
+    optional_object,
     request_meta,
     required_string,
     without_none,
@@ -209,8 +210,8 @@ class Session(ServerToClient):
             )
         supported = requested in SUPPORTED_PROTOCOL_VERSIONS
         self.protocol_version = requested if supported else LATEST_PROTOCOL_VERSION
-        self.client_info = params.get("clientInfo") or {}
-        self.client_capabilities = params.get("capabilities") or {}
+        self.client_info = optional_object(params, "clientInfo")
+        self.client_capabilities = optional_object(params, "capabilities")
         self.initialized = True
         log.info("initialize from %s: protocol %s", self.client_info.get("name"), self.protocol_version)
         return without_none(
@@ -232,7 +233,8 @@ class Session(ServerToClient):
 
     def on_cancelled(self, params: dict[str, Any]) -> None:
         """Stop the request the client gave up on; it gets no response."""
-        task = self.in_flight.get(params.get("requestId"))
+        request_id = params.get("requestId")
+        task = self.in_flight.get(request_id) if isinstance(request_id, str | int) else None
         if task is not None:
             log.info("cancelled request %r: %s", params.get("requestId"), params.get("reason"))
             task.cancel()
@@ -245,14 +247,12 @@ class Session(ServerToClient):
 
     async def call_tool(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         """Run a tool. Unknown tool: protocol error. Bad arguments or a failing tool: `isError`."""
-        tool = self.server.tools.get(params.get("name"))
+        name = required_string(params, "name")
+        tool = self.server.tools.get(name)
         if tool is None:
-            raise invalid_params(
-                f"unknown tool {params.get('name')!r}; tools: {', '.join(self.server.tools)}",
-                name=params.get("name"),
-            )
-        arguments = params.get("arguments") or {}
-        problems = argument_problems(tool.input_schema, arguments)
+            raise invalid_params(f"unknown tool {name!r}; tools: {', '.join(self.server.tools)}", name=name)
+        arguments = {} if params.get("arguments") is None else params["arguments"]
+        problems = argument_problems(tool.input_schema, arguments)  # not an object: an isError result
         if problems:
             return error_result(f"Invalid arguments for {tool.name}: " + "; ".join(problems))
         if tool.context_parameter:
@@ -313,12 +313,13 @@ class Session(ServerToClient):
         return without_none(prompts=[p.describe() for p in page], nextCursor=next_cursor)
 
     def get_prompt(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-        prompt = self.server.prompts.get(params.get("name"))
+        name = required_string(params, "name")
+        prompt = self.server.prompts.get(name)
         if prompt is None:
-            raise invalid_params(
-                f"unknown prompt {params.get('name')!r}; prompts: {', '.join(self.server.prompts)}"
-            )
-        arguments = params.get("arguments") or {}
+            raise invalid_params(f"unknown prompt {name!r}; prompts: {', '.join(self.server.prompts)}")
+        arguments = optional_object(params, "arguments")
+        if not all(isinstance(value, str) for value in arguments.values()):
+            raise invalid_params(f"prompt {prompt.name!r}: every argument must be a string")
         missing = [a["name"] for a in prompt.arguments if a["required"] and a["name"] not in arguments]
         unknown = sorted(set(arguments) - {a["name"] for a in prompt.arguments})
         if missing or unknown:
@@ -332,10 +333,12 @@ class Session(ServerToClient):
         return {"description": prompt.description, "messages": prompt_messages(rendered)}
 
     def complete(self, params: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-        ref, argument = params.get("ref") or {}, params.get("argument") or {}
+        ref, argument = optional_object(params, "ref"), optional_object(params, "argument")
         key = ref.get("name") if ref.get("type") == "ref/prompt" else ref.get("uri")
         known = self.server.prompts if ref.get("type") == "ref/prompt" else self.server.templates
-        if key not in known:
+        if not isinstance(argument.get("name"), str):
+            raise invalid_params('"argument" must be an object with a "name" string')
+        if not isinstance(key, str) or key not in known:
             raise invalid_params(f"nothing to complete for ref {ref!r}")
         completer = self.server.completers.get((key, argument.get("name")))
         values = completer(str(argument.get("value", ""))) if completer else []

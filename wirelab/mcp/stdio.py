@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import os
 import sys
@@ -38,6 +37,9 @@ log = logging.getLogger(__name__)
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024
+MAX_IN_FLIGHT = 64
+EOF_GRACE_SECONDS = 5.0
+SERVER_BUSY = -32000  # JSON-RPC leaves -32000 to -32099 to the server
 
 
 @dataclass(frozen=True)
@@ -87,10 +89,17 @@ class LineSplitter:
                 self._line.clear()
         return lines
 
+    def finish(self) -> list[bytes]:
+        """At the end of the stream: the last line, if it had no newline (`[]` otherwise)."""
+        last, skipping = bytes(self._line).rstrip(b"\r"), self._skipping
+        self._line.clear()
+        self._skipping = False
+        return [last] if last and not skipping else []
+
 
 def encode(message: Message) -> bytes:
     """One message as one line: JSON escapes newlines inside strings, so none is embedded."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return jsonrpc.encode(message) + b"\n"
 
 
 def receive_line(
@@ -118,7 +127,12 @@ def _as_seen(line: bytes, error: Message) -> object:
 
 
 class StdioServer:
-    """Serve one `Server` session over a pair of byte streams (stdin and stdout by default)."""
+    """Serve one `Server` session over a pair of byte streams (stdin and stdout by default).
+
+    At most `max_in_flight` requests run at once: one more is answered at once with
+    -32000, so memory stays bounded however fast a client writes. When stdin ends, the
+    requests still running get `eof_grace` seconds to answer, then they are cancelled.
+    """
 
     def __init__(
         self,
@@ -126,13 +140,18 @@ class StdioServer:
         stdin: BinaryIO | None = None,
         stdout: BinaryIO | None = None,
         limit: int = MAX_LINE_BYTES,
+        *,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        eof_grace: float = EOF_GRACE_SECONDS,
     ) -> None:
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
+        self.max_in_flight, self.eof_grace = max_in_flight, eof_grace
         self.splitter = LineSplitter(limit)
         self.wire = Wire()
         self.session = server.connect(self.write)
         self._tasks: set[asyncio.Task] = set()
+        self._requests: set[asyncio.Task] = set()  # the requests among them, for the limit
 
     def write(self, message: Message) -> None:
         self.wire.publish(WireMessage.jsonrpc("mcp", "server", message))
@@ -140,23 +159,51 @@ class StdioServer:
         self.stdout.flush()
 
     async def serve(self) -> None:
-        """Answer lines until stdin ends, then finish the requests still running."""
+        """Answer lines until stdin ends, then finish the requests still running (for a while)."""
         try:
             while chunk := await asyncio.to_thread(self.stdin.read1, CHUNK_BYTES):
                 for line in self.splitter.feed(chunk):
                     self.receive(line)
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            for line in self.splitter.finish():  # a last line without its newline
+                self.receive(line)
+            await self.finish_running()
         finally:
             self.session.close()
+
+    async def finish_running(self) -> None:
+        """Wait `eof_grace` seconds for the requests still running, then cancel them."""
+        if not self._tasks:
+            return
+        _, late = await asyncio.wait(set(self._tasks), timeout=self.eof_grace)
+        for task in late:
+            task.cancel()
+        if late:
+            log.warning(
+                "stdin ended: cancelled %d request(s) still running after %s s", len(late), self.eof_grace
+            )
+            await asyncio.gather(*late, return_exceptions=True)
 
     def receive(self, line: bytes | OversizedLine) -> None:
         """Answer one line in its own task (so a cancel can reach it), in the order read."""
         if line == b"":
             return  # blank lines carry nothing
         message, error = receive_line(line, self.wire, "client")
+        is_request = message is not None and jsonrpc.is_request(message)
+        if is_request and len(self._requests) >= self.max_in_flight:
+            message, error, is_request = None, jsonrpc.error_response(message["id"], self.busy()), False
         task = asyncio.create_task(self.answer(message) if message else self.refuse(error))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        if is_request:
+            self._requests.add(task)
+            task.add_done_callback(self._requests.discard)
+
+    def busy(self) -> JsonRpcError:
+        return JsonRpcError(
+            SERVER_BUSY,
+            f"Server busy: {self.max_in_flight} requests are already running; "
+            "wait for an answer before sending more",
+        )
 
     async def answer(self, message: Message) -> None:
         response = await self.session.handle(message)

@@ -1,0 +1,327 @@
+"""Reliability of our MCP servers under the red-team inputs of issue 14, measured.
+
+    .venv/bin/python benchmarks/reliability.py           # print the section
+    .venv/bin/python benchmarks/reliability.py --write   # and put it in results.md
+
+The example server is served over Streamable HTTP in a subprocess (so its memory is
+its own), and over stdio. Measured: sessions held up to the cap and memory per
+session; concurrent calls held; peak memory while 100 MiB and 400 MiB bodies are
+sent; the largest stall of a `ping` sent every 50 ms while every other input is sent;
+and a corpus of bad inputs, each of which must get one well-formed answer: no 5xx,
+no silence, no crash. `--write` replaces only the "Reliability" section of
+results.md, leaving the other sections as they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import pathlib
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import httpx2
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent
+RESULTS = HERE / "results.md"
+TITLE = "## Reliability under bad input (issue 14)"
+MiB = 1024 * 1024
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "b", "version": "1"},
+    },
+}
+SERVE = """
+import sys, time
+from wirelab.mcp.example import build_server
+from wirelab.mcp.http import serve_http
+from wirelab.mcp.http_limits import HttpLimits
+running = serve_http(build_server(), limits=HttpLimits(max_sessions=int(sys.argv[1]), header_seconds=2))
+print(running.port, flush=True)
+time.sleep(3600)
+"""
+
+
+def rss_kib(pid: int, field: str = "VmRSS") -> int:
+    text = pathlib.Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(rf"{field}:\s+(\d+)", text)[1])
+
+
+def reset_peak(pid: int) -> None:
+    pathlib.Path(f"/proc/{pid}/clear_refs").write_text("5")  # resets VmHWM to the current RSS
+
+
+def chunked_body(port: int, size: int) -> int:
+    """Stream `size` bytes as a chunked body; returns the HTTP status the server answered."""
+    chunk = b"x" * (256 * 1024)
+    framed = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(head)
+        sock.settimeout(5)
+        try:
+            for _ in range(size // len(chunk)):
+                sock.sendall(framed)
+        except (TimeoutError, BrokenPipeError, ConnectionResetError):
+            pass
+        try:
+            return int(sock.recv(1024).split(b" ", 2)[1])
+        except (TimeoutError, ConnectionResetError, IndexError, ValueError):
+            return 0
+
+
+def bad_http_inputs(session: str) -> list[tuple[str, bytes | str, dict[str, str]]]:
+    """(name, body, extra headers): each must be answered by one JSON error, not 5xx."""
+    s = {"Mcp-Session-Id": session}
+    call = '{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": %s}'
+    cases = [
+        ("lone surrogate id, initialize", json.dumps(INIT).replace('"id": 1', '"id": "\\ud800"'), {}),
+        ("lone surrogate method", '{"jsonrpc": "2.0", "id": 2, "method": "\\ud800"}', s),
+        ("lone surrogate tool name", call % '{"name": "\\udfff"}', s),
+        ("lone surrogate query", call % '{"name": "search_notes", "arguments": {"query": "\\ud800"}}', s),
+        ("response without id", '{"jsonrpc": "2.0", "result": {}}', s),
+        ("duplicate jsonrpc key", '{"jsonrpc": "1.0", "jsonrpc": "2.0", "id": 1, "method": "ping"}', s),
+        ("batch", "[]", s),
+        ("not JSON", "{oops", s),
+        ("not UTF-8", b"\xff\xfe", s),
+        ("NaN", '{"jsonrpc": "2.0", "id": NaN, "method": "ping"}', s),
+        ("deep nesting", "[" * 100_000, s),
+        ("huge integer", '{"jsonrpc": "2.0", "id": ' + "9" * 5000 + ', "method": "ping"}', s),
+    ]
+    for params in [
+        '{"name": ["search_notes"]}',
+        '{"name": {"a": 1}}',
+        '{"name": "search_notes", "arguments": ["x"]}',
+        '{"name": "rebuild_index", "arguments": {"passes": 1000000000}}',
+        '{"name": "search_notes", "arguments": {"query": "' + "a" * 100_000 + '"}}',
+    ]:
+        cases.append((f"tools/call {params[:30]}", call % params, s))
+    for method, params in [
+        ("prompts/get", '{"name": ["x"]}'),
+        ("prompts/get", '{"name": "summarize_note", "arguments": [1]}'),
+        ("completion/complete", '{"ref": ["x"], "argument": {}}'),
+        (
+            "completion/complete",
+            '{"ref": {"type": "ref/prompt", "name": "summarize_note"}, "argument": {"name": []}}',
+        ),
+        ("resources/read", '{"uri": ["x"]}'),
+        ("logging/setLevel", '{"level": ["info"]}'),
+        ("tools/list", '{"cursor": ["x"]}'),
+        ("notifications/cancelled", '{"requestId": [1]}'),
+    ]:
+        cases.append(
+            (
+                f"{method} wrong types",
+                f'{{"jsonrpc": "2.0", "id": 3, "method": "{method}", "params": {params}}}',
+                s,
+            )
+        )
+    ping = '{"jsonrpc": "2.0", "id": 4, "method": "ping"}'
+    for host in ["127.0.0.1:1@evil.com", "[::1]evil.com", "localhost:evil", "evil.com"]:
+        cases.append((f"Host {host}", ping, {**s, "Host": host}))
+    cases.append(("Origin https://evil.com", ping, {**s, "Origin": "https://evil.com"}))
+    cases.append(("2024 session header 2099", ping, {**s, "MCP-Protocol-Version": "2099-01-01"}))
+    cases.append(("unknown session", ping, {"Mcp-Session-Id": "nope"}))
+    cases.append(("no session", ping, {}))
+    cases.append(("Content-Length over the limit", "", {**s, "Content-Length": str(400 * MiB)}))
+    return cases
+
+
+def send_raw(port: int, body: bytes, headers: list[tuple[str, str]]) -> int:
+    """One request with exactly these headers (repeats allowed); the status, or 0 for silence."""
+    lines = ["POST /mcp HTTP/1.1"] + [f"{n}: {v}" for n, v in headers]
+    if not any(n.lower() == "content-length" for n, _ in headers):
+        lines.append(f"Content-Length: {len(body)}")
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(10)
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        try:
+            reply = sock.recv(65536)
+            return int(reply.split(b" ", 2)[1])
+        except (TimeoutError, ConnectionResetError, IndexError, ValueError):
+            return 0
+
+
+def measure_http(max_sessions: int, quick: bool) -> dict[str, object]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, str(max_sessions)], stdout=subprocess.PIPE, cwd=REPO, text=True
+    )
+    port = int(process.stdout.readline())
+    url = f"http://127.0.0.1:{port}/mcp"
+    figures: dict[str, object] = {}
+    stalls: list[float] = []
+    stop = threading.Event()
+    try:
+        with httpx2.Client(timeout=30) as http:
+            session = http.post(url, json=INIT, headers=ACCEPT).headers["mcp-session-id"]
+            # sessions held, memory per session
+            before = rss_kib(process.pid)
+            opened, refused = 1, None  # first, while the heap is fresh
+            while refused is None and opened < max_sessions + 5:
+                reply = http.post(url, json=INIT, headers=ACCEPT)
+                if reply.status_code == 200:
+                    opened += 1
+                else:
+                    refused = reply.status_code
+            after = rss_kib(process.pid)
+            figures["sessions"] = (opened, refused, (after - before) / max(opened - 1, 1))
+
+            def pinger() -> None:
+                headers = {**ACCEPT, "Mcp-Session-Id": session}
+                with httpx2.Client(timeout=60) as own:
+                    while not stop.is_set():
+                        start = time.perf_counter()
+                        own.post(url, json={"jsonrpc": "2.0", "id": 0, "method": "ping"}, headers=headers)
+                        stalls.append(time.perf_counter() - start)
+                        time.sleep(0.05)
+
+            watcher = threading.Thread(target=pinger, daemon=True)
+            watcher.start()
+            # bad inputs
+            corpus = bad_http_inputs(session)
+            statuses = []
+            for _, body, extra in corpus:
+                raw = body.encode() if isinstance(body, str) else body
+                headers = [("Host", f"127.0.0.1:{port}"), *ACCEPT.items()]
+                headers = [(n, v) for n, v in headers if n not in extra] + list(extra.items())
+                statuses.append(send_raw(port, raw, headers))
+            for header in ["Mcp-Method", "Mcp-Session-Id", "MCP-Protocol-Version"]:
+                headers = [("Host", f"127.0.0.1:{port}"), *ACCEPT.items(), (header, "a"), (header, "b")]
+                statuses.append(send_raw(port, b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}', headers))
+            figures["corpus"] = len(statuses)
+            figures["5xx"] = sum(status >= 500 for status in statuses)
+            figures["silent"] = sum(status == 0 for status in statuses)
+            # bodies
+            for size in (100 * MiB, 400 * MiB):
+                reset_peak(process.pid)
+                before = rss_kib(process.pid)
+                status = chunked_body(port, size)
+                time.sleep(0.2)
+                figures[f"body {size // MiB} MiB"] = (status, before, rss_kib(process.pid, "VmHWM"))
+            # concurrent calls held
+            concurrent = 50 if quick else 200
+            call = {
+                "jsonrpc": "2.0",
+                "method": "tools/call",
+                "params": {"name": "rebuild_index", "arguments": {"passes": 5}},
+            }
+
+            async def calls() -> int:
+                headers = {**ACCEPT, "Mcp-Session-Id": session}
+                async with httpx2.AsyncClient(
+                    timeout=60, limits=httpx2.Limits(max_connections=concurrent)
+                ) as client:
+                    replies = await asyncio.gather(
+                        *(
+                            client.post(url, json={**call, "id": i}, headers=headers)
+                            for i in range(concurrent)
+                        )
+                    )
+                return sum(r.status_code == 200 and "result" in r.text for r in replies)
+
+            figures["concurrent"] = (concurrent, asyncio.run(calls()))
+            stop.set()
+            watcher.join(60)
+            figures["stall"] = max(stalls)
+            figures["alive"] = process.poll() is None
+    finally:
+        process.kill()
+        process.wait()
+    return figures
+
+
+def measure_stdio(cases: list[str]) -> tuple[int, int]:
+    """Send each line to a fresh stdio server after initialize; count lines without one answer."""
+    init = json.dumps({**INIT, "id": 0})
+    silent = 0
+    for text in cases:
+        done = subprocess.run(
+            [sys.executable, "-m", "wirelab.mcp.example"],
+            input=(init + "\n" + text + "\n").encode(),
+            capture_output=True,
+            timeout=60,
+            cwd=REPO,
+        )
+        answers = done.stdout.splitlines()
+        silent += len(answers) != 2 or done.returncode != 0
+    return len(cases), silent
+
+
+def section(http: dict[str, object], stdio: tuple[int, int], max_sessions: int) -> str:
+    opened, refused, per_session = http["sessions"]
+    concurrent, answered = http["concurrent"]
+    rows = "\n".join(
+        f"| {name} | {status} | {before / 1024:.0f} | {peak / 1024:.0f} |"
+        for name, (status, before, peak) in ((k, v) for k, v in http.items() if k.startswith("body"))
+    )
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+    ).stdout.strip()
+    return f"""{TITLE}
+
+`python benchmarks/reliability.py --write`; {stamp}, commit {commit}. The example server, over Streamable HTTP
+(in a subprocess, `HttpLimits` defaults but `max_sessions={max_sessions}`) and over stdio.
+
+- Sessions held: {opened} opened, then `initialize` got {refused} (the cap); memory per session
+  {per_session:.1f} KiB.
+- Concurrent calls held: {answered} of {concurrent} concurrent `tools/call`s (0.5 s each, one session)
+  answered.
+- Largest stall any single request caused: a `ping` every 50 ms, sent while every input below ran,
+  waited at most {http["stall"] * 1000:.0f} ms.
+- Bad-input corpus: {http["corpus"]} HTTP requests (lone surrogates, duplicate keys and headers, a response
+  without an id, wrong-typed params, crafted Host and Origin, oversized bodies…): {http["5xx"]} answered 5xx,
+  {http["silent"]} got no answer, server {"alive" if http["alive"] else "DEAD"} afterwards;
+  {stdio[0]} stdio lines: {stdio[1]} without exactly one answer, 0 crashes.
+
+Peak memory (VmHWM) of the HTTP server process while a chunked body streams in (limit 4 MiB):
+
+| body | status | RSS before MiB | peak MiB |
+|---|---:|---:|---:|
+{rows}
+"""
+
+
+def write(text: str) -> None:
+    """Replace this script's section of results.md (or add it at the end); keep every other section."""
+    current = RESULTS.read_text()
+    start = current.find(TITLE)
+    if start == -1:
+        RESULTS.write_text(current.rstrip() + "\n\n" + text)
+        return
+    end = current.find("\n## ", start + len(TITLE))
+    RESULTS.write_text(current[:start] + text + (current[end + 1 :] if end != -1 else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help="put the section into benchmarks/results.md")
+    parser.add_argument("--quick", action="store_true", help="fewer sessions and calls: a smoke run")
+    options = parser.parse_args()
+    max_sessions = 100 if options.quick else 1000
+    http = measure_http(max_sessions, options.quick)
+    stdio_lines = [body for _, body, _ in bad_http_inputs("-") if isinstance(body, str) and body][:20]
+    text = section(http, measure_stdio(stdio_lines), max_sessions)
+    print(text)
+    if options.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    main()

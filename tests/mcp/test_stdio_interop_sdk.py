@@ -1,7 +1,7 @@
 """Interoperability with the official MCP Python SDK (`mcp` on PyPI), both ways.
 
 - The SDK's clients (`stdio_client` + `ClientSession`, and `mcp.Client`) use our
-  example server over stdio.
+  example server over stdio (`mcp.Client` on 2026-07-28: see test_stdio_two_eras.py).
 - Our client uses a server written with the SDK (`mcp.server.MCPServer`), the reference
   server of tests/servers.py (`python tests/servers.py stdio`).
 """
@@ -95,7 +95,7 @@ def test_the_sdk_session_receives_progress_from_our_server():
 
 
 def test_the_sdk_client_connects_without_waiting_for_its_discover_timeout():
-    """`mcp.Client` first sends server/discover; our -32601 makes it fall back at once.
+    """`mcp.Client` first sends server/discover, which our server answers: it adopts 2026-07-28.
 
     A server that stayed silent would cost it 10 s; the 5 s bound fails that case.
     """
@@ -111,7 +111,7 @@ def test_the_sdk_client_connects_without_waiting_for_its_discover_timeout():
             return client.protocol_version, tools, result, note, prompt
 
     version, tools, result, note, prompt = run(scenario())
-    assert version == "2025-11-25"
+    assert version == "2026-07-28"
     assert len(tools.tools) == 4 and result.content[0].text == "stdio: The stdio transport"
     assert "- stdio: The stdio transport" in note.contents[0].text
     assert "Summarize" in prompt.messages[0].content.text

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirelab.check import CheckFailed, attempt, expect, passed
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.mcp.auth.tokens import SigningKey, issue
 
 PRM = "/.well-known/oauth-protected-resource"
@@ -106,6 +106,7 @@ def token_cases(key: SigningKey) -> list[tuple[str, str | None, tuple[int, str |
     ]
 
 
+@exercise
 def check_metadata_urls(metadata_urls: Any) -> None:
     for server_url, header_url, want, why in RESOURCE_METADATA_CASES:
         got = attempt(metadata_urls, server_url, header_url)
@@ -116,6 +117,7 @@ def check_metadata_urls(metadata_urls: Any) -> None:
     passed("metadata_urls lists the protected-resource metadata URLs in the specification's order")
 
 
+@exercise
 def check_server_metadata_urls(server_metadata_urls: Any) -> None:
     for issuer, want, why in SERVER_METADATA_CASES:
         got = attempt(server_metadata_urls, issuer)
@@ -123,6 +125,7 @@ def check_server_metadata_urls(server_metadata_urls: Any) -> None:
     passed("server_metadata_urls lists the authorization-server metadata URLs in the specification's order")
 
 
+@exercise
 def check_token_verdict(token_verdict: Any) -> None:
     key = SigningKey.generate()
     for what, token, want in token_cases(key):

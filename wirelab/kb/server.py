@@ -11,10 +11,11 @@ chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
 `kb://documents`. Nothing here writes: the documents are read once at start and the index
 lives in memory.
 
-The index is built once per process, in a worker thread started with the server, so
-`initialize` is answered at once; queries then run on a small pool of threads, so one
-slow query holds up no other, and each query is capped at `MAX_QUERY_CHARS`. Not here:
-HTTP, reloading the corpus, and any tool that changes anything.
+The index is built once per process, in worker threads started with the server, so
+`initialize` is answered at once. A lexical (BM25) index, ready in about a second, answers
+while the dense one builds (tens of seconds), each result saying so in a `note`. Queries run
+on a small pool of threads, so one slow query holds up no other, and each query is capped at
+`MAX_QUERY_CHARS`. Not here: HTTP, reloading the corpus, and any tool that changes anything.
 """
 
 from __future__ import annotations
@@ -79,22 +80,39 @@ def build_index(documents: Sequence[Document], dense: str = "auto") -> Knowledge
     return KnowledgeBase(documents, dense=dense)
 
 
-class KnowledgeService:
-    """The knowledge base, built once on a worker thread; queries run on a pool of `workers`.
+LEXICAL_ONLY = (
+    "The dense (vector) index is still being built: these results are lexical-only (BM25) "
+    "for now; hybrid and vector ranking start once it is ready."
+)
 
-    One slow query does not hold up the rest, and a query still waiting for a worker is
-    dropped when its call is cancelled (`notifications/cancelled`). Errors a caller can fix
-    come back as `ToolError`s, which the server turns into `isError` results: a bad query
-    or `k` (`ValueError`), an unknown id.
+
+class KnowledgeService:
+    """The knowledge base, built on worker threads; queries run on a pool of `workers`.
+
+    With `interim` (a quick lexical build), queries are answered by it while `build` (the
+    dense index, tens of seconds) runs on a thread of its own, and each result carries a
+    `note` saying so; if `build` fails, the interim index goes on answering, with a note
+    naming the failure. Without `interim`, queries wait for `build`. One slow query does not
+    hold up the rest, and a query still waiting for a worker is dropped when its call is
+    cancelled (`notifications/cancelled`). Errors a caller can fix come back as `ToolError`s,
+    which the server turns into `isError` results: a bad query or `k` (`ValueError`), an
+    unknown id.
     """
 
-    def __init__(self, build: Callable[[], KnowledgeBase], workers: int = QUERY_WORKERS) -> None:
+    def __init__(
+        self,
+        build: Callable[[], KnowledgeBase],
+        interim: Callable[[], KnowledgeBase] | None = None,
+        workers: int = QUERY_WORKERS,
+    ) -> None:
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-index")
-        self._built = self._worker.submit(build)
+        self._interim = self._worker.submit(interim) if interim else None
+        self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-dense") if interim else None
+        self._built = (self._builder or self._worker).submit(build)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kb-query")
 
     async def run(self, query: Callable[[KnowledgeBase], T]) -> T:
-        """`query(kb)` on a worker thread, once the index is built; cancelling the call drops it."""
+        """`query(kb)` on a worker thread, with the best index ready; cancelling the call drops it."""
         future = self._pool.submit(self._answer, query)
         try:
             return await asyncio.wrap_future(future)
@@ -103,24 +121,39 @@ class KnowledgeService:
             raise
 
     def _answer(self, query: Callable[[KnowledgeBase], T]) -> T:
+        kb, note = self._ready_index()
         try:
-            kb = self._built.result()
+            result = query(kb)
+        except UnknownDocumentError as e:
+            raise ToolError("unknown_id", str(e), suggestion="Call list_documents for the ids.") from e
+        except ValueError as e:
+            raise ToolError("invalid_argument", str(e)) from e
+        return {**result, "note": note} if note and isinstance(result, dict) else result
+
+    def _ready_index(self) -> tuple[KnowledgeBase, str | None]:
+        """The built index, or the interim one (waiting for it if need be) and why."""
+        interim_ready = self._interim is not None and self._interim.exception() is None
+        if interim_ready and not self._built.done():
+            return self._interim.result(), LEXICAL_ONLY
+        try:
+            return self._built.result(), None
         except Exception as e:
+            if interim_ready:
+                return (
+                    self._interim.result(),
+                    f"The dense index could not be built ({e}): results are BM25-only.",
+                )
             raise ToolError(
                 "index_unavailable",
                 f"the index could not be built: {e}",
                 suggestion="Read the server's stderr; restart it with --dense off.",
             ) from e
-        try:
-            return query(kb)
-        except UnknownDocumentError as e:
-            raise ToolError("unknown_id", str(e), suggestion="Call list_documents for the ids.") from e
-        except ValueError as e:
-            raise ToolError("invalid_argument", str(e)) from e
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._builder is not None:
+            self._builder.shutdown(wait=False, cancel_futures=True)
 
 
 # --- the server ---------------------------------------------------------------
@@ -215,8 +248,9 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
             k: How many passages to return.
             mode: hybrid (both rankings fused), bm25 (exact words) or vector (meaning).
         """
-        hits = await service.run(lambda kb: kb.search(query, k, mode))
-        return SearchResults(query=query, method=mode, passages=passages(hits))
+        return await service.run(
+            lambda kb: SearchResults(query=query, method=mode, passages=passages(kb.search(query, k, mode)))
+        )
 
     @server.tool(title="Search passages, then rerank", annotations=READ_ONLY)
     async def search_reranked(query: str, k: int = 5, candidates: int = 20) -> SearchResults:
@@ -227,8 +261,11 @@ def _add_search_tools(server: Server, service: KnowledgeService) -> None:
             k: How many passages to return.
             candidates: How many hybrid results to rerank.
         """
-        hits = await service.run(lambda kb: kb.search_reranked(query, k, candidates))
-        return SearchResults(query=query, method="reranked", passages=passages(hits))
+        return await service.run(
+            lambda kb: SearchResults(
+                query=query, method="reranked", passages=passages(kb.search_reranked(query, k, candidates))
+            )
+        )
 
     query = (1, MAX_QUERY_CHARS)
     bound(server.tools["answer_question"], question=query, max_sentences=(1, 10))
@@ -335,7 +372,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         documents = load_documents(options.corpus)
     except CorpusError as e:
         sys.exit(f"wirelab.kb.server: {e}")
-    service = KnowledgeService(lambda: _logged_build(documents, options.dense))
+    lexical = None if options.dense == "off" else (lambda: build_index(documents, dense="off"))
+    service = KnowledgeService(lambda: _logged_build(documents, options.dense), interim=lexical)
     try:
         run_stdio(build_server(service, documents))
     finally:

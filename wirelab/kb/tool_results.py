@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import TypedDict
 
 
+class IndexNote(TypedDict, total=False):
+    """An optional `note`: the results came from the lexical index, and why."""
+
+    note: str
+
+
 class Passage(TypedDict):
     """One ranked passage of a document.
 
@@ -27,7 +33,7 @@ class Passage(TypedDict):
     text: str
 
 
-class SearchResults(TypedDict):
+class SearchResults(IndexNote):
     """The passages found for a query.
 
     Args:
@@ -57,7 +63,7 @@ class Source(TypedDict):
     uri: str
 
 
-class CitedAnswer(TypedDict):
+class CitedAnswer(IndexNote):
     """An answer made of sentences quoted from the knowledge base.
 
     Args:
@@ -101,7 +107,7 @@ class DocumentList(TypedDict):
     documents: list[DocumentSummary]
 
 
-class FullDocument(TypedDict):
+class FullDocument(IndexNote):
     """A whole document.
 
     Args:
@@ -141,7 +147,7 @@ class IndexState(TypedDict):
     build_seconds: float
 
 
-class Statistics(TypedDict):
+class Statistics(IndexNote):
     """Counts and the state of the index.
 
     Args:

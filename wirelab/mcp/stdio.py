@@ -11,6 +11,11 @@ JSON-RPC message gets -32600, and a line longer than `MAX_LINE_BYTES` (4 MiB)
 gets -32600 and is skipped up to its newline without being kept in memory.
 The loop goes on after each of them.
 
+Both protocol eras are served on one connection, each message picking its own
+(as on HTTP): a request whose `params._meta` names a protocol version, and
+`server/discover`, belong to 2026-07-28 and are answered by
+`wirelab.mcp.stateless`; everything else goes to the `initialize` session.
+
     python -m wirelab.mcp.example          # serve the example server on stdio
 
 Both sides publish what they send and receive on their `.wire` (channel "mcp").
@@ -30,7 +35,9 @@ from typing import BinaryIO
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
+from wirelab.mcp import stateless
 from wirelab.mcp.server import Server
+from wirelab.mcp.stateless import StatelessServer
 from wirelab.wire import Sender, Wire, WireMessage, parse_json
 
 log = logging.getLogger(__name__)
@@ -150,6 +157,7 @@ class StdioServer:
         self.splitter = LineSplitter(limit)
         self.wire = Wire()
         self.session = server.connect(self.write)
+        self.stateless = StatelessServer(server)
         self._tasks: set[asyncio.Task] = set()
         self._requests: set[asyncio.Task] = set()  # the requests among them, for the limit
 
@@ -206,9 +214,15 @@ class StdioServer:
         )
 
     async def answer(self, message: Message) -> None:
-        response = await self.session.handle(message)
+        response = await self.handle_in_its_era(message)
         if response is not None:
             self.write(response)
+
+    async def handle_in_its_era(self, message: Message) -> Message | None:
+        """2026-07-28 (a `_meta` version, or `server/discover`): stateless; else the session's."""
+        if stateless.is_modern(message, None) or message.get("method") == "server/discover":
+            return await self.stateless.handle(message, self.write)
+        return await self.session.handle(message)
 
     async def refuse(self, error: Message) -> None:
         log.warning("answered a bad line: %s", error["error"]["message"])

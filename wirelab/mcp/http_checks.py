@@ -21,7 +21,7 @@ from starlette.requests import Request
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
 from wirelab.mcp.http_limits import HttpLimits
-from wirelab.mcp.protocol import SUPPORTED_PROTOCOL_VERSIONS
+from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS
 from wirelab.mcp.stateless import VERSION_HEADER
 from wirelab.wire import parse_json
 
@@ -173,7 +173,7 @@ def require_accept(request: Request, *media_types: str) -> None:
 
 def refuse_modern(request: Request) -> None:
     version = request.headers.get(VERSION_HEADER)
-    if version is not None and version not in SUPPORTED_PROTOCOL_VERSIONS:
+    if version is not None and version not in HANDSHAKE_ERA_VERSIONS:
         raise Refusal(
             405,
             f"Method Not Allowed: protocol {version} has no GET stream and no sessions; POST each request",

@@ -28,6 +28,9 @@ LATEST_PROTOCOL_VERSION = "2025-11-25"
 # 2025-11-25 and decides whether it can go on. 2025-06-18 differs from 2025-11-25 only in
 # additions this server does not use.
 SUPPORTED_PROTOCOL_VERSIONS = ("2025-06-18", "2025-11-25")
+# Every revision of the initialize era. A version header naming one belongs to a session (the
+# official conformance client sends 2025-03-26 inside a 2025-11-25 session), not to 2026-07-28.
+HANDSHAKE_ERA_VERSIONS = ("2024-11-05", "2025-03-26", *SUPPORTED_PROTOCOL_VERSIONS)
 RESOURCE_NOT_FOUND = -32002  # MCP's code up to 2025-11-25 (resources.mdx, "Error Handling")
 CLIENT_REQUEST_TIMEOUT = 60.0  # seconds a server waits for the client (a user may be deciding)
 ELICIT_ACTIONS = ("accept", "decline", "cancel")

@@ -38,7 +38,13 @@ from typing import Any
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError, Message
-from wirelab.mcp.protocol import LOG_LEVELS, RESOURCE_NOT_FOUND, SUPPORTED_PROTOCOL_VERSIONS, Send
+from wirelab.mcp.protocol import (
+    HANDSHAKE_ERA_VERSIONS,
+    LOG_LEVELS,
+    RESOURCE_NOT_FOUND,
+    SUPPORTED_PROTOCOL_VERSIONS,
+    Send,
+)
 from wirelab.mcp.server import Server
 from wirelab.mcp.session import Session
 
@@ -103,7 +109,7 @@ def is_modern(message: Message, header_version: str | None) -> bool:
     """
     if envelope_version(message) is not None:
         return True
-    return header_version is not None and header_version not in SUPPORTED_PROTOCOL_VERSIONS
+    return header_version is not None and header_version not in HANDSHAKE_ERA_VERSIONS
 
 
 def stamp(

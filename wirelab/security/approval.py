@@ -11,7 +11,7 @@ Tool poisoning hides orders for the model in the part nobody looks at:
     >>> approval_view(poisoned)
     'add: Add two numbers.'
     >>> [f.kind for f in review_tool(poisoned)]
-    ['instruction_tag', 'concealment', 'secret_path']
+    ['instruction_tag', 'instruction_tag', 'concealment', 'secret_path']
 
 `review_tool` reads every string the model reads, keys included, after
 `normalize.plain` (invisible characters out, NFKC, look-alike letters mapped

@@ -39,8 +39,8 @@ from wirelab.jsonrpc import JsonRpcError, Message
 from wirelab.mcp.in_process import InProcessTransport
 from wirelab.mcp.protocol import (
     ELICIT_ACTIONS,
+    HANDSHAKE_ERA_VERSIONS,
     LATEST_PROTOCOL_VERSION,
-    SUPPORTED_PROTOCOL_VERSIONS,
     argument_problems,
     check_elicitation_request,
     check_sampling_request,
@@ -155,10 +155,13 @@ class Client:
                 "clientInfo": self.client_info,
             },
         )
-        if result.get("protocolVersion") not in SUPPORTED_PROTOCOL_VERSIONS:
+        # A client talks to servers it did not write: it accepts every revision of the
+        # initialize era (what it sends does not change), while our server offers only
+        # the revisions it implements.
+        if result.get("protocolVersion") not in HANDSHAKE_ERA_VERSIONS:
             raise ConnectionError(
                 f"the server chose protocol {result.get('protocolVersion')!r}; "
-                f"this client speaks {', '.join(SUPPORTED_PROTOCOL_VERSIONS)}"
+                f"this client speaks {', '.join(HANDSHAKE_ERA_VERSIONS)}"
             )
         self.protocol_version = result["protocolVersion"]
         self.server_info = result.get("serverInfo", {})

@@ -401,7 +401,10 @@ class RunningHttpServer:
         # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer.
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.host, self.port = self._socket.getsockname()[:2]
-        self._server = uvicorn.Server(uvicorn_config(app.starlette, app.limits))
+        # Any app with `.starlette` runs here (lesson 15's authorization server too); one
+        # without limits of its own gets the defaults.
+        limits = getattr(app, "limits", DEFAULT_LIMITS)
+        self._server = uvicorn.Server(uvicorn_config(app.starlette, limits))
         self._thread = threading.Thread(
             target=self._server.run, args=([self._socket],), name=f"mcp-http:{self.port}", daemon=True
         )

@@ -13,8 +13,8 @@ from starlette.routing import Route
 
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.client import Client, connect_in_process, with_defaults
-from wirelab.mcp.http import RunningHttpServer
 from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.http_running import RunningHttpServer
 from wirelab.mcp.server import Context, Server
 from wirelab.wire import Wire
 
@@ -69,7 +69,7 @@ def test_a_closed_stream_is_resumed_with_last_event_id_after_the_servers_retry()
         async with connect_http(url, timeout=10) as client:
             return await client.call_tool("slow")
 
-    with RunningHttpServer(fake).start() as running:  # type: ignore[arg-type]
+    with RunningHttpServer(fake).start() as running:
         result = run(scenario(running.url))
     assert result == {"content": [], "isError": False}
     [(last_event_id, waited)] = fake.resumed
@@ -85,7 +85,7 @@ def test_a_stream_closed_with_no_event_id_fails_the_request_clearly():
             return await client.call_tool("slow")
 
     with (
-        RunningHttpServer(fake).start() as running,  # type: ignore[arg-type]
+        RunningHttpServer(fake).start() as running,
         pytest.raises(JsonRpcError, match="no event id to resume"),
     ):
         run(scenario(running.url))
@@ -252,7 +252,7 @@ def test_the_notification_stream_reconnects_after_retry_with_last_event_id():
             client.on_notification("notifications/tools/list_changed", lambda params: changed.set())
             await asyncio.wait_for(changed.wait(), 5)
 
-    with RunningHttpServer(fake).start() as running:  # type: ignore[arg-type]
+    with RunningHttpServer(fake).start() as running:
         run(scenario(running.url))
     (first, opened), (resumed_from, reopened) = fake.gets[:2]
     assert (first, resumed_from) == (None, "g1")

@@ -42,15 +42,12 @@ import contextvars
 import dataclasses
 import logging
 import secrets
-import socket
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import uvicorn
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -71,7 +68,8 @@ from wirelab.mcp.http_checks import (
     refuse_repeated_headers,
     require_accept,
 )
-from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits, uvicorn_config
+from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits
+from wirelab.mcp.http_running import MCP_PATH, RunningHttpServer
 from wirelab.mcp.protocol import Send
 from wirelab.mcp.server import Server
 from wirelab.mcp.session import Session
@@ -80,7 +78,6 @@ from wirelab.wire import Wire, WireMessage
 
 log = logging.getLogger(__name__)
 
-MCP_PATH = "/mcp"
 SESSION_HEADER = "Mcp-Session-Id"
 CHANNEL = "mcp-http"
 MODERN_ERROR_STATUS = {
@@ -392,63 +389,10 @@ async def _run(handle: Handle, message: Message, queue: asyncio.Queue[Message | 
     queue.put_nowait(response)
 
 
-class RunningHttpServer:
-    """uvicorn serving an `McpHttpApp` on a daemon thread; a context manager."""
-
-    def __init__(self, app: McpHttpApp, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.app = app
-        self._socket = socket.create_server((host, port))
-        # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer.
-        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.host, self.port = self._socket.getsockname()[:2]
-        # Any app with `.starlette` runs here (lesson 15's authorization server too); one
-        # without limits of its own gets the defaults.
-        limits = getattr(app, "limits", DEFAULT_LIMITS)
-        self._server = uvicorn.Server(uvicorn_config(app.starlette, limits))
-        self._thread = threading.Thread(
-            target=self._server.run, args=([self._socket],), name=f"mcp-http:{self.port}", daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        """The MCP endpoint, e.g. 'http://127.0.0.1:54321/mcp'."""
-        return f"http://{self.host}:{self.port}{MCP_PATH}"
-
-    @property
-    def wire(self) -> Wire:
-        return self.app.wire
-
-    def start(self, timeout: float = 10.0) -> RunningHttpServer:
-        """Start serving; returns once the server accepts connections."""
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"the MCP HTTP server did not start on {self.url}")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        """End open streams, stop serving and wait for the thread to end."""
-        self.app.end_streams()
-        self._server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        self._socket.close()
-
-    def __enter__(self) -> RunningHttpServer:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"RunningHttpServer({self.url!r})"
-
-
 def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0, **options: Any) -> RunningHttpServer:
     """Serve `server` over Streamable HTTP on a background thread; port 0 picks a free port.
 
-    `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`, `limits`).
+    `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`, `limits`); the
+    thread is a `RunningHttpServer` (`wirelab.mcp.http_running`).
     """
     return RunningHttpServer(McpHttpApp(server, **options), host, port).start()

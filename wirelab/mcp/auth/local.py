@@ -14,7 +14,8 @@ from typing import Any
 
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.resource import ProtectedResource
-from wirelab.mcp.http import McpHttpApp, RunningHttpServer
+from wirelab.mcp.http import McpHttpApp
+from wirelab.mcp.http_running import RunningHttpServer
 from wirelab.mcp.server import Server
 
 
@@ -22,7 +23,7 @@ def serve_authorization_server(
     authority: AuthorizationServer, host: str = "127.0.0.1", port: int = 0
 ) -> RunningHttpServer:
     """Serve `authority` on a background thread; its issuer becomes the URL it listens on."""
-    running = RunningHttpServer(authority, host, port)  # type: ignore[arg-type]  # any app with .starlette
+    running = RunningHttpServer(authority, host, port)
     authority.issuer = f"http://{running.host}:{running.port}"
     return running.start()
 

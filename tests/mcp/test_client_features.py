@@ -11,12 +11,8 @@ import pytest
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.llm import model_name
-from wirelab.mcp.client import (
-    Client,
-    Declined,
-    RequestTimeout,
-    connect_in_process,
-)
+from wirelab.mcp.client import Client, RequestTimeout, connect_in_process
+from wirelab.mcp.client_features import Declined
 from wirelab.mcp.host import McpHost, chat_messages
 from wirelab.mcp.protocol import MissingClientCapability
 from wirelab.mcp.server import Context, Server

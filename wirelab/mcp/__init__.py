@@ -10,7 +10,8 @@
   client (sampling, roots, elicitation), `wirelab.mcp.results` the results.
 - `wirelab.mcp.stdio`: newline-delimited JSON on stdin/stdout, for both sides.
 - `wirelab.mcp.client`: the client session (handshake, requests by id,
-  timeouts, notifications, a server that dies).
+  timeouts, notifications, a server that dies); `wirelab.mcp.client_features`
+  holds what it offers the server (sampling, roots, elicitation).
 - `wirelab.mcp.in_process`: a client transport to a `Server` in this process.
 - `wirelab.mcp.host`: MCP tools in the tool-call loop of lesson 02, with approval.
 - `wirelab.mcp.tool_names`: MCP tool names as valid, namespaced Chat Completions names, and back.

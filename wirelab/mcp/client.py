@@ -20,7 +20,8 @@ The client offers the server what it is given, and declares exactly that in
 `set_roots` sends `notifications/roots/list_changed`) and `on_elicitation`
 (answers `elicitation/create` in form mode; an accepted form gets each
 schema `default` the user left empty, SEP-1034). What it was not given, it answers
-with -32601. `connect_in_process` links a client to a `Server` in this process.
+with -32601 (`wirelab.mcp.client_features` holds the table, its checks and `Declined`).
+`connect_in_process` links a client to a `Server` in this process.
 
 Not covered: sampling with tools, URL-mode elicitation.
 """
@@ -36,15 +37,9 @@ from typing import Any, Protocol
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError, Message
+from wirelab.mcp.client_features import RequestHandler, checked_roots, declared_capabilities, offered
 from wirelab.mcp.in_process import InProcessTransport
-from wirelab.mcp.protocol import (
-    ELICIT_ACTIONS,
-    HANDSHAKE_ERA_VERSIONS,
-    LATEST_PROTOCOL_VERSION,
-    argument_problems,
-    check_elicitation_request,
-    check_sampling_request,
-)
+from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS, LATEST_PROTOCOL_VERSION
 from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.wire import Wire
@@ -53,8 +48,6 @@ log = logging.getLogger(__name__)
 
 NotificationHandler = Callable[[dict[str, Any]], Any]
 ProgressHandler = Callable[[dict[str, Any]], Any]
-RequestHandler = Callable[[dict[str, Any]], dict[str, Any] | Awaitable[dict[str, Any]]]
-USER_REJECTED = -1  # the code sampling.mdx gives for "User rejected sampling request"
 
 
 class Transport(Protocol):
@@ -75,18 +68,6 @@ class RequestTimeout(TimeoutError):
 
 class ServerDied(ConnectionError):
     """The server closed the connection (exited) while the client needed it."""
-
-
-class Declined(Exception):
-    """Raised by an `on_sampling` handler when the user refuses; the server gets error -1."""
-
-
-def checked_roots(roots: Sequence[dict[str, str]]) -> list[dict[str, str]]:
-    """Roots to offer: each a `{"uri": "file://...", "name": ...}`; anything else is a ValueError."""
-    for root in roots:
-        if not (isinstance(root, dict) and str(root.get("uri", "")).startswith("file://")):
-            raise ValueError(f'a root is {{"uri": "file:///path", "name": "..."}}, got {root!r}')
-    return [dict(root) for root in roots]
 
 
 class Client:
@@ -172,13 +153,7 @@ class Client:
 
     def capabilities(self) -> dict[str, Any]:
         """What this client declares in `initialize`: only what it was given handlers for."""
-        offered = {
-            "sampling": self.on_sampling is not None,
-            "roots": self.roots is not None,
-            "elicitation": self.on_elicitation is not None,
-        }
-        declared = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}}}
-        return {name: declared[name] for name, given in offered.items() if given}
+        return declared_capabilities(self.on_sampling, self.roots, self.on_elicitation)
 
     async def close(self) -> None:
         """Close the transport (the server sees EOF) and stop the reader."""
@@ -292,50 +267,14 @@ class Client:
 
     async def _answer(self, request: Message) -> None:
         try:
-            response = await jsonrpc.Dispatcher(self._offered()).handle(request)
+            table = offered(self.on_sampling, self.roots, self.on_elicitation)
+            response = await jsonrpc.Dispatcher(table).handle(request)
         except asyncio.CancelledError:
             return  # cancelled by the server, or the client is closing
         try:
             await self.transport.send(response)
         except ConnectionError as e:
             log.warning("could not answer the server's %s: %s", request["method"], e)
-
-    def _offered(self) -> dict[str, jsonrpc.Handler]:
-        """The table of what the server may ask this client; anything else is -32601."""
-        table: dict[str, jsonrpc.Handler] = {"ping": lambda params: {}}
-        if self.on_sampling is not None:
-            table["sampling/createMessage"] = self._sample
-        if self.roots is not None:
-            table["roots/list"] = lambda params: {"roots": self.roots}
-        if self.on_elicitation is not None:
-            table["elicitation/create"] = self._elicit
-        return table
-
-    async def _sample(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Check a `sampling/createMessage`, then ask `on_sampling`; `Declined` becomes -1."""
-        check_sampling_request(params)
-        try:
-            return await _outcome(self.on_sampling, params)
-        except Declined as e:
-            raise JsonRpcError(USER_REJECTED, str(e) or "User rejected sampling request") from None
-
-    async def _elicit(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Check an `elicitation/create` (form mode only), ask `on_elicitation`, check its answer."""
-        check_elicitation_request(params)
-        schema = params["requestedSchema"]
-        result = await _outcome(self.on_elicitation, params)
-        if not isinstance(result, dict) or result.get("action") not in ELICIT_ACTIONS:
-            raise ValueError(
-                f"on_elicitation returned {result!r}: return an action, one of {', '.join(ELICIT_ACTIONS)}"
-            )
-        if result["action"] == "accept":
-            result = {**result, "content": with_defaults(schema, result.get("content"))}
-        if result["action"] == "accept" and argument_problems(schema, result.get("content")):
-            raise ValueError(
-                "on_elicitation accepted content that breaks the requested schema: "
-                + "; ".join(argument_problems(schema, result.get("content")))
-            )
-        return result
 
     async def set_roots(self, roots: Sequence[dict[str, str]]) -> None:
         """Offer new roots and tell the server (`notifications/roots/list_changed`)."""
@@ -432,24 +371,6 @@ class Client:
 
     async def set_log_level(self, level: str) -> None:
         await self.request("logging/setLevel", {"level": level})
-
-
-def with_defaults(schema: dict[str, Any], content: Any) -> Any:
-    """Accepted form content with each property's schema `default` where the user left it empty."""
-    if content is None:
-        content = {}
-    if not isinstance(content, dict):
-        return content
-    filled = dict(content)
-    for name, spec in (schema.get("properties") or {}).items():
-        if isinstance(spec, dict) and "default" in spec and filled.get(name) is None:
-            filled[name] = spec["default"]
-    return filled
-
-
-async def _outcome(handler: RequestHandler, params: dict[str, Any]) -> Any:
-    outcome = handler(params)
-    return await outcome if isinstance(outcome, Awaitable) else outcome
 
 
 @asynccontextmanager

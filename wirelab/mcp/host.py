@@ -45,7 +45,8 @@ from wirelab import llm as course_llm
 from wirelab.errors import ToolError
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.loop import Message, execute_tool_call
-from wirelab.mcp.client import Client, Declined, InProcessTransport
+from wirelab.mcp.client import Client, InProcessTransport
+from wirelab.mcp.client_features import Declined
 from wirelab.mcp.server import Server
 from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.mcp.tool_names import ToolNames

@@ -11,7 +11,6 @@ import pytest
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.auth import AuthorizationError, OAuth, approve_headlessly, pkce_pair
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
-from wirelab.mcp.auth.client import s256
 from wirelab.mcp.auth.discovery import (
     authorization_server_metadata_urls,
     parse_challenge,
@@ -19,6 +18,7 @@ from wirelab.mcp.auth.discovery import (
     resource_metadata_urls,
 )
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
+from wirelab.mcp.auth.pkce import s256
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
 from wirelab.mcp.http_client import connect_http

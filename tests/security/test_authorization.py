@@ -11,9 +11,9 @@ import jwt
 import pytest
 
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
-from wirelab.mcp.auth.client import pkce_pair, s256
 from wirelab.mcp.auth.discovery import parse_challenge
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
+from wirelab.mcp.auth.pkce import pkce_pair, s256
 from wirelab.mcp.auth.tokens import SigningKey, issue
 from wirelab.mcp.example import build_server
 

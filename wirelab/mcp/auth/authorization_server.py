@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from wirelab.mcp.auth.client import s256
+from wirelab.mcp.auth.pkce import s256
 from wirelab.mcp.auth.tokens import SigningKey, issue
 from wirelab.wire import Wire
 

@@ -12,34 +12,30 @@ Every request goes out with the bearer token it has. A 401 starts the flow
    A server without metadata (2025-03-26) is its own authorization server.
 2. identity, in the specification's order: pre-registered `client_id`, a client ID
    metadata document (an HTTPS URL) when the server supports them, else dynamic
-   registration (RFC 7591).
-3. a grant: authorization code with PKCE S256 (the user approves in
-   `on_authorize`, which gets the authorization URL and returns the redirect URL),
-   or client credentials (a machine, no user). Both name the server in `resource`
+   registration (RFC 7591); how it proves it is `wirelab.mcp.auth.identity`.
+3. a grant: authorization code with PKCE S256 (`wirelab.mcp.auth.pkce`), which the user
+   approves in `on_authorize` (it gets the authorization URL and returns the redirect
+   URL), or client credentials (a machine, no user). Both name the server in `resource`
    (RFC 8707), so the token is good for this server only.
 
 A 403 `insufficient_scope` steps up: authorize again with the scopes the
 challenge names, at most `max_attempts` times for one request. An expired token
 is refreshed first when there is a refresh token. Every exchange is published on
-`.wire` (channel "oauth"), tokens and secrets shortened.
+`.wire` (channel "oauth"), tokens and secrets shortened (`wirelab.mcp.auth.wire_tap`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
 import logging
 import secrets
 import time
-import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import parse_qs, quote, urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx2
-import jwt
 
 from wirelab.mcp.auth.discovery import (
     authorization_server_metadata_urls,
@@ -49,40 +45,20 @@ from wirelab.mcp.auth.discovery import (
     resource_matches,
     resource_metadata_urls,
 )
-from wirelab.wire import Wire, WireMessage, parse_json
+from wirelab.mcp.auth.identity import Identity, authenticated, preregistered_method
+from wirelab.mcp.auth.pkce import pkce_pair
+from wirelab.mcp.auth.pkce import s256 as s256  # re-exported: lesson 15 imports it from here
+from wirelab.mcp.auth.wire_tap import WireTap
+from wirelab.wire import Wire, parse_json
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "oauth"
 Authorize = Callable[[str], Awaitable[str]]
 Grant = Literal["authorization_code", "client_credentials"]
-JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-SECRET_FIELDS = ("access_token", "refresh_token", "client_secret", "client_assertion", "authorization")
 
 
 class AuthorizationError(Exception):
     """The client could not get a token; the message says which step failed and why."""
-
-
-def s256(verifier: str) -> str:
-    """The S256 code challenge of a PKCE verifier: BASE64URL(SHA256(verifier)), no padding."""
-    digest = hashlib.sha256(verifier.encode("ascii", "replace")).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
-
-
-def pkce_pair() -> tuple[str, str]:
-    """A fresh PKCE code verifier (64 random URL-safe characters) and its S256 challenge."""
-    verifier = secrets.token_urlsafe(48)
-    return verifier, s256(verifier)
-
-
-@dataclass
-class Identity:
-    """Who the client is at one authorization server, and how it proves it at the token endpoint."""
-
-    client_id: str
-    client_secret: str | None = None
-    method: str = "none"  # none, client_secret_basic, client_secret_post, private_key_jwt
 
 
 @dataclass
@@ -133,7 +109,7 @@ class OAuth(httpx2.Auth):
         self.client_metadata_url = client_metadata_url
         self.private_key_pem, self.signing_algorithm = private_key_pem, signing_algorithm
         self.preregistered = (
-            Identity(client_id, client_secret, _preregistered_method(client_secret, private_key_pem))
+            Identity(client_id, client_secret, preregistered_method(client_secret, private_key_pem))
             if client_id
             else None
         )
@@ -142,10 +118,9 @@ class OAuth(httpx2.Auth):
         self.discovered: Discovered | None = None
         self.authorizations = 0
         self.wire = Wire()
+        self.tap = WireTap(self.wire)
         self._lock = asyncio.Lock()
-        self.http = httpx2.AsyncClient(
-            timeout=timeout, event_hooks={"request": [self._sent], "response": [self._received]}
-        )
+        self.http = httpx2.AsyncClient(timeout=timeout, event_hooks=self.tap.hooks)
 
     # --- the httpx2.Auth flow around every MCP request ---
 
@@ -161,7 +136,7 @@ class OAuth(httpx2.Auth):
             if response.status_code not in (401, 403):
                 return
             challenge = parse_challenge(response.headers.get("www-authenticate", ""))
-            self._publish(
+            self.tap.publish(
                 "server", "error", {"WWW-Authenticate": challenge}, "challenge", response.status_code
             )
             if response.status_code == 403 and challenge.get("error") != "insufficient_scope":
@@ -317,11 +292,11 @@ class OAuth(httpx2.Auth):
             query["scope"] = scope
         url = self.discovered.metadata["authorization_endpoint"]
         exchange = self.wire.next_exchange()  # the user's browser: open the page, approve, be redirected
-        self._publish(
+        self.tap.publish(
             "client", "request", {"url": url, "query": query}, "browser: authorize", exchange=exchange
         )
         redirected = await self.on_authorize(f"{url}{'&' if '?' in url else '?'}{urlencode(query)}")
-        self._publish("server", "response", {"location": redirected}, "browser: authorize", 302, exchange)
+        self.tap.publish("server", "response", {"location": redirected}, "browser: authorize", 302, exchange)
         answer = {k: v[0] for k, v in parse_qs(urlsplit(redirected).query).items()}
         if redirected.split("?")[0] != self.redirect_uri:
             raise AuthorizationError(f"redirected to {redirected!r}, not to {self.redirect_uri}")
@@ -356,18 +331,11 @@ class OAuth(httpx2.Auth):
     async def token_request(self, params: dict[str, str]) -> Tokens:
         """POST to the token endpoint, authenticated as the identity says; the tokens it answers."""
         assert self.discovered and self.identity
-        metadata, identity = self.discovered.metadata, self.identity
-        headers = {}
-        if identity.method == "client_secret_basic":
-            pair = f"{quote(identity.client_id, safe='')}:{quote(identity.client_secret or '', safe='')}"
-            headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
-        elif identity.method == "private_key_jwt":
-            params |= {"client_assertion_type": JWT_BEARER, "client_assertion": self._assertion(metadata)}
-        else:
-            params["client_id"] = identity.client_id
-            if identity.method == "client_secret_post":
-                params["client_secret"] = identity.client_secret or ""
-        response = await self.http.post(metadata["token_endpoint"], data=params, headers=headers)
+        metadata = self.discovered.metadata
+        form, headers = authenticated(
+            self.identity, params, metadata, self.private_key_pem, self.signing_algorithm
+        )
+        response = await self.http.post(metadata["token_endpoint"], data=form, headers=headers)
         answer = parse_json(response.content)
         if response.status_code != 200 or not isinstance(answer, dict) or "access_token" not in answer:
             raise AuthorizationError(f"the token endpoint answered {response.status_code}: {_why(answer)}")
@@ -379,20 +347,6 @@ class OAuth(httpx2.Auth):
             time.time() + answer["expires_in"] if isinstance(answer.get("expires_in"), int) else None,
             scopes,
         )
-
-    def _assertion(self, metadata: dict[str, Any]) -> str:
-        """A signed JWT that proves this client holds its private key (RFC 7523 §2.2)."""
-        assert self.identity and self.private_key_pem
-        now = int(time.time())
-        claims = {
-            "iss": self.identity.client_id,
-            "sub": self.identity.client_id,
-            "aud": metadata.get("issuer", metadata["token_endpoint"]),
-            "iat": now,
-            "exp": now + 300,
-            "jti": str(uuid.uuid4()),
-        }
-        return jwt.encode(claims, self.private_key_pem, algorithm=self.signing_algorithm)
 
     # --- HTTP helpers ---
 
@@ -415,45 +369,6 @@ class OAuth(httpx2.Auth):
             raise AuthorizationError(f"{url} answered {response.status_code}: {_why(answer)}")
         return answer
 
-    async def _sent(self, request: httpx2.Request) -> None:
-        body = request.content.decode("utf-8", "replace")
-        form = (
-            {k: v[0] for k, v in parse_qs(body).items()}
-            if "x-www-form" in request.headers.get("content-type", "")
-            else parse_json(body)
-            if body
-            else None
-        )
-        payload = {"url": str(request.url), **({"body": form} if form else {})}
-        if "authorization" in request.headers:
-            payload["Authorization"] = request.headers["authorization"]
-        request.extensions["exchange"] = self.wire.next_exchange()
-        method = f"{request.method} {request.url.path}"
-        self._publish("client", "request", payload, method, exchange=request.extensions["exchange"])
-
-    async def _received(self, response: httpx2.Response) -> None:
-        await response.aread()
-        kind = "error" if response.status_code >= 400 else "response"
-        body = parse_json(response.content) if response.content else None
-        payload = {"location": response.headers["location"]} if "location" in response.headers else body
-        method = f"{response.request.method} {response.request.url.path}"
-        exchange = response.request.extensions.get("exchange")
-        self._publish("server", kind, payload, method, response.status_code, exchange)
-
-    def _publish(
-        self,
-        sender: Any,
-        kind: Any,
-        payload: Any,
-        method: str,
-        status: int | None = None,
-        exchange: Any = None,
-    ) -> None:
-        if self.wire.observed:
-            self.wire.publish(
-                WireMessage(CHANNEL, sender, kind, shortened(payload), method, exchange, status)
-            )
-
     async def aclose(self) -> None:
         await self.http.aclose()
 
@@ -467,24 +382,6 @@ async def approve_headlessly(url: str) -> str:
             f"the authorization endpoint answered {response.status_code}, not a redirect"
         )
     return response.headers["location"]
-
-
-def shortened(payload: Any) -> Any:
-    """`payload` with every token, secret and assertion cut to its first 8 characters."""
-    if isinstance(payload, dict):
-        return {
-            k: (f"{v[:8]}…" if k.lower() in SECRET_FIELDS and isinstance(v, str) else shortened(v))
-            for k, v in payload.items()
-        }
-    if isinstance(payload, list):
-        return [shortened(item) for item in payload]
-    return payload
-
-
-def _preregistered_method(secret: str | None, private_key_pem: str | None) -> str:
-    if private_key_pem:
-        return "private_key_jwt"
-    return "client_secret_basic" if secret else "none"
 
 
 def _why(answer: Any) -> str:

@@ -49,7 +49,7 @@ def test_wirelab_lang_decides_and_an_unknown_one_is_refused(monkeypatch):
     monkeypatch.setenv("WIRELAB_LANG", "zh")
     assert language() == "zh"
     monkeypatch.setenv("WIRELAB_LANG", "fr")
-    with pytest.raises(ValueError, match="WIRELAB_LANG='fr' is not a widget language"):
+    with pytest.raises(ValueError, match="WIRELAB_LANG='fr' is not a language of the course"):
         language()
 
 

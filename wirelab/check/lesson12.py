@@ -1,7 +1,8 @@
 """Checks for lab 12: weighted RRF, hit@k and MRR written by hand, and a seventh read-only tool.
 
 The metric checks compare the learner's functions with `wirelab.kb` on small cases and on
-the eval set (BM25 rankings of a lexical-fallback index, built once). The tool check builds
+the eval set (BM25 rankings of a lexical-fallback index, built once). Both use the corpus of
+the lab's language: the Chinese corpus and eval set in labs/zh and solutions/zh. The tool check builds
 the knowledge-base server, lets the learner add a tool, serves it over Streamable HTTP on
 127.0.0.1 and uses it through the official MCP SDK's client (`tools/list`, `tools/call`),
 in a thread with its own event loop (a notebook's loop is already running).
@@ -17,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
+from wirelab.edition import language
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
 from wirelab.kb.fusion import reciprocal_rank_fusion
@@ -38,7 +40,7 @@ METRIC_CASES = [
     (["x", "y", "z"], {"a"}),
     (["x", "y", "z", "w", "a"], {"a", "q"}),
 ]
-CHUNK = "mcp-tools#2"
+CHUNKS = {"en": "mcp-tools#2", "zh": "tool-call-id#1"}  # a passage the check reads, per corpus
 
 
 @cache
@@ -185,7 +187,7 @@ async def _through_the_sdk(url: str) -> tuple[dict, dict | None, dict | None]:
         tools = {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools}
         if "get_passage" not in tools:
             return tools, None, None
-        good = await session.call_tool("get_passage", {"chunk_id": CHUNK})
+        good = await session.call_tool("get_passage", {"chunk_id": CHUNKS[language()]})
         bad = await session.call_tool("get_passage", {"chunk_id": "no-such-chunk#9"})
     return tools, good.model_dump(by_alias=True), bad.model_dump(by_alias=True)
 
@@ -199,6 +201,7 @@ def _text(result: dict) -> str:
 @exercise
 def check_passage_tool(add_tool: Any) -> None:
     kb, tools, good, bad = _exchange(add_tool)
+    chunk = CHUNKS[language()]
     expect(
         "get_passage" in tools,
         f"an MCP client listed the tools {sorted(tools)}: register a tool named "
@@ -220,11 +223,11 @@ def check_passage_tool(add_tool: Any) -> None:
         bool(tools["get_passage"].get("description")),
         "get_passage has no description: give the function a docstring, the model reads it",
     )
-    expect(not good.get("isError"), f"get_passage(chunk_id={CHUNK!r}) failed: {_text(good)}")
-    text = kb.get_chunk(CHUNK).text
+    expect(not good.get("isError"), f"get_passage(chunk_id={chunk!r}) failed: {_text(good)}")
+    text = kb.get_chunk(chunk).text
     expect(
         text[:60] in _text(good),
-        f"get_passage(chunk_id={CHUNK!r}) returned {_text(good)[:120]!r}: "
+        f"get_passage(chunk_id={chunk!r}) returned {_text(good)[:120]!r}: "
         "return the chunk's text (kb.get_chunk(chunk_id).text)",
     )
     if bad.get("isError") is not True:

@@ -12,6 +12,11 @@ Only `key: value` lines are understood (this is not YAML). Chunks follow the doc
 `## ` headings: the text before the first heading is chunk 0, each section the next number,
 and a section longer than `max_words` is split between paragraphs. Ids look like
 `mcp-tools#3` and stay the same as long as the file does.
+
+There are two corpora: English (`assets/kb`) and Chinese (`assets/kb/zh`), each with its eval
+set. Without a folder, `load_documents()` reads the one in the notebook's language
+(`wirelab.edition.language`): the Chinese corpus in notebooks/zh, solutions/zh and labs/zh,
+or with WIRELAB_LANG=zh; the English one everywhere else.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from wirelab import edition
+
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "assets" / "kb"
-CORPORA = {"en": DEFAULT_CORPUS, "zh": DEFAULT_CORPUS / "zh"}  # the Chinese corpus and its eval set
+CORPORA = {"en": DEFAULT_CORPUS, "zh": DEFAULT_CORPUS / "zh"}  # each folder holds its eval.json
 REQUIRED_FIELDS = ("id", "title")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -91,9 +98,10 @@ def parse_document(text: str, source: str = "<string>") -> Document:
     return Document(fields["id"], fields["title"], tags, body, source)
 
 
-def load_documents(folder: Path = DEFAULT_CORPUS) -> list[Document]:
-    """Every `*.md` file in `folder`, sorted by id; ids must be unique."""
-    paths = sorted(Path(folder).glob("*.md"))
+def load_documents(folder: Path | None = None) -> list[Document]:
+    """Every `*.md` file in `folder` (default: `default_corpus()`), sorted by id; ids must be unique."""
+    folder = default_corpus() if folder is None else Path(folder)
+    paths = sorted(folder.glob("*.md"))
     if not paths:
         raise CorpusError(f"{folder}: no *.md documents found")
     documents = [parse_document(path.read_text(encoding="utf-8"), str(path)) for path in paths]
@@ -110,6 +118,11 @@ def corpus_folder(language: str) -> Path:
     if language not in CORPORA:
         raise CorpusError(f"no corpus in {language!r}; languages: {', '.join(CORPORA)}")
     return CORPORA[language]
+
+
+def default_corpus() -> Path:
+    """The corpus in the notebook's language: assets/kb/zh in the Chinese edition, else assets/kb."""
+    return corpus_folder(edition.language())
 
 
 def sections(body: str) -> list[tuple[str, str]]:

@@ -1,10 +1,12 @@
 """Measure retrieval on the eval set: hit@k and MRR per method, as one table.
 
-The eval set (`assets/kb/eval.json`) lists questions with the ids of the documents that
-answer them (and, for reference, the chunks). Ranking is scored at the document level: a
-method's chunk ranking becomes a document ranking by keeping each document's first
-appearance. Methods: "bm25", "vector", "hybrid" (RRF of the two) and "rerank" (hybrid, then
-`rerank`). The table is what the quality test, the benchmark and lesson 12 print.
+The eval set (`assets/kb/eval.json`; `assets/kb/zh/eval.json` for the Chinese corpus) lists
+questions with the ids of the documents that answer them (and, for reference, the chunks).
+`load_eval_set(kb)` reads the one of the notebook's language, as `load_documents()` does.
+Ranking is scored at the document level: a method's chunk ranking becomes a document ranking
+by keeping each document's first appearance. Methods: "bm25", "vector", "hybrid" (RRF of the
+two) and "rerank" (hybrid, then `rerank`). The table is what the quality test, the benchmark
+and lesson 12 print.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wirelab.kb.corpus import DEFAULT_CORPUS
+from wirelab.kb.corpus import DEFAULT_CORPUS, default_corpus
 from wirelab.kb.index import KnowledgeBase
 from wirelab.kb.metrics import evaluate
 
-DEFAULT_EVAL_SET = DEFAULT_CORPUS / "eval.json"
+DEFAULT_EVAL_SET = DEFAULT_CORPUS / "eval.json"  # the English one
 METHODS = ("bm25", "vector", "hybrid", "rerank")
 DEPTH = 10
 
@@ -34,9 +36,13 @@ class EvalQuestion:
     style: str
 
 
-def load_eval_set(kb: KnowledgeBase, path: Path = DEFAULT_EVAL_SET) -> list[EvalQuestion]:
-    """Read the eval set; a relevant id or chunk id that `kb` lacks is a `ValueError`."""
-    raw = json.loads(Path(path).read_text(encoding="utf-8"))["questions"]
+def load_eval_set(kb: KnowledgeBase, path: Path | None = None) -> list[EvalQuestion]:
+    """Read the eval set (default: the one of `default_corpus()`, the notebook's language).
+
+    A relevant id or chunk id that `kb` lacks is a `ValueError`.
+    """
+    path = default_corpus() / "eval.json" if path is None else Path(path)
+    raw = json.loads(path.read_text(encoding="utf-8"))["questions"]
     questions = [
         EvalQuestion(q["id"], q["question"], frozenset(q["relevant"]), tuple(q.get("chunks", ())), q["style"])
         for q in raw

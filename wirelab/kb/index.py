@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from wirelab.kb.answer import Answer, compose_answer
-from wirelab.kb.corpus import DEFAULT_CORPUS, Chunk, Document, SearchHit, chunk_document, load_documents
+from wirelab.kb.corpus import Chunk, Document, SearchHit, chunk_document, load_documents
 from wirelab.kb.dense import VectorIndex, load_embedder
 from wirelab.kb.fusion import RRF_K, reciprocal_rank_fusion
 from wirelab.kb.lexical import BM25Index
@@ -59,8 +59,8 @@ class KnowledgeBase:
         self.built_at = datetime.now(UTC).isoformat(timespec="seconds")
 
     @classmethod
-    def build(cls, folder: Path = DEFAULT_CORPUS, dense: str = "auto") -> KnowledgeBase:
-        """Load every document in `folder` and index it."""
+    def build(cls, folder: Path | None = None, dense: str = "auto") -> KnowledgeBase:
+        """Load every document in `folder` (default: the corpus in the notebook's language) and index it."""
         return cls(load_documents(folder), dense=dense)
 
     def _hit(self, rank: int, chunk: Chunk, score: float) -> SearchHit:

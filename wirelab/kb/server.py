@@ -2,7 +2,12 @@
 
     python -m wirelab.kb.server                 # MiniLM vectors if the `dense` extra is installed
     python -m wirelab.kb.server --dense off     # lexical fallback, starts in a second
+    python -m wirelab.kb.server --corpus assets/kb/zh   # the Chinese corpus
     python -m wirelab.kb.server --print-config  # the block a desktop host needs to launch it
+
+Without `--corpus` it serves the corpus in the language of the notebook that starts it
+(`wirelab.kb.corpus.default_corpus`): assets/kb/zh from the Chinese edition or with
+WIRELAB_LANG=zh, assets/kb otherwise (a desktop host, a terminal).
 
 Six tools, each annotated `readOnlyHint: true`: `answer_question` (extractive, cited by
 chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
@@ -32,7 +37,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from wirelab.errors import ToolError
-from wirelab.kb.corpus import DEFAULT_CORPUS, CorpusError, Document, SearchHit, load_documents
+from wirelab.kb.corpus import CorpusError, Document, SearchHit, load_documents
 from wirelab.kb.index import MAX_K, KnowledgeBase, UnknownDocumentError
 from wirelab.kb.tool_results import (
     CitedAnswer,
@@ -349,8 +354,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--corpus",
         type=Path,
-        default=DEFAULT_CORPUS,
-        help="the folder of Markdown documents (default: assets/kb)",
+        default=None,
+        help="the folder of Markdown documents (default: assets/kb, or assets/kb/zh in the "
+        "Chinese edition and with WIRELAB_LANG=zh)",
     )
     parser.add_argument(
         "--print-config", action="store_true", help="print the mcpServers block for a desktop host, then exit"

@@ -1,13 +1,8 @@
-"""The widgets' labels in English and Chinese, and which language a notebook is in.
+"""The widgets' labels in English and Chinese, in the notebook's language.
 
 The Chinese edition's code cells are the English ones, character for character, so the
-language cannot be an argument. It comes from where the notebook is:
-
-- `WIRELAB_LANG` (`en` or `zh`), when set, decides;
-- otherwise a notebook in a `zh` folder of notebooks/, solutions/ or labs/ is Chinese. In
-  JupyterLab the kernel gets the notebook's path in `JPY_SESSION_NAME` (jupyter_server sets
-  it); nbclient and nbval start the kernel in the notebook's folder, so the working
-  directory tells the same there.
+language cannot be an argument: `language()` (from `wirelab.edition`) tells it from where
+the notebook is, `WIRELAB_LANG` (`en` or `zh`) overriding.
 
     label("inspector.clear")                    # 'Clear', or '清空' in notebooks/zh
     label("inspector.count", n=3, errors=1)     # '3 messages · 1 errors'
@@ -15,10 +10,9 @@ language cannot be an argument. It comes from where the notebook is:
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from wirelab.edition import language
 
-EDITIONS = ("notebooks", "solutions", "labs")
+__all__ = ["LABELS", "label", "labels", "language"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -106,18 +100,6 @@ LABELS: dict[str, dict[str, str]] = {
         "stepper.answer": "回答：{content}",
     },
 }
-
-
-def language() -> str:
-    """`zh` for a notebook of the Chinese edition (or WIRELAB_LANG=zh), else `en`."""
-    chosen = os.environ.get("WIRELAB_LANG", "").strip()
-    if chosen:
-        if chosen not in LABELS:
-            raise ValueError(f"WIRELAB_LANG={chosen!r} is not a widget language: use one of {list(LABELS)}")
-        return chosen
-    session = os.environ.get("JPY_SESSION_NAME")
-    folders = [Path(session).parent] if session else []
-    return "zh" if any(f.name == "zh" and f.parent.name in EDITIONS for f in [*folders, Path.cwd()]) else "en"
 
 
 def labels(prefix: str, lang: str | None = None) -> dict[str, str]:

@@ -1,8 +1,12 @@
-"""How long the whole course takes to run: every lesson and solution notebook, two at a time.
+"""How long the whole course takes to run: every notebook `./course test` runs, two at a time.
 
-Each notebook under `notebooks/` and `solutions/` is executed on a fresh kernel
-with nbclient (offline model, as the tests run it), in memory: nothing is
-written back. Two notebooks run at once, one per core of the machine the
+The notebooks are those the README's test command runs under nbval (`NBVAL_PATHS`,
+the paths on the `course` script's pytest line, searched as pytest does): every
+lesson and solution in English and Chinese (`notebooks/`, `notebooks/zh/`,
+`solutions/`, `solutions/zh/`), both flashcard notebooks and the classroom
+dashboard. Each is executed on a fresh kernel in its own folder (so a Chinese
+notebook runs as the Chinese edition) with nbclient (offline model, as the tests
+run it), in memory: nothing is written back. Two notebooks run at once, one per core of the machine the
 course targets. It prints each notebook's time and status, the sum, and the
 wall time of the whole batch. No pass/fail: a failing notebook is reported
 and the rest still run.
@@ -23,12 +27,32 @@ import subprocess
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-FOLDERS = ("notebooks", "solutions")
+# The paths `./course test` gives pytest with --nbval (the `course` script): keep them in step;
+# tests/test_benchmarks.py checks that they are the same.
+NBVAL_PATHS = (
+    "tests",
+    "notebooks",
+    "solutions",
+    "drills/flashcards.ipynb",
+    "drills/flashcards.zh.ipynb",
+    "classroom/dashboard.ipynb",
+)
 CELL_TIMEOUT_S = 600
 
 
-def course_notebooks() -> list[pathlib.Path]:
-    return sorted(path for folder in FOLDERS for path in (REPO / folder).glob("*.ipynb"))
+def course_notebooks(root: pathlib.Path = REPO) -> list[pathlib.Path]:
+    """Every notebook pytest collects from `NBVAL_PATHS`: folders searched recursively, skipping
+    hidden folders such as `.ipynb_checkpoints` (pytest's `norecursedirs`)."""
+    found = set()
+    for name in NBVAL_PATHS:
+        path = root / name
+        if path.suffix == ".ipynb":
+            found.add(path)
+            continue
+        for notebook in path.rglob("*.ipynb"):
+            if not any(part.startswith(".") for part in notebook.relative_to(path).parts):
+                found.add(notebook)
+    return sorted(found)
 
 
 def execute(path: pathlib.Path) -> tuple[float, str]:

@@ -1,4 +1,4 @@
-"""Run every benchmark and write `benchmarks/results.md`, with the machine they ran on.
+"""Run every benchmark and update `benchmarks/results.md`, with the machine they ran on.
 
     .venv/bin/python benchmarks/run_all.py                 # all of them (about fifteen minutes)
     .venv/bin/python benchmarks/run_all.py --quick         # fewer calls and repeats: a smoke run
@@ -9,6 +9,12 @@ after another (so they do not compete for the cores); what it prints on stdout
 goes into results.md under its heading, its progress on stderr goes to the
 terminal. A benchmark that fails is reported in results.md and the others still
 run. The numbers are measurements of one run on one machine, not pass/fail checks.
+
+results.md is updated in place, as `update_section` does for one benchmark: the
+opening (command and machine) and the sections of `BENCHMARKS` are replaced where
+they stand, and every other section (written by its own command, such as
+`benchmarks/reliability.py --write` or `scripts/lessons_under_load.py`, each naming
+its command and date) is kept as it is, in its place.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ PACKAGES = (
 BFCL_TITLE = "Function calling on BFCL, scored by BFCL's own checker (issue 11)"
 EVAL_SET_TITLE = "Function calling on the course's bilingual eval set (issue 11)"
 CLASSROOM_TITLE = "Classroom: learners on one JupyterHub"
+COURSE_TITLE = "The whole course: every lesson and solution"
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ BENCHMARKS = (
     ),
     Benchmark("Wire inspector cost in a kernel", "inspector_cost.py", markdown=False),
     Benchmark("Knowledge-base retrieval quality (lesson 12)", "kb_quality.py", markdown=False),
-    Benchmark("The whole course: every lesson and solution", "course_runtime.py"),
+    Benchmark(COURSE_TITLE, "course_runtime.py"),
     Benchmark(BFCL_TITLE, "bfcl.py", args=("--no-write",), quick_args=("--per-category", "25")),
     Benchmark(EVAL_SET_TITLE, "eval_set.py", args=("--no-write",)),
     Benchmark(CLASSROOM_TITLE, "classroom.py", args=("--no-write",), quick_args=("--learners", "4")),
@@ -128,17 +135,47 @@ def machine() -> str:
     )
 
 
+def split_sections(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The text before the first `## ` heading, and each `(title, section)` in order.
+
+    A section runs from its `## ` heading to the next one; a `## ` line inside a fenced
+    code block (a benchmark's plain-text output) is not a heading.
+    """
+    preamble: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
+    fenced = False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("```"):
+            fenced = not fenced
+        if not fenced and line.startswith("## "):
+            sections.append((line[3:].strip(), [line]))
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            preamble.append(line)
+    return "".join(preamble), [(title, "".join(lines)) for title, lines in sections]
+
+
+def merge_sections(text: str, sections: dict[str, str], preamble: str | None = None) -> str:
+    """`text` with each of `sections` (title -> section, from its `## ` heading) put in.
+
+    A section already there is replaced where it stands; a new one is appended, in the
+    order given; every other section is kept as it is. `preamble`, when given, replaces
+    the text before the first section.
+    """
+    before, existing = split_sections(text)
+    titles = {title for title, _ in existing}
+    blocks = [sections.get(title, block) for title, block in existing]
+    blocks += [block for title, block in sections.items() if title not in titles]
+    parts = [(before if preamble is None else preamble).strip("\n")]
+    parts += [block.strip("\n") for block in blocks]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
 def update_section(title: str, section: str) -> None:
     """Put one benchmark's section into results.md, replacing its old one and keeping the others."""
     text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "# Benchmark results\n"
-    heading = f"## {title}\n"
-    if heading in text:
-        before, rest = text.split(heading, 1)
-        after = rest[rest.find("\n## ") + 1 :] if "\n## " in rest else ""
-        text = before + section + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text, encoding="utf-8")
+    RESULTS.write_text(merge_sections(text, {title: section}), encoding="utf-8")
 
 
 def run(benchmark: Benchmark, extra: tuple[str, ...]) -> str:
@@ -157,27 +194,35 @@ def run(benchmark: Benchmark, extra: tuple[str, ...]) -> str:
     return f"## {benchmark.title}\n\n{shown}, {seconds:.0f} s; {stamp}.\n\n{body}\n"
 
 
+def preamble(command: str, header: str) -> str:
+    """The opening of results.md: how it was written and the machine of this run."""
+    return (
+        f"# Benchmark results\n\nWritten by `{command}`; regenerate with the same command. "
+        f"Its sections ({', '.join(b.script for b in BENCHMARKS)}) were measured in one run "
+        f"on:\n\n{header}\n\nThe other sections were written by their own commands, which "
+        "each one names with its date and commit; run_all.py keeps them as they are.\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and repeats")
     parser.add_argument("--test-command", action="store_true", help="also time ./course test")
     args = parser.parse_args()
     header = machine()
-    sections = []
+    sections = {}
     for benchmark in BENCHMARKS:
         extra = benchmark.quick_args if args.quick else ()
         if benchmark.script == "course_runtime.py" and args.test_command:
             extra = (*extra, "--test-command")
-        sections.append(run(benchmark, extra))
+        sections[benchmark.title] = run(benchmark, extra)
     command = (
         "python benchmarks/run_all.py"
         + (" --quick" if args.quick else "")
         + (" --test-command" if args.test_command else "")
     )
-    RESULTS.write_text(
-        f"# Benchmark results\n\nWritten by `{command}`; regenerate with the same "
-        f"command. Measured in one run on:\n\n{header}\n\n" + "\n".join(sections)
-    )
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    RESULTS.write_text(merge_sections(text, sections, preamble(command, header)), encoding="utf-8")
     print(f"[run_all] wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
 
 

@@ -13,8 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.servers import __file__ as SERVERS
+
+# .ci/run exports CI=true so that a missing npm tool or chromium fails instead of skipping. Hypothesis
+# reads CI as well and then loads its "ci" profile, which derandomizes every test (the same examples
+# on every run): keep its default profile, so the fuzz tests draw fresh inputs in CI as elsewhere.
+# `pytest --hypothesis-profile NAME` still chooses another (it is applied after this file is read).
+settings.load_profile("default")
 
 ROOT = Path(__file__).resolve().parents[1]
 INSPECTOR = ROOT / "node_modules" / ".bin" / "mcp-inspector"

@@ -1,6 +1,8 @@
 """The interview question bank validates, and the drill helpers do what wirelab.interview says."""
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -47,8 +49,8 @@ def test_an_entry_missing_a_field_is_rejected_with_its_position(tmp_path, raw_ba
         interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
-def test_a_lesson_outside_00_to_15_is_rejected(tmp_path, raw_bank):
-    raw_bank["questions"][0]["lesson"] = ["16"]
+def test_a_lesson_outside_00_to_16_is_rejected(tmp_path, raw_bank):
+    raw_bank["questions"][0]["lesson"] = ["17"]
     with pytest.raises(DrillError, match="questions/0/lesson/0"):
         interview.load_bank(write_bank(tmp_path, raw_bank))
 
@@ -265,10 +267,9 @@ def test_an_unknown_or_missing_language_is_a_clear_error():
     bank = interview.load_bank()
     with pytest.raises(DrillError, match="language must be one of en, zh"):
         interview.in_language(bank[0], "fr")
-    untranslated = next((q for q in bank if q.zh is None), None)
-    if untranslated is not None:
-        with pytest.raises(DrillError, match="no Chinese text yet"):
-            interview.in_language(untranslated, "zh")
+    untranslated = replace(bank[0], zh=None)  # every question has Chinese now; one added later may not
+    with pytest.raises(DrillError, match="no Chinese text yet"):
+        interview.in_language(untranslated, "zh")
 
 
 def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, tmp_path):
@@ -279,3 +280,61 @@ def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, t
     )
     assert interview.main(["mock", "-n", "3", "--lang", "zh", "--seed", "1"]) == 0
     assert len(asked) == 3 and all(q.question == q.zh.question for q in asked)
+
+
+def test_every_question_is_bilingual_with_answered_follow_ups_and_common_mistakes():
+    for q in interview.load_bank():
+        assert q.zh is not None, q.id
+        assert len(q.zh.key_points) == len(q.key_points), q.id
+        assert (
+            len(q.follow_up_answers)
+            == len(q.follow_ups)
+            == len(q.zh.follow_ups)
+            == len(q.zh.follow_up_answers)
+        ), q.id
+        assert q.common_mistakes and all(m.en and m.zh for m in q.common_mistakes), q.id
+
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+CHINESE = "\u4e00-\u9fff\u3000-\u303f\uff00-\uffef"  # Han, CJK punctuation, fullwidth forms (，：（）)
+PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+# What a folded YAML line leaves in Chinese text: a space between two characters, or next to a
+# full-width punctuation mark. A space between Chinese and a Latin word (一个 JSON 字符串) is fine.
+STRAY_SPACE = re.compile(rf"[{CHINESE}]\s+[{CHINESE}]|[{PUNCTUATION}]\s|\s[{PUNCTUATION}]")
+
+
+def strings(node, where=""):
+    """Every string of a YAML tree, with where it sits: ('questions/3/zh/model_answer', '...')."""
+    if isinstance(node, str):
+        yield where, node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from strings(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from strings(value, f"{where}/{index}")
+
+
+def test_no_space_sits_between_two_chinese_characters(raw_bank):
+    """Chinese has no spaces between words; one there is a folded YAML line (write Chinese on one line)."""
+    found = [
+        f"{where}: ...{text[max(0, m.start() - 8) : m.end() + 8]}..."
+        for where, text in strings(raw_bank)
+        for m in STRAY_SPACE.finditer(text)
+    ]
+    assert found == []
+    assert any(HAN.search(text) for _, text in strings(raw_bank)), "the check must see Chinese text"
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        ("再把结果 作为", True),
+        ("结果\n  作为", True),
+        ("归应用负责。 函数", True),
+        ("注册动作， `@server.resource`", True),
+        ("一个 JSON 字符串，`finish_reason` 为 stop", False),
+    ],
+)
+def test_the_space_check_flags_folded_lines_but_not_spaces_around_english(text, flagged):
+    assert bool(STRAY_SPACE.search(text)) is flagged

@@ -57,11 +57,11 @@ def data():
     return yaml.safe_load((interview.DRILLS_DIR / "questions.yaml").read_text(encoding="utf-8"))
 
 
-def test_the_notes_hold_eleven_questions_their_follow_ups_and_five_self_checks():
+def test_the_notes_hold_eleven_questions_twenty_five_follow_ups_and_five_self_checks():
     found = reference_questions()
     numbered = [str(n) for n in range(53, 64)] + [f"Q{n}" for n in range(1, 6)]
     assert [k for k in found if "." not in k] == numbered
-    assert sum("." in k for k in found) >= 20
+    assert sum("." in k for k in found) == 25
 
 
 def test_every_question_in_the_reference_notes_has_a_drill(data):
@@ -130,11 +130,56 @@ def test_the_kb_pitch_maps_every_tool_name_of_the_notes_to_the_course():
         assert f"`{course}`" in pitch and notes in pitch, course
 
 
-def test_every_numbered_question_of_the_notes_has_a_bilingual_drill(data):
-    bilingual = {q.id for q in interview.load_bank() if q.zh is not None}
+def test_every_question_and_follow_up_of_the_notes_has_a_bilingual_drill(data):
+    bilingual = {q.id for q in interview.load_bank() if q.zh is not None and q.follow_up_answers}
     lacking = [
-        key
-        for key, qids in data["reference_map"].items()
-        if "." not in key and not bilingual.intersection(qids)
+        key for key in reference_questions() if not bilingual.intersection(data["reference_map"].get(key, []))
     ]
     assert lacking == []
+
+
+# For each follow-up of the notes, a word it shares with the drill that asks it: the word must be in
+# the follow-up's line of the notes and in the Chinese question, follow-ups or answers of one of the
+# drills it maps to, so that a follow-up cannot be mapped to a drill that never takes it up.
+ASKED_AS = {
+    "53.1": "理解",
+    "53.2": "多少轮",
+    "53.3": "tool_call_id",
+    "54.1": "合并",
+    "54.2": "指令",
+    "55.1": "兜底",
+    "55.2": "爆炸",
+    "56.1": "哪些错误不该",
+    "56.2": "语法",
+    "56.3": "要不要改",
+    "57.1": "依赖",
+    "57.2": "顺序",
+    "58.1": "LangChain",
+    "58.2": "描述质量",
+    "59.1": "Client",
+    "59.2": "Streamable HTTP",
+    "59.3": "sampling",
+    "60.1": "拆",
+    "60.2": "RAG",
+    "61.1": "所有错误",
+    "61.2": "幂等键",
+    "62.1": "防不住",
+    "62.2": "Confused Deputy",
+    "63.1": "分错",
+    "63.2": "当路由",
+}
+
+
+def asked_text(question: interview.Question) -> str:
+    zh = question.zh
+    return " ".join([zh.question, zh.model_answer, *zh.follow_ups, *zh.follow_up_answers])
+
+
+def test_each_follow_up_of_the_notes_maps_to_a_drill_that_takes_it_up(data):
+    notes = reference_questions()
+    assert set(ASKED_AS) == {key for key in notes if "." in key}
+    bank = {q.id: q for q in interview.load_bank()}
+    for key, word in ASKED_AS.items():
+        assert word in notes[key], f"{key}: {word!r} is not in the notes' follow-up"
+        drills = data["reference_map"][key]
+        assert any(word in asked_text(bank[qid]) for qid in drills), f"{key}: no drill of {drills} asks it"

@@ -13,6 +13,7 @@ SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))
 EXECUTED = LESSONS + SOLUTIONS
 MAX_OUTPUT_CHARS = 20_000
+GLOSSARY = ROOT / "docs" / "glossary.zh.md"
 SECRET = re.compile(r"sk-[A-Za-z0-9]{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
 
 
@@ -60,6 +61,14 @@ def test_a_notebook_opens_with_its_number_and_title(path):
     first = read(path).cells[0]
     assert first.cell_type == "markdown"
     assert re.match(r"# \d\d · \S", first.source), first.source.splitlines()[0]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_links_the_glossary_in_its_opening_cell(path):
+    """The Chinese edition links the 术语表 too (tests/lessons/test_zh_edition.py)."""
+    link = "../docs/glossary.zh.md"
+    assert f"]({link})" in read(path).cells[0].source, f"{path.name}: link the Chinese–English glossary"
+    assert (path.parent / link).resolve() == GLOSSARY and GLOSSARY.exists()
 
 
 @pytest.mark.parametrize("path", LABS, ids=lambda p: p.stem)

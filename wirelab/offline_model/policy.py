@@ -32,10 +32,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.answer import no_tool_found, not_allowed, say, without_tools
-from wirelab.offline_model.binding import bind, bind_all
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
-from wirelab.offline_model.extraction import TODAY, reference_date
+from wirelab.offline_model.dates import TODAY, reference_date
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence, resolve
+from wirelab.offline_model.binding import Evidence, bind
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
+from wirelab.offline_model.slots import resolve
 
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
@@ -233,16 +234,28 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             items.append((0, len(text), tool))
     merged: list[tuple[int, int, Tool]] = []
     for start, end, tool in items:
-        if merged and merged[-1][2] is tool and _takes_array(tool):
+        if (
+            merged
+            and merged[-1][2] is tool
+            and _continues(tool, text[merged[-1][0] : merged[-1][1]], text[start:end])
+        ):
             merged[-1] = (merged[-1][0], end, tool)
         else:
             merged.append((start, end, tool))
     return [PlanItem(text[start:end], tool) for start, end, tool in merged]
 
 
-def _takes_array(tool: Tool) -> bool:
+def _continues(tool: Tool, before: str, piece: str) -> bool:
+    """Whether `piece` only adds to the call of the piece before: it gives no new value for a
+    parameter that one filled ("weight 80 kg *and height 180 cm*"), or it adds to a list
+    ("add eggs *and add milk*"). A second value for the same parameter is a second call."""
+    given = bind(tool, piece, guess=False)
+    if not given:
+        return True
     properties = tool.parameters.get("properties", {})
-    return any(resolve(p, tool.parameters).get("type") == "array" for p in properties.values())
+    if any(resolve(properties.get(name), tool.parameters).get("type") == "array" for name in given):
+        return True
+    return not set(given) & set(bind(tool, before, guess=False))
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -39,7 +39,7 @@ from typing import Any
 from wirelab.offline_model.dates import resolve_date
 from wirelab.offline_model.extraction import Value, extract, list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
-from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import MAX_DEPTH, Schema, Slot, resolve, slot_of, slots_of
@@ -55,11 +55,12 @@ ACCEPTS = {
     "language": ("language", "name"),
     "unit": ("unit",),
     "code": ("code", "quoted", "number", "url"),
-    "place": ("name", "country", "quoted"),
-    "person": ("name", "quoted", "email", "code"),
+    "place": ("name", "country", "quoted", "phrase"),
+    "person": ("name", "quoted", "email", "code", "phrase"),
     "text": ("quoted",),
-    "other": ("quoted", "name", "code", "country", "language", "url"),
+    "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
 }
+PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
 AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往"}
@@ -88,7 +89,36 @@ class Evidence:
         tokens = segment(text)
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
         own_words = {concept(t.norm) for t in segment(clean(own))}
-        return cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
+        evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
+        named = {concept(w) for w in identifier_words(tool.name)}
+        for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
+            named |= {concept(w) for w in identifier_words(str(name))}
+        evidence.values += evidence._phrases(named)
+        return evidence
+
+    def _phrases(self, named: set[str]) -> list[Value]:
+        """Runs of up to `PHRASE_WORDS` content words that no other value covers ("water",
+        "plasma membrane"): what a string parameter takes when the text marks nothing."""
+        found: list[Value] = []
+        run: list[Token] = []
+        for token in [*self.tokens, None]:
+            if token is not None and self._phrase_word(token, named):
+                run.append(token)
+                continue
+            if run:
+                for end in range(len(run), 0, -1):  # the whole run, then shorter ones from its start
+                    if end <= PHRASE_WORDS:
+                        words = self.text[run[0].start : run[end - 1].end]
+                        found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
+                run = []
+        return found
+
+    def _phrase_word(self, token: Token, named: set[str]) -> bool:
+        if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
+            return False
+        if concept(token.norm) in named or token.norm in GENERIC:
+            return False
+        return not any(v.start <= token.start < v.end and v.kind != "enum" for v in self.values)
 
     def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
         """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
@@ -121,7 +151,7 @@ class Evidence:
         return any(
             v.start <= token.start < v.end
             and v is not value
-            and v.kind not in ("name", "enum")
+            and v.kind not in ("name", "enum", "phrase")
             and v.end != value.start
             and v.start != value.end
             for v in self.values
@@ -132,7 +162,7 @@ class Evidence:
         found: list[list[int]] = []
         last: int | None = None
         for k, value in enumerate(self.values):
-            if value.kind in ("unit", "enum"):
+            if value.kind in ("unit", "enum", "phrase"):
                 continue  # a number's unit ("20 minutes and 15 minutes") or an option's name
             if last is not None and value.start < self.values[last].end:
                 continue  # overlaps the value before (a name that is also a country)
@@ -218,7 +248,7 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
     paired = _in_step(scalar, evidence)
     pairs = []
     for rank, index, typed in fits:
-        points = _score(scalar[rank], evidence.values[index], evidence)
+        points = score(scalar[rank], evidence.values[index], evidence)
         if points is None:
             continue
         points += 3.0 if paired.get(index) == rank else 0.0
@@ -302,7 +332,7 @@ def _wants_code(slot: Slot) -> bool:
     )
 
 
-def _score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """How well a value fits a slot (None: not at all). See the module docstring."""
     before, seen = evidence.near(value, -1, 3)
     after, _ = evidence.near(value, +1, 2)
@@ -320,11 +350,19 @@ def _score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.0
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
+    if slot.kind == "code" and value.kind == "code" or slot.kind == "url" and value.kind == "url":
+        points += 1.0  # an identifier for an id, a host for a host: the kinds say it
+    if slot.kind == "person" and value.kind == "name" and " " in value.text:
+        points += 0.5  # "Liam Neeson": a first and last name
     if slot.kind == "code" and value.kind == "number" and not cue:
         points -= 0.8
     if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
         points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
-    if not slot.required and points < 2.0 and value.kind not in SPECIFIC:
+    if value.kind == "phrase":
+        points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
+        if all(concept(w) in evidence.tool_words for w in value.text.casefold().split()):
+            points -= 0.8  # the tool's own words, not a value for it
+    if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
 
@@ -445,6 +483,8 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
             width = max(len(wanted), 1)
             if norms[k] == raw or concepts[k : k + len(wanted)] == wanted:
                 pass
+            elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
+                pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
             elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
                 width = unit
             else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence, assign, fill_object, typed_value
+from wirelab.offline_model.binding import Evidence, assign, fill_object, score, typed_value
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import slots_of
 
@@ -50,6 +50,25 @@ def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any
     if lists:
         return _in_step(first, lists)
     return [first] + _again(evidence, first, slots)
+
+
+def one_call(tool: Tool, text: str) -> bool:
+    """Whether `text` asks for one call of `tool`: no value is left over that would fill a
+    parameter another value filled ("$30 in Chicago, $52 in Sacramento" is two calls; "weight
+    80 kg and height 180 cm" one). Values in a list are `bind_all`'s to spread."""
+    evidence = Evidence.of(tool, text)
+    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    slots = [slot for slot in slots_of(tool.parameters, tool.parameters) if slot.name in filled]
+    listed = {k for group in evidence.groups() if set(group) & evidence.used for k in group}
+    for k, value in enumerate(evidence.values):
+        if k in evidence.used or k in listed or not _is_written(value) and value.kind != "name":
+            continue
+        if any(
+            typed_value(slot, value) is not None and (score(slot, value, evidence) or 0) >= 2
+            for slot in slots
+        ):
+            return False
+    return True
 
 
 def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:

@@ -358,13 +358,25 @@ def _names(tokens: list[Token], text: str) -> list[Value]:
                 and tokens[end + 2].capitalised
             ):
                 end += 1
+            if _numbered(tokens, end):
+                end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
             phrase = text[token.start : tokens[end].end]
-            if phrase not in ("I", "I'm", "I'd", "I'll", "I've"):
+            if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
                 found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
             k = end
         k += 1
     return found
+
+
+def _numbered(tokens: list[Token], end: int) -> bool:
+    """Whether the name ending at token `end` goes on with a whole number that counts nothing:
+    nothing, a mark or a joining word comes after it ("Maroon 5, …", "Windows 10.")."""
+    if end + 1 >= len(tokens) or not tokens[end + 1].text.isdigit():
+        return False
+    number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
+    spaced = number.start == tokens[end].end + 1
+    return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
 
 
 CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns

@@ -42,7 +42,7 @@ remind reminder alarm alert 提醒 闹钟
 timer countdown 计时器 倒计时 计时
 note memo 笔记 备忘 备忘录 记录
 list 清单 列表
-add append insert 添加 加 加入 增加
+add append insert plus sum total 添加 加 加入 增加 加上
 remove delete drop 删除 移除 去掉
 create make new 创建 新建 建立
 update edit modify 更新 修改 编辑
@@ -64,8 +64,11 @@ country nation 国家
 distance far 距离 多远
 route direction directions navigate 路线 导航
 calculate compute calculation 计算 算
+multiply multiplication product times 乘 乘以 乘法
+divide division quotient 除 除以 除法
+sequence series 序列 数列
 area 面积
-sum add total 总和 合计
+sum 总和 合计 求和
 average mean 平均
 area 面积
 population 人口
@@ -124,7 +127,8 @@ about as is are was were be been being am do does did done have has had having w
 should can could may might must i me my mine we us our you your yours he she it its they them their
 this that these those there here what which who whom whose when where why how please kindly let just
 also any some all each every only than too very so up out over again now want need like know tell
-show give me'd i'd i'm it's what's 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
+show give me'd i'd i'm it's what's under above below between within during after before
+through across around against per via until upon among beyond toward towards 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
 和 与 把 给 要 想 能 可以 什么 怎么 怎么样 多少 哪 哪个 哪里 一个 这个 那个 就 都 也 还 又 很 有
 没有 会 让 到 从 对 吗 么 呀
 """

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence, bind
+from wirelab.offline_model.binding import Evidence
+from wirelab.offline_model.calls import one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
@@ -38,6 +39,7 @@ NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
+TOPIC_SHARE = 0.6
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
 
@@ -48,8 +50,9 @@ class Profile:
 
     weights: dict[str, float]
     topic: frozenset[str]
-    own: frozenset[str]  # concepts of the name and description only
+    own: frozenset[str]  # concepts of the name, the description and the enum options
     named: bool  # whether the topic comes from the name (else from the description)
+    options: frozenset[str] = frozenset()  # concepts of the enum options
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,25 @@ def profile(tool: Tool) -> Profile:
     ):
         for word in words:
             weights[word] = max(weight, weights.get(word, 0.0))
-    verb = name[:1] if name and name[0] in ACTION_WORDS else []
-    nouns = [w for w in name if w not in GENERIC and w not in verb and len(w) > 1]
+    for option in _options(tool):  # a request that names an option names the tool's topic
+        weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
+    nouns = [w for w in name if w not in GENERIC and w not in ACTION_WORDS and len(w) > 1]
     named = bool(nouns)
     if not named:
         first = tool.description.split(". ")[0]
         nouns = [w for w in concepts_of(first) if w not in GENERIC and w not in ACTION_WORDS]
-    return Profile(weights, frozenset(nouns), frozenset(name) | frozenset(description), named)
+    own = frozenset(name) | frozenset(description) | frozenset(_options(tool))
+    return Profile(weights, frozenset(nouns), own, named, frozenset(_options(tool)))
+
+
+def _options(tool: Tool) -> list[str]:
+    """The concepts of the tool's enum options ("PIZZA", "BURGER"), up to 50 per parameter."""
+    properties = tool.parameters.get("properties", {})
+    options = []
+    for schema in list(properties.values())[:50] if isinstance(properties, dict) else []:
+        enum = resolve(schema, tool.parameters).get("enum")
+        options += [str(v) for v in enum[:50] if isinstance(v, str) and len(v) > 2] if isinstance(enum, list) else []
+    return concepts_of(" ".join(options))
 
 
 def _parameter_words(tool: Tool) -> list[str]:
@@ -130,8 +145,8 @@ def _parameter_words(tool: Tool) -> list[str]:
     return concepts_of(" ".join(parts))
 
 
-def score(request: str, tool: Tool) -> Match:
-    """How well `request` matches `tool` (see the module docstring)."""
+def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Match:
+    """How well `request` matches `tool`; `shared` are topic words every offered tool has."""
     known = profile(tool)
     points = own = 0.0
     hits: set[str] = set()
@@ -146,7 +161,7 @@ def score(request: str, tool: Tool) -> Match:
             hits.add(hit)
     content = [w for w in concepts_of(request) if w not in GENERIC]
     coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
-    return Match(points, own, _about(hits, known), coverage)
+    return Match(points, own, _about(hits, known, shared), coverage)
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
@@ -167,19 +182,22 @@ def _same_root(word: str, other: str) -> bool:
     return shared >= 6 and shared >= 0.75 * min(len(word), len(other))
 
 
-def _about(hits: set[str], known: Profile) -> bool:
-    """Whether the request names enough of what the tool is about."""
-    if not known.topic:
+def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
+    """Whether the request names enough of what the tool is about: most of the nouns that tell
+    it from the other tools offered ("statistics" names none of `statistics_mode`'s siblings)."""
+    topic = known.topic - shared or known.topic
+    if not topic:
         return bool(hits & known.own)
-    matched = len(hits & known.topic)
-    return matched >= (math.ceil(len(known.topic) * 0.6) if known.named else 1)
+    matched = len(hits & topic)
+    return matched >= (math.ceil(len(topic) * TOPIC_SHARE) if known.named else 1)
 
 
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
     """The highest-scoring tool (the first listed on a tie) and its match."""
     best, top = None, Match(0.0, 0.0, False, 0.0)
+    shared = frozenset.intersection(*(profile(t).topic for t in tools)) if len(tools) > 1 else frozenset()
     for tool in tools:
-        match = score(request, tool)
+        match = score(request, tool, shared)
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
             best, top = tool, match
     return best, top
@@ -224,8 +242,12 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         if tool is not None and match.chosen:
             items.append((piece.start if waiting is None else waiting, piece.end, tool))
             waiting = None
-        elif items and piece.joiner in ("and", "then", ""):
-            items[-1] = (items[-1][0], piece.end, items[-1][2])
+        elif items and piece.joiner in ("and", "then", ",", ""):
+            start, end, last = items[-1]
+            if one_call(last, text[start : piece.end]):
+                items[-1] = (start, piece.end, last)
+            else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
+                items.append((piece.start, piece.end, last))
         elif waiting is None:
             waiting = piece.start
     if not items and waiting is not None and not asks_for_nothing(text):
@@ -234,28 +256,11 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             items.append((0, len(text), tool))
     merged: list[tuple[int, int, Tool]] = []
     for start, end, tool in items:
-        if (
-            merged
-            and merged[-1][2] is tool
-            and _continues(tool, text[merged[-1][0] : merged[-1][1]], text[start:end])
-        ):
+        if merged and merged[-1][2] is tool and one_call(tool, text[merged[-1][0] : end]):
             merged[-1] = (merged[-1][0], end, tool)
         else:
             merged.append((start, end, tool))
     return [PlanItem(text[start:end], tool) for start, end, tool in merged]
-
-
-def _continues(tool: Tool, before: str, piece: str) -> bool:
-    """Whether `piece` only adds to the call of the piece before: it gives no new value for a
-    parameter that one filled ("weight 80 kg *and height 180 cm*"), or it adds to a list
-    ("add eggs *and add milk*"). A second value for the same parameter is a second call."""
-    given = bind(tool, piece, guess=False)
-    if not given:
-        return True
-    properties = tool.parameters.get("properties", {})
-    if any(resolve(properties.get(name), tool.parameters).get("type") == "array" for name in given):
-        return True
-    return not set(given) & set(bind(tool, before, guess=False))
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -41,6 +41,7 @@ from wirelab.offline_model.extraction import Value, extract, list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
+from wirelab.offline_model.places import as_asked
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import MAX_DEPTH, Schema, Slot, resolve, slot_of, slots_of
 from wirelab.offline_model.units import same_unit
@@ -309,8 +310,10 @@ def typed_value(slot: Slot, value: Value) -> Any:
         return None
     if kind == "date" and value.kind == "date":
         return resolve_date(value.text) or value.value
-    if kind == "place" and value.kind == "name" and value.region:
-        return value.region  # the name with the region written after it: "Riga, Latvia"
+    if kind == "place" and value.kind == "name":
+        # the name with any region written after it ("Riga, Latvia"), as the description asks
+        description = str(slot.schema.get("description", ""))
+        return as_asked(value.region or value.text, value.text, description)
     if kind in ("country", "language") and value.kind == kind:
         return value.value if _wants_code(slot) else value.text
     if kind == "currency":

@@ -71,6 +71,19 @@ def one_call(tool: Tool, text: str) -> bool:
     return True
 
 
+def announces(tool: Tool, text: str) -> bool:
+    """Whether `text` asks for the tool but gives none of its values in writing ("I need a new
+    Postgres server."): the sentence after it, which does, is the same call."""
+    evidence = Evidence.of(tool, text)
+    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters) if slot.name in filled}
+    for name, k in evidence.chosen.items():
+        value = evidence.values[k]
+        if _is_written(value) or value.kind == "name" and (score(slots[name], value, evidence) or 0) >= 2.5:
+            return False
+    return True
+
+
 def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
     """A call per position of the lists; lists of other lengths than the longest keep the first value."""
     size = max(len(values) for _, values in lists)

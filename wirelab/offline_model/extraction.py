@@ -42,6 +42,7 @@ from wirelab.offline_model.lexicon import (
     known,
 )
 from wirelab.offline_model.normalize import Token, segment
+from wirelab.offline_model.places import state_code
 from wirelab.offline_model.units import Unit, unit_named
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
@@ -390,6 +391,9 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
             last += 1
         listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
         return "" if listed else text[tokens[first].start : tokens[last].end]
+    after = tokens[end + 1] if end + 1 < len(tokens) else None
+    if after is not None and after.kind == "word" and after.text.islower() and state_code(after.text):
+        return f"{text[tokens[first].start : tokens[end].end]}, {after.text}"  # "San Leandro california"
     return ""
 
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from wirelab.offline_model.binding import Evidence
-from wirelab.offline_model.calls import one_call
+from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
@@ -130,7 +130,9 @@ def _options(tool: Tool) -> list[str]:
     options = []
     for schema in list(properties.values())[:50] if isinstance(properties, dict) else []:
         enum = resolve(schema, tool.parameters).get("enum")
-        options += [str(v) for v in enum[:50] if isinstance(v, str) and len(v) > 2] if isinstance(enum, list) else []
+        options += (
+            [str(v) for v in enum[:50] if isinstance(v, str) and len(v) > 2] if isinstance(enum, list) else []
+        )
     return concepts_of(" ".join(options))
 
 
@@ -228,9 +230,12 @@ def asks_for_nothing(text: str) -> bool:
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A piece that selects no tool is context for the item before it; before the
-    first item it is context for the first. Neighbouring items for the same
-    tool that takes an array become one ("add eggs *and* add milk").
+    A piece that selects no tool belongs to the item before it: as more of the same call
+    ("…, with a play time of 20 minutes"), or as the same request again when it gives new
+    values for what that item filled ("$30 in Chicago, $52 in Sacramento"). A piece before
+    the first item, or after a full stop, waits for the next item and joins it. Neighbouring
+    items for the same tool become one when together they still make one call, or when the
+    first only announces what the next one spells out ("I need a server. Its host is …").
     """
     text = clean(text)
     items: list[tuple[int, int, Tool]] = []
@@ -239,28 +244,41 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         if asks_for_nothing(piece.text):
             continue
         tool, match = best_tool(piece.text, tools)
+        start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
-            items.append((piece.start if waiting is None else waiting, piece.end, tool))
-            waiting = None
+            items.append((start, piece.end, tool))
         elif items and piece.joiner in ("and", "then", ",", ""):
-            start, end, last = items[-1]
-            if one_call(last, text[start : piece.end]):
-                items[-1] = (start, piece.end, last)
-            else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
-                items.append((piece.start, piece.end, last))
+            _continue(items, text, start, piece.end)
         elif waiting is None:
             waiting = piece.start
+            continue
+        waiting = None
+    if waiting is not None and items:
+        _continue(items, text, waiting, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
             items.append((0, len(text), tool))
     merged: list[tuple[int, int, Tool]] = []
     for start, end, tool in items:
-        if merged and merged[-1][2] is tool and one_call(tool, text[merged[-1][0] : end]):
+        if merged and merged[-1][2] is tool and _same_call(tool, text, merged[-1], end):
             merged[-1] = (merged[-1][0], end, tool)
         else:
             merged.append((start, end, tool))
     return [PlanItem(text[start:end], tool) for start, end, tool in merged]
+
+
+def _continue(items: list[tuple[int, int, Tool]], text: str, start: int, end: int) -> None:
+    """Add text[start:end] to the last item, or make it that tool's next call."""
+    first, _, tool = items[-1]
+    if one_call(tool, text[first:end]):
+        items[-1] = (first, end, tool)
+    else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
+        items.append((start, end, tool))
+
+
+def _same_call(tool: Tool, text: str, before: tuple[int, int, Tool], end: int) -> bool:
+    return announces(tool, text[before[0] : before[1]]) or one_call(tool, text[before[0] : end])
 
 
 def best_piece(text: str, tool: Tool) -> str:

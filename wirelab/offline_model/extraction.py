@@ -42,7 +42,7 @@ from wirelab.offline_model.lexicon import (
     known,
 )
 from wirelab.offline_model.normalize import Token, segment
-from wirelab.offline_model.places import state_code
+from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import Unit, unit_named
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
@@ -344,9 +344,12 @@ def _code_or_symbol(token: Token) -> tuple[str, str] | None:
 
 def _names(tokens: list[Token], text: str) -> list[Value]:
     """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    found, k = [], 0
+    found, k = _cities_after_prepositions(tokens, text), 0
     while k < len(tokens):
         token = tokens[k]
+        if any(v.start <= token.start < v.end for v in found):
+            k += 1
+            continue
         if token.kind == "han" and _chinese_name(token):
             found.append(Value("name", token.text, token.text, token.start, token.end))
         elif token.capitalised and not _sentence_start_word(tokens, k):
@@ -377,6 +380,28 @@ def _numbered(tokens: list[Token], end: int) -> bool:
     number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
     spaced = number.start == tokens[end].end + 1
     return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
+
+
+PLACE_PREPOSITIONS = {"in", "at", "near", "from", "to", "around", "for"}
+
+
+def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
+    """Cities the gazetteer knows, written in any case after "in", "from", "to", …: "in berkeley",
+    "in New york" (a capitalised name is found anyway; this finds the lower-case ones)."""
+    found = []
+    for k, token in enumerate(tokens[1:], start=1):
+        if tokens[k - 1].norm not in PLACE_PREPOSITIONS or token.kind != "word" or token.norm in STOPWORDS:
+            continue
+        for length in (3, 2, 1):
+            window = tokens[k : k + length]
+            if len(window) == length and all(t.kind == "word" for t in window):
+                written = text[window[0].start : window[-1].end]
+                if not written.islower() and not written[0].isupper():
+                    continue
+                if city(written) and (length > 1 or not written[0].isupper()):
+                    found.append(Value("name", written, written, window[0].start, window[-1].end))
+                    break
+    return found
 
 
 CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns

@@ -50,6 +50,9 @@ def _gazetteer() -> tuple[dict[str, City], dict[str, str]]:
         if line.startswith("#state\t"):
             _, code, name = line.split("\t")
             states[code.casefold()] = states[name.casefold()] = code
+        elif line.startswith("#alias\t"):
+            _, alias, name = line.split("\t")
+            cities.setdefault(alias.casefold(), cities[name.casefold()])
         elif line and not line.startswith("#"):
             name, country, state, _ = line.split("\t")
             cities.setdefault(name.casefold(), City(name, country, state))  # most populous first
@@ -80,7 +83,8 @@ def as_asked(written: str, name: str, description: str) -> str:
     city is unknown. `name` is the city alone when `written` adds a region ("Chicago, Illinois")."""
     wanted = format_of(description)
     if not wanted:
-        return written
+        found = city(written)
+        return found.name if found and _initials(written) else written  # "LA" is Los Angeles
     place, _, region = written.partition(",")
     region = region.strip()
     if (
@@ -96,8 +100,13 @@ def as_asked(written: str, name: str, description: str) -> str:
     found = city(name or written)
     if found is None:
         return written
+    said = found.name if _initials(written) else written  # "LA" is Los Angeles; "New York" stays
     if found.country == "US":
-        return f"{found.name}, {found.state}"
+        return f"{said}, {found.state}"
     if wanted == "country":
-        return f"{found.name}, {Locale.parse('en').territories.get(found.country, found.country)}"
+        return f"{said}, {Locale.parse('en').territories.get(found.country, found.country)}"
     return written
+
+
+def _initials(written: str) -> bool:
+    return written.isupper() and written.isalpha() and len(written) <= 4

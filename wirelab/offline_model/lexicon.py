@@ -64,7 +64,8 @@ country nation 国家
 distance far 距离 多远
 route direction directions navigate 路线 导航
 calculate compute calculation 计算 算
-multiply multiplication product times 乘 乘以 乘法
+multiply multiplication product 乘 乘以 乘法
+volume loud loudness louder quieter 音量 声音 大声
 divide division quotient 除 除以 除法
 sequence series 序列 数列
 area 面积
@@ -128,7 +129,8 @@ should can could may might must i me my mine we us our you your yours he she it 
 this that these those there here what which who whom whose when where why how please kindly let just
 also any some all each every only than too very so up out over again now want need like know tell
 show give me'd i'd i'm it's what's under above below between within during after before
-through across around against per via until upon among beyond toward towards 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
+through across around against per via until upon among beyond toward towards
+的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
 和 与 把 给 要 想 能 可以 什么 怎么 怎么样 多少 哪 哪个 哪里 一个 这个 那个 就 都 也 还 又 很 有
 没有 会 让 到 从 对 吗 么 呀
 """

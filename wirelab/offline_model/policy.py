@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wirelab.offline_model.answer import no_tool_found, not_allowed, say, without_tools
+from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
@@ -39,10 +39,13 @@ from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
-from wirelab.offline_model.request import Call, Request
+from wirelab.offline_model.request import Call, Request, Tool
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
+from wirelab.offline_model.slots import resolve, schema_type
 from wirelab.offline_model.validation import warm_up as compile_metaschema
+
+GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 
 
 @dataclass(frozen=True)
@@ -85,12 +88,18 @@ def _decide(request: Request) -> Reply:
     talk = conversation(request.messages)
     if request.tool_choice == "none" or not request.tools:
         return Reply(_answer_without_tools(request, talk))
-    tracks, extras = walk(items_for(request, talk), talk.turns, {t.name for t in request.tools})
+    items = items_for(request, talk)
+    free = request.tool_choice == "auto" and not request.fault and not talk.turns
+    unsure = [item for item in items if item.missing and free]  # ask, do not make values up
+    items = [item for item in items if item not in unsure]
+    tracks, extras = walk(items, talk.turns, {t.name for t in request.tools})
     calls = next_calls(request, tracks, extras, talk.turns)
     if calls:
         return Reply(None, tuple(calls if request.parallel_tool_calls else calls[:1]))
     if tracks and (request.forced or request.fault == "endless_calls"):
         return Reply(None, (fresh_call(tracks[0].item),))
+    if not tracks and unsure:
+        return Reply(ask_for(unsure[0].tool.name, unsure[0].missing, talk.text))
     if not tracks:
         return Reply(no_tool_found(talk.text, [tool.name for tool in request.tools]))
     return Reply(say([t.attempts[-1] for t in tracks if t.attempts] + extras, talk.text))
@@ -134,11 +143,25 @@ def _bound(items: list[PlanItem]) -> list[PlanItem]:
         required = item.tool.parameters.get("required", [])
         earlier = bound[-1].arguments or {} if bound else {}
         carried = {k: earlier[k] for k in required if k not in given and k in earlier} if required else {}
+        missing = _unsaid(item.tool, {**given, **carried})
         for arguments in bind_all(item.tool, item.request):
             merged = {**arguments, **carried}
             order = [k for k in item.tool.parameters.get("properties", {}) if k in merged]
-            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}))
+            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}, missing))
     return bound
+
+
+def _unsaid(tool: Tool, given: dict) -> tuple[str, ...]:
+    """Required parameters with no value in the request and none the schema gives: a string,
+    a number or an option only the user can say (a flag can be false, a list empty)."""
+    properties = tool.parameters.get("properties", {})
+    required = tool.parameters.get("required", [])
+    unsaid = []
+    for name in required if isinstance(required, list) and isinstance(properties, dict) else []:
+        schema = resolve(properties.get(name), tool.parameters)
+        if name not in given and "default" not in schema and schema_type(schema) not in GUESSABLE:
+            unsaid.append(name)
+    return tuple(unsaid)
 
 
 def walk(

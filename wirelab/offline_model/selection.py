@@ -39,7 +39,7 @@ NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
-TOPIC_SHARE = 0.6
+TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
 
@@ -78,6 +78,7 @@ class PlanItem:
     request: str
     tool: Tool
     arguments: dict[str, Any] | None = None
+    missing: tuple[str, ...] = ()  # required parameters the request gives no value for
 
 
 @lru_cache(maxsize=256)

@@ -33,7 +33,7 @@ what is left of the request (`free_text`). Several calls from one request are
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wirelab.offline_model.dates import date_as_asked
@@ -94,6 +94,14 @@ class Evidence:
         named = {concept(w) for w in identifier_words(tool.name)}
         for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
             named |= {concept(w) for w in identifier_words(str(name))}
+        first = evidence.values[0] if evidence.values else None
+        if (
+            first
+            and first.kind == "name"
+            and first.start == 0
+            and concept(first.text.casefold()) in own_words
+        ):
+            evidence.values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
         evidence.values += evidence._phrases(named)
         return evidence
 
@@ -198,11 +206,14 @@ def bind_one(tool: Tool, text: str, name: str) -> Any:
     return _fallback(slot_of(name, schema, True), Evidence.of(tool, text), tool.parameters, 0)
 
 
-def fill_object(schema: Schema, evidence: Evidence, root: Schema, guess: bool, depth: int) -> dict[str, Any]:
-    """Fill an object schema's properties (see the module docstring)."""
+def fill_object(
+    schema: Schema, evidence: Evidence, root: Schema, guess: bool, depth: int, role: str = ""
+) -> dict[str, Any]:
+    """Fill an object schema's properties (see the module docstring). A nested object's
+    properties take the role of the property that holds them (`pickup.address` is an origin)."""
     if not isinstance(schema.get("properties"), dict) or depth > MAX_DEPTH:
         return {}
-    slots = slots_of(schema, root)
+    slots = [s if s.role or not role else replace(s, role=role) for s in slots_of(schema, root)]
     _add_options(slots, evidence)
     values: dict[str, Any] = {}
     for slot, value, index in assign(slots, evidence):
@@ -364,6 +375,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
         points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
     if value.kind == "phrase":
+        if slot.kind in ("place", "person") and not (
+            set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue
+        ):
+            return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
         points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
         if all(concept(w) in evidence.tool_words for w in value.text.casefold().split()):
             points -= 0.8  # the tool's own words, not a value for it
@@ -397,7 +412,7 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
     if slot.kind == "array":
         return _array(slot, evidence, root, depth)
     if slot.kind == "object":
-        filled = fill_object(slot.schema, evidence, root, guess and slot.required, depth + 1)
+        filled = fill_object(slot.schema, evidence, root, guess and slot.required, depth + 1, slot.role)
         return filled or None
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))

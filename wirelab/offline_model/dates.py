@@ -55,6 +55,7 @@ WRITTEN_DATES = [
     re.compile(rf"\b{_MONTH}\s+(?P<y>\d{{4}})\b(?P<d>)", re.I),  # July 2022 (its first day)
     re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>\d{1,2})[./-](?P<d>\d{1,2})(?![\d.])"),  # 2023.10.1
     re.compile(r"(?<![\d/-])(?P<m>\d{1,2})[/-](?P<d>\d{1,2})[/-](?P<y>\d{4})(?![\d/-])"),  # 04/23/2023
+    re.compile(r"(?:(?P<y>\d{4})年)?(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),  # 2026年3月20日, 3月20号
 ]
 
 
@@ -131,8 +132,18 @@ DATE_IN_TEXT = re.compile(
 )
 
 
+ZH_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]")
+
+
 def reference_date(text: str) -> datetime.date | None:
-    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11), or None."""
+    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11;
+    '今天是2026年3月11日' too), or None."""
+    chinese = ZH_DATE.search(text[:2000])
+    if chinese:
+        try:
+            return datetime.date(*map(int, chinese.groups()))
+        except ValueError:
+            pass
     for match in DATE_IN_TEXT.finditer(text[:2000]):
         iso, (day, month, year), (month2, day2, year2) = (
             match.group(1, 2, 3),

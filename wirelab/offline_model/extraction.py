@@ -54,6 +54,7 @@ HOST = re.compile(
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?(?!\d)")
 CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
+PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
 )
@@ -125,6 +126,8 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
+        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
     for m in CODE.finditer(text):
         word = m.group()
         if _looks_like_code(word):
@@ -306,6 +309,7 @@ def world_names() -> dict[str, tuple[str, str]]:
                     continue
                 table[name.casefold()] = (kind, code)
                 if kind == "currency" and tag == "en":
+                    table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
                     last = name.casefold().split()[-1]
                     table.setdefault(last, (kind, code))
                     table.setdefault(last + "s", (kind, code))

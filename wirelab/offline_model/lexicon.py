@@ -27,18 +27,18 @@ def _words(text: str) -> frozenset[str]:
 
 
 _GROUPS = """
-weather forecast temperature rain raining sunny snow snowing wind humidity climate 天气 气温 温度 下雨 晴 预报
+weather forecast temperature rain raining pour sunny snow wind humidity climate 天气 气温 温度 下雨 晴 预报 雨
 convert conversion exchange change 换 换成 兑换 转换 折合 换算
 currency money cash rate 货币 汇率 钱
 search find look lookup query 搜索 查找 查询 查 搜 找
 send email mail message 发送 发 邮件 消息 短信
 book booking reserve reservation 预订 预定 订
-flight plane fly airline 航班 机票 飞机 飞
-hotel room stay accommodation 酒店 宾馆 住宿 房间
+flight plane fly airline takeoff depart departed landed 航班 机票 飞机 飞 起飞 降落
+hotel room stay accommodation lodging sleep motel hostel 酒店 宾馆 住宿 房间 住
 restaurant dining eat food meal 餐厅 饭店 吃 餐馆 美食
 order purchase 订单 购买
 status track tracking 状态 跟踪 物流
-remind reminder alarm alert 提醒 闹钟
+remind reminder alarm alert ping notify 提醒 闹钟 叫我
 timer countdown 计时器 倒计时 计时
 note memo 笔记 备忘 备忘录 记录
 list 清单 列表
@@ -53,11 +53,11 @@ time clock hour 时间 几点 钟
 date day calendar 日期 日子 哪天
 schedule meeting appointment event 日程 会议 约会 安排 预约
 price cost 价格 多少钱 价钱 费用
-stock share ticker quote quotes 股票 股价 报价
+stock share shares ticker quote quotes market 股票 股价 报价 股市
 thermostat heating heater degree degrees 暖气 空调 调温
 workout exercise run running jog jogging training gym 锻炼 跑步 运动 健身
 news headline 新闻 头条
-music song play 音乐 歌 歌曲 播放
+music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
 city town 城市
 country nation 国家
@@ -83,7 +83,7 @@ recipe cook cooking 菜谱 食谱 做法
 train rail railway 火车 高铁
 bus 公交 巴士
 car vehicle 汽车 车
-taxi ride 出租车 打车
+taxi ride cab 出租车 打车
 ticket 票 门票
 payment pay 支付 付款
 refund 退款
@@ -149,7 +149,7 @@ SMALL_TALK = _words(
     """
 hi hello hey thanks thank thx cheers bye goodbye morning evening night ok okay cool great nice
 awesome lol haha yes no sure welcome sorry 你好 您好 嗨 谢谢 多谢 感谢 再见 拜拜 好的 早上好 晚上好
-晚安 哈哈 不客气 没事
+晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情
 """
 )
 

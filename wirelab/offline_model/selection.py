@@ -34,6 +34,7 @@ from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMAL
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
+from wirelab.offline_model.units import unit_named
 
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
@@ -84,9 +85,11 @@ class PlanItem:
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
     """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency."""
-    kinds = {v.kind for v in extract(clean(text))} & VALUE_CONCEPTS
+    values = extract(clean(text))
+    kinds = {v.kind for v in values} & VALUE_CONCEPTS
+    units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
     words = concepts_of(text)
-    return tuple(words) + tuple(sorted(kinds)) + tuple(_acronyms(text))
+    return tuple(words) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))
 
 
 def _acronyms(text: str) -> list[str]:
@@ -128,13 +131,16 @@ def profile(tool: Tool) -> Profile:
 def _options(tool: Tool) -> list[str]:
     """The concepts of the tool's enum options ("PIZZA", "BURGER"), up to 50 per parameter."""
     properties = tool.parameters.get("properties", {})
-    options = []
+    options, units = [], []
     for schema in list(properties.values())[:50] if isinstance(properties, dict) else []:
         enum = resolve(schema, tool.parameters).get("enum")
-        options += (
-            [str(v) for v in enum[:50] if isinstance(v, str) and len(v) > 2] if isinstance(enum, list) else []
-        )
-    return concepts_of(" ".join(options))
+        for option in enum[:50] if isinstance(enum, list) else []:
+            unit = unit_named(str(option))
+            if unit:  # an option that is a unit ("kg") is named by any of its names ("kilograms")
+                units.append(f"unit:{unit.symbol}")
+            elif isinstance(option, str) and len(option) > 2:
+                options.append(option)
+    return concepts_of(" ".join(options)) + units
 
 
 def _parameter_words(tool: Tool) -> list[str]:
@@ -189,6 +195,8 @@ def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
     """Whether the request names enough of what the tool is about: most of the nouns that tell
     it from the other tools offered ("statistics" names none of `statistics_mode`'s siblings)."""
     topic = known.topic - shared or known.topic
+    if hits & known.options:
+        return True  # "5 kilograms into pounds" names two of convert_units' options
     if not topic:
         return bool(hits & known.own)
     matched = len(hits & topic)
@@ -219,13 +227,14 @@ def asks_for_nothing(text: str) -> bool:
         and len(content) <= 6
     ):
         return True
-    for k, token in enumerate(tokens):
-        if token in ACTION_WORDS or token in OPINIONS:
-            window = set(tokens[max(0, k - 3) : k])
-            if window & NEGATIONS or "不" in token and token != "不":
-                return True
-            return token in OPINIONS and not any(t in ACTION_WORDS for t in tokens[k:])
-    return False
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or token in OPINIONS]
+    if not actions:
+        return False
+    last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
+    if set(tokens[max(0, last - 3) : last]) & NEGATIONS or "不" in tokens[last] and tokens[last] != "不":
+        return True
+    first = actions[0]
+    return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:

@@ -32,8 +32,9 @@ Schema = dict[str, Any]
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
-ORIGIN |= {"initial", "starting", "begin"}
+ORIGIN |= {"initial", "starting", "begin", "pickup", "sender"}
 TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
+TARGET |= {"dropoff", "receiver"}
 TARGET |= {"final", "ending"}
 KIND_WORDS = {
     "email": {"email", "mail"},

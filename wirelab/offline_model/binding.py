@@ -41,7 +41,7 @@ from wirelab.offline_model.extraction import Value, extract, list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
-from wirelab.offline_model.places import as_asked
+from wirelab.offline_model.places import as_asked, city
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import MAX_DEPTH, Schema, Slot, resolve, slot_of, slots_of
 from wirelab.offline_model.units import same_unit
@@ -223,7 +223,7 @@ def fill_object(
     for slot in slots:
         if slot.name in values:
             continue
-        value = _structured(slot, evidence, root, guess, depth)
+        value = _structured(slot, evidence, root, guess, depth) or _state_of_city(slot, evidence)
         if value is None and guess and slot.required:
             value = _fallback(slot, evidence, root, depth)
         if value is not None:
@@ -380,7 +380,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         ):
             return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
         points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
-        if all(concept(w) in evidence.tool_words for w in value.text.casefold().split()):
+        words = [concept(w) for w in value.text.casefold().split()]
+        if all(w in slot.words for w in words):
+            return None  # the parameter's own description ("located"), not a value for it
+        if all(w in evidence.tool_words for w in words):
             points -= 0.8  # the tool's own words, not a value for it
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
@@ -418,6 +421,15 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
         names = set(identifier_words(slot.name))
         return labelled_text(names, evidence.tool_words, evidence.text) or left_over(evidence) or None
     return None
+
+
+def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
+    """A `state` the request does not name, for a US city it does: "Los Angeles" is in CA."""
+    if slot.kind not in ("place", "other") or "state" not in identifier_words(slot.name):
+        return None
+    cities = [city(v.text) for v in evidence.values if v.kind == "name"]
+    found = next((c for c in cities if c and c.country == "US"), None)
+    return found.state if found else None
 
 
 def left_over(evidence: Evidence, clause: bool = True) -> str:

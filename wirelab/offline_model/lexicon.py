@@ -169,6 +169,13 @@ track measure 查 查询 查找 搜索 发送 发 预订 订 换 兑换 计算 �
 """
 )
 
+TOPIC_VERBS = _words(
+    """
+translate convert book reserve play cancel remind order buy send track schedule delete remove compare
+predict estimate analyze analyse 翻译 兑换 换 预订 订 播放 取消 提醒 发送 删除 比较 估算
+"""
+)  # verbs that say what a tool is for ("translate_text" is about translating), unlike get or set
+
 EN_NUMBERS = {
     word: n
     for n, word in enumerate(

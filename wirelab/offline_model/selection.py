@@ -30,7 +30,15 @@ from wirelab.offline_model.binding import Evidence
 from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
+from wirelab.offline_model.lexicon import (
+    ACTION_WORDS,
+    GENERIC,
+    NEGATIONS,
+    SMALL_TALK,
+    STOPWORDS,
+    TOPIC_VERBS,
+    concept,
+)
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
@@ -119,7 +127,8 @@ def profile(tool: Tool) -> Profile:
             weights[word] = max(weight, weights.get(word, 0.0))
     for option in _options(tool):  # a request that names an option names the tool's topic
         weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
-    nouns = [w for w in name if w not in GENERIC and w not in ACTION_WORDS and len(w) > 1]
+    verbs = {concept(v) for v in TOPIC_VERBS}
+    nouns = [w for w in name if w not in GENERIC and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
     named = bool(nouns)
     if not named:
         first = tool.description.split(". ")[0]

@@ -366,10 +366,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.0
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
-    if slot.kind == "code" and value.kind == "code" or slot.kind == "url" and value.kind == "url":
-        points += 1.0  # an identifier for an id, a host for a host: the kinds say it
-    if slot.kind == "person" and value.kind == "name" and " " in value.text:
-        points += 0.5  # "Liam Neeson": a first and last name
+    points += _kind_fit(slot, value)
     if slot.kind == "code" and value.kind == "number" and not cue:
         points -= 0.8
     if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
@@ -388,6 +385,18 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _kind_fit(slot: Slot, value: Value) -> float:
+    """How much the kinds alone say: an id for an id, a country for a country, a name for a
+    person or a place; a country or a language for a parameter of no kind is a weak fit."""
+    if slot.kind == value.kind or (slot.kind, value.kind) in (("code", "code"), ("url", "url")):
+        return 1.0
+    if slot.kind in ("person", "place") and value.kind == "name":
+        return 1.0 + 0.5 * (slot.kind == "person" and " " in value.text)  # "Liam Neeson"
+    if slot.kind == "other" and value.kind in ("country", "language", "currency"):
+        return -0.5
+    return 0.0
 
 
 def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:

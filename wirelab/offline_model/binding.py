@@ -467,9 +467,7 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
         found = enum_values(items["enum"], evidence)
         return list(dict.fromkeys(v.value for v in found)) or None
     if item.kind in ("integer", "number"):
-        numbers = [typed_value(item, v) for k, v in enumerate(evidence.values) if k not in evidence.used]
-        numbers = [n for n in numbers if n is not None]
-        return numbers or None
+        return _numbers_listed(item, evidence)
     if item.kind == "object":
         filled = fill_object(items, evidence, root, False, depth + 1)
         return [filled] if filled else None
@@ -479,6 +477,19 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     phrase = evidence.text.split(":", 1)[1] if ":" in evidence.text else left_over(evidence, clause=False)
     found = list_items(phrase)
     return found or None
+
+
+def _numbers_listed(item: Slot, evidence: Evidence) -> list[Any] | None:
+    """The first list of numbers not used yet ("scores 85, 90, 88"), its numbers then used;
+    without a written list, every number not used."""
+    for group in evidence.groups():
+        if not set(group) & evidence.used:
+            numbers = [typed_value(item, evidence.values[k]) for k in group]
+            if None not in numbers and len(numbers) > 1:
+                evidence.used |= set(group)
+                return numbers
+    numbers = [typed_value(item, v) for k, v in enumerate(evidence.values) if k not in evidence.used]
+    return [n for n in numbers if n is not None] or None
 
 
 def _mentioned(slot: Slot, evidence: Evidence) -> bool:

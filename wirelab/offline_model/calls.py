@@ -9,8 +9,10 @@ parameter that takes one ("Paris and Rome", "for 10, 20 and 30 years"):
 - a list fills the parameters that each take one of its values first ("the
   GCD of 40 and 50" is one call with two numbers);
 - a list left over makes one call per value, the other arguments kept;
-- two lists of the same length go in step ("Taylor Swift and Maroon 5 for
-  20 and 15 minutes respectively" is two calls, each with its own pair);
+- two lists go in step when the text says "respectively" ("Taylor Swift and
+  Maroon 5 for 20 and 15 minutes respectively" is two calls, each with its own
+  pair), and make every combination otherwise ("BRCA1 and BRCA2 in humans and
+  chimpanzees" is four);
 - a second set of values of the kinds the first call used ("3 and 4, then 5
   and 12" for `a`, `b`) makes another call.
 
@@ -48,7 +50,8 @@ def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any
             if None not in typed:
                 lists.append((slot.name, typed))
     if lists:
-        return _in_step(first, lists)
+        respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
+        return _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
     return [first] + _again(evidence, first, slots)
 
 
@@ -94,6 +97,14 @@ def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[
             if len(values) == size:
                 arguments[name] = values[position]
         calls.append(arguments)
+    return calls
+
+
+def _every(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    """A call for every combination: "BRCA1 and BRCA2 in humans and chimpanzees" is four calls."""
+    calls = [dict(first)]
+    for name, values in lists:
+        calls = [{**call, name: value} for call in calls for value in values][:MAX_CALLS]
     return calls
 
 

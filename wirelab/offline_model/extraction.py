@@ -83,9 +83,15 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
     dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
-    found = _patterns(text) + _numbers(tokens, text) + dates + _world_names(tokens, text)
+    found = _patterns(text) + _numbers(tokens, text) + dates
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in _names(tokens, text) if not _overlaps(v, taken)]
+    names = [v for v in _names(tokens, text) if not _overlaps(v, taken)]
+    world = _world_names(tokens, text)
+    found += [
+        w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
+    ]
+    taken = [(v.start, v.end) for v in found]
+    found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
 
@@ -180,7 +186,15 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             )
         )
         k += length
-    return [value for value in found if not _count(value, found)]
+    return [value for value in found if not _count(value, found) and not _pronoun(value, tokens)]
+
+
+def _pronoun(value: Value, tokens: list[Token]) -> bool:
+    """'one with a radius of 5 …, the other …': "one" standing for a thing, not a number."""
+    if value.text.casefold() != "one" or value.unit:
+        return False
+    after = next((t for t in tokens if t.start >= value.end), None)
+    return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
 
 
 def _count(value: Value, found: list[Value]) -> bool:

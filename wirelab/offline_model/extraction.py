@@ -385,6 +385,10 @@ def _names(tokens: list[Token], text: str) -> list[Value]:
             if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
                 found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
+                if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
+                    part = region[len(phrase) + 1 :].strip()
+                    at = text.find(part, tokens[end].end)
+                    found.append(Value("name", part, part, at, at + len(part)))
             k = end
         k += 1
     return found
@@ -434,7 +438,10 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
         listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
         return "" if listed else text[tokens[first].start : tokens[last].end]
     after = tokens[end + 1] if end + 1 < len(tokens) else None
-    if after is not None and after.kind == "word" and after.text.islower() and state_code(after.text):
+    lower_state = (
+        after is not None and after.text.islower() and len(after.text) > 2 and state_code(after.text)
+    )
+    if after is not None and after.kind == "word" and lower_state:
         return f"{text[tokens[first].start : tokens[end].end]}, {after.text}"  # "San Leandro california"
     return ""
 

@@ -37,7 +37,7 @@ flight plane fly airline takeoff depart departed landed 航班 机票 飞机 飞
 hotel room stay accommodation lodging sleep motel hostel 酒店 宾馆 住宿 房间 住
 restaurant dining eat food meal 餐厅 饭店 吃 餐馆 美食
 order purchase 订单 购买
-status track tracking 状态 跟踪 物流
+status tracking 状态 跟踪 物流
 remind reminder alarm alert ping notify 提醒 闹钟 叫我
 timer countdown 计时器 倒计时 计时
 note memo 笔记 备忘 备忘录 记录

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wirelab.offline_model.binding import bind, bind_all
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.extraction import chinese_number, extract, list_items
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.normalize import clean, segment, stem
@@ -232,7 +233,7 @@ def test_a_list_fills_an_array():
 
 
 def test_relative_dates_resolve_only_against_a_date_the_conversation_states():
-    from wirelab.offline_model.extraction import TODAY, reference_date, resolve_date
+    from wirelab.offline_model.dates import TODAY, reference_date, resolve_date
 
     assert resolve_date("tomorrow") is None  # no date stated: the model never reads the clock
     token = TODAY.set(reference_date("Today is Wednesday, 11 March 2026."))

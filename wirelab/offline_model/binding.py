@@ -199,6 +199,20 @@ def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
     return fill_object(tool.parameters, Evidence.of(tool, text), tool.parameters, guess, 0)
 
 
+def bind_marked(tool: Tool, text: str) -> dict[str, Any]:
+    """Only the arguments the text marks: typed values, names and quotes, not unmarked words.
+
+    What a follow-up changes ("And 75 CHF?", "那重庆呢？") keeps the rest of the call as it was.
+    """
+    evidence = Evidence.of(tool, text)
+    bound = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    marked = {name for name, k in evidence.chosen.items() if evidence.values[k].kind != "phrase"}
+    properties = tool.parameters.get("properties", {})
+    unassigned = [n for n in bound if n not in evidence.chosen]  # booleans, lists, objects, free text
+    kinds = {n: slot_of(n, resolve(properties.get(n), tool.parameters), False).kind for n in unassigned}
+    return {k: v for k, v in bound.items() if k in marked or kinds.get(k) in ("boolean", "array", "object")}
+
+
 def bind_one(tool: Tool, text: str, name: str) -> Any:
     """One property of `tool` read from `text` (guessed if the text has no value for it)."""
     bound = bind(tool, text, guess=False)
@@ -435,7 +449,7 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
 
 
 def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
-    """A `state` the request does not name, for a US city it does: "Los Angeles" is in CA."""
+    """A `state` the request does not name, for a US city it does: "Denver" is in CO."""
     if slot.kind not in ("place", "other") or "state" not in identifier_words(slot.name):
         return None
     cities = [city(v.text) for v in evidence.values if v.kind == "name"]
@@ -555,6 +569,9 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 continue
             token, last = evidence.tokens[k], evidence.tokens[min(k + width - 1, len(norms) - 1)]
             found.append(Value("enum", option, evidence.text[token.start : last.end], token.start, last.end))
+        for value in evidence.values:  # a code option named by its language, country or currency
+            if value.kind in ("language", "country", "currency") and str(value.value).casefold() == raw:
+                found.append(Value("enum", option, value.text, value.start, value.end))
     return found
 
 

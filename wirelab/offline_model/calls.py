@@ -75,8 +75,8 @@ def one_call(tool: Tool, text: str) -> bool:
 
 
 def announces(tool: Tool, text: str) -> bool:
-    """Whether `text` asks for the tool but gives none of its values in writing ("I need a new
-    Postgres server."): the sentence after it, which does, is the same call."""
+    """Whether `text` asks for the tool but gives none of its values in writing ("I need a
+    database set up."): the sentence after it, which does, is the same call."""
     evidence = Evidence.of(tool, text)
     filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
     slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters) if slot.name in filled}

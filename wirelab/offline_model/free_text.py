@@ -1,13 +1,13 @@
 """Free text for string parameters: the words after a parameter's name, or what is left over.
 
-    >>> labelled_text({"content"}, set(), 'add a todo with content go to sleep, please')
-    'go to sleep'
+    >>> labelled_text({"text"}, set(), 'a note with text water the plants, thanks')
+    'water the plants'
 
 A `query`, `message` or `content` parameter holds text, not a typed value. Two
 readings, tried in order:
 
-- `labelled_text`: what follows the parameter's own name ("…with content go
-  to sleep", "a note saying buy milk"), up to the end of its clause;
+- `labelled_text`: what follows the parameter's own name ("…with text water
+  the plants", "a note saying buy milk"), up to the end of its clause;
 - `remainder`: the request without the tool's words, the action words and the
   values other parameters took; the first clause that keeps any words.
 """

@@ -84,7 +84,7 @@ def as_asked(written: str, name: str, description: str) -> str:
     wanted = format_of(description)
     if not wanted:
         found = city(written)
-        return found.name if found and _initials(written) else written  # "LA" is Los Angeles
+        return found.name if found and _initials(written) else written  # initials: the city's name
     place, _, region = written.partition(",")
     region = region.strip()
     if (
@@ -100,7 +100,7 @@ def as_asked(written: str, name: str, description: str) -> str:
     found = city(name or written)
     if found is None:
         return written
-    said = found.name if _initials(written) else written  # "LA" is Los Angeles; "New York" stays
+    said = found.name if _initials(written) else written  # initials become the name; a name stays
     if found.country == "US":
         return f"{said}, {found.state}"
     if wanted == "country":

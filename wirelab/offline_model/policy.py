@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
-from wirelab.offline_model.binding import bind
+from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
@@ -112,15 +112,14 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         tool = next(t for t in request.tools if t.name == request.tool_choice)
         return _bound([PlanItem(best_piece(text, tool), tool)])
     items = _bound(plan(text, request.tools))
-    if not items and not asks_for_nothing(text):
-        continued = follow_up(talk, request.tools)
-        if continued:
-            tool, base = continued
-            arguments = {**base, **bind(tool, text, guess=False)}
-            order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
-            items = [
-                PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})
-            ]
+    continued = follow_up(talk, request.tools) if not asks_for_nothing(text) else None
+    if continued and all(item.missing and item.tool is continued[0] for item in items):
+        items = []  # "And 75 CHF?" selects the money tool but says only what changes: a follow-up
+    if not items and continued:
+        tool, base = continued
+        arguments = {**base, **bind_marked(tool, text)}
+        order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
+        items = [PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})]
     if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
         by_name = {tool.name: tool for tool in request.tools}
         made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]

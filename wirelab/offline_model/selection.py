@@ -202,10 +202,10 @@ def _same_root(word: str, other: str) -> bool:
 
 def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
     """Whether the request names enough of what the tool is about: most of the nouns that tell
-    it from the other tools offered ("statistics" names none of `statistics_mode`'s siblings)."""
+    it from the other tools offered (in `geo_area` and `geo_distance`, "geo" tells neither)."""
     topic = known.topic - shared or known.topic
     if hits & known.options:
-        return True  # "5 kilograms into pounds" names two of convert_units' options
+        return True  # "5 kilograms into pounds" names two options of a tool that takes units
     if not topic:
         return bool(hits & known.own)
     matched = len(hits & topic)

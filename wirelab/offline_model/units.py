@@ -53,7 +53,7 @@ year time: years, yr, yrs, 年
 m/s speed: meters per second, metres per second, meters/second, meter/second, m/sec
 km/h speed: kph, kmh, kilometers per hour, kilometres per hour, 公里每小时
 mph speed: miles per hour
-m/s^2 acceleration: m/s2, meters per second squared, meters/second^2, metres per second squared
+m/s^2 acceleration: m/s2, meters/second^2, metres per second squared
 % percent: percent, per cent, percentage, 百分之
 m^2 area: square meter, square meters, square metre, square metres, sq m, m2, 平方米
 km^2 area: square kilometer, square kilometers, square kilometre, square kilometres, sq km, km2, 平方公里

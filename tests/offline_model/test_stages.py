@@ -92,7 +92,8 @@ def test_chinese_is_cut_into_words_and_mixed_text_keeps_both():
 
 def test_words_are_case_folded_and_stemmed():
     assert [t.norm for t in segment("PARIS Cities")] == ["paris", "cities"]
-    assert [stem(w) for w in ("cities", "booking", "orders")] == ["city", "book", "order"]
+    assert stem("cities") == stem("city") and stem("movies") == stem("movie")  # Snowball stems
+    assert [stem(w) for w in ("booking", "orders")] == ["book", "order"]
 
 
 # 2. Intents and selection

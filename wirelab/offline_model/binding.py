@@ -239,7 +239,9 @@ def fill_object(
     for slot in slots:
         if slot.name in values:
             continue
-        value = _structured(slot, evidence, root, guess, depth) or _state_of_city(slot, evidence)
+        value = _structured(slot, evidence, root, guess, depth)
+        if value is None:
+            value = _state_of_city(slot, evidence)
         if value is None and guess and slot.required:
             value = _fallback(slot, evidence, root, depth)
         if value is not None:

@@ -83,7 +83,11 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
     dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
-    found = _patterns(text) + _numbers(tokens, text) + dates
+    patterns = _patterns(text) + dates
+    spans = [(v.start, v.end) for v in patterns if v.kind != "quoted"]
+    found = patterns + [
+        n for n in _numbers(tokens, text) if not _overlaps(n, spans)
+    ]  # not 2026 of 2026-05-01
     taken = [(v.start, v.end) for v in found]
     names = [v for v in _names(tokens, text) if not _overlaps(v, taken)]
     world = _world_names(tokens, text)

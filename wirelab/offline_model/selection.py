@@ -268,8 +268,8 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             items.append((start, piece.end, tool))
         elif items and piece.joiner in ("and", "then", ",", ""):
             _continue(items, text, start, piece.end)
-        elif waiting is None:
-            waiting = piece.start
+        else:  # context for the next item ("Add eggs, milk and bread to my list")
+            waiting = start
             continue
         waiting = None
     if waiting is not None and items:

@@ -370,8 +370,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     after, said = evidence.near(value, +1, 2)
     if len(said) > 1 and said[1] in LINKS:
         after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
-    cue = _cue(slot, before, 2.4) if before else 0.0
-    cue = max(cue, _cue(slot, after, 2.0) if after else 0.0)
+    cue = _cue(slot, before, 3.0) if before else 0.0
+    cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     points = 1.0 + cue
     if slot.dimension and value.dimension:
         points += 1.5 if slot.dimension == value.dimension else -2.0
@@ -432,7 +432,7 @@ def _cue_weight(slot: Slot, word: str) -> float:
         len(short) >= 3 and (idea.startswith(short) or word.startswith(short)) for short in slot.name_words
     ):
         return 1.0
-    return 0.5 if idea in slot.words else 0.0
+    return 0.35 if idea in slot.words else 0.0
 
 
 def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth: int) -> Any:

@@ -59,10 +59,13 @@ workout exercise run running jog jogging training gym 锻炼 跑步 运动 健�
 news headline 新闻 头条
 music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
+cast actor actors actress starring star stars featuring acted 主演 演员
+adult adults person persons people guest guests passenger passengers traveller travellers 人 位 乘客
+child children kid kids 孩子 儿童
 city town 城市
 country nation 国家
 distance far 距离 多远
-route direction directions navigate 路线 导航
+route navigate navigation 路线 导航
 calculate compute calculation 计算 算
 multiply multiplication product 乘 乘以 乘法
 volume loud loudness louder quieter 音量 声音 大声

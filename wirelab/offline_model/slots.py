@@ -50,7 +50,8 @@ KIND_WORDS = {
     "place": {"city", "place", "location", "town", "destination", "origin", "address", "region", "where"}
     | {"airport", "state", "area", "venue", "from", "to", "near", "station", "loc"},
     "person": {"name", "person", "user", "who", "author", "contact", "customer", "username", "player"}
-    | {"recipient", "owner", "artist", "team", "company", "nickname"},
+    | {"recipient", "owner", "artist", "team", "company", "nickname"}
+    | {"cast", "starring", "actor", "director"},
     "text": {"query", "q", "text", "topic", "question", "message", "search", "prompt", "keyword", "keywords"}
     | {"term", "content", "body", "subject", "note", "title", "comment", "description", "input", "sentence"},
 }

@@ -79,6 +79,38 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
     return found
 
 
+TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是", re.I)
+
+
+def today_stated(text: str) -> datetime.date | None:
+    """The date a message says today is ("…, today is Monday April 25th 2023"), or None."""
+    for match in TODAY_IS.finditer(text[:4000]):
+        written = _written_at(text, match.end())
+        if written:
+            return written
+    return None
+
+
+def stated_spans(text: str) -> list[tuple[int, int]]:
+    """Where a message states today's date: context for other dates, not a value of its own."""
+    spans = []
+    for match in TODAY_IS.finditer(text[:4000]):
+        for pattern in WRITTEN_DATES:
+            found = pattern.match(text, match.end())
+            if found:
+                spans.append((match.start(), found.end()))
+                break
+    return spans
+
+
+def _written_at(text: str, at: int) -> datetime.date | None:
+    for pattern in WRITTEN_DATES:
+        found = pattern.match(text, at)
+        if found:
+            return written_date(found.group())
+    return None
+
+
 def written_date(written: str) -> datetime.date | None:
     """The date a month-day or numeric date names; without a year, in `TODAY`'s year (or None)."""
     for pattern in WRITTEN_DATES:

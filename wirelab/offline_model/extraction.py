@@ -30,7 +30,7 @@ from typing import Any
 
 from babel import Locale
 
-from wirelab.offline_model.dates import find_dates
+from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     EN_NUMBERS,
@@ -54,6 +54,11 @@ HOST = re.compile(
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?(?!\d)")
 CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
+_STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
+ADDRESS = re.compile(
+    rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
+    r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
+)
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
@@ -82,7 +87,9 @@ class Value:
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
+    stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
     dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
+    dates = [d for d in dates if not _overlaps(d, stated)]
     patterns = _patterns(text) + dates
     spans = [(v.start, v.end) for v in patterns if v.kind != "quoted"]
     found = patterns + [
@@ -136,11 +143,14 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
+        found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    addresses = [(v.start, v.end) for v in found if v.kind == "name"]
     for m in CODE.finditer(text):
         word = m.group()
-        if _looks_like_code(word):
+        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in addresses):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
 
@@ -464,7 +474,8 @@ def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     word = tokens[k].norm
     follower = tokens[k + 1] if k + 1 < len(tokens) else None
     lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
-    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next
+    adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
+    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb
 
 
 def _is_verb(token: Token) -> bool:

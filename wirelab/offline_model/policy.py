@@ -24,7 +24,8 @@ Like the real API, `tool_choice="required"` or a named tool forces a call in
 *every* response, so a loop must switch back to "auto" after the first turn.
 Instructions found in tool descriptions or results are never followed, except
 under the `obey_injection` fault. System messages are read for one thing only: a date
-they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates.
+they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates;
+a user may state it too ("…, today is 2023.10.1").
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
-from wirelab.offline_model.dates import TODAY, reference_date
+from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request, Tool
@@ -77,6 +78,7 @@ def warm_up() -> None:
 def decide(request: Request) -> Reply:
     """The model's reply to a valid request."""
     stated = [reference_date(m.text) for m in request.messages if m.role in ("system", "developer")]
+    stated += [today_stated(m.text) for m in request.messages if m.role == "user"]
     token = TODAY.set(next((date for date in stated if date), None))
     try:
         return _decide(request)

@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wirelab.offline_model.dates import date_as_asked
+from wirelab.offline_model.dates import date_as_asked, time_as_asked
 from wirelab.offline_model.extraction import Value, extract, list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
@@ -339,6 +339,8 @@ def typed_value(slot: Slot, value: Value) -> Any:
         return None
     if kind == "date" and value.kind == "date":
         return date_as_asked(value.text, str(slot.schema.get("description", "")))
+    if kind == "time" and value.kind == "time":
+        return time_as_asked(value.text, str(slot.schema.get("description", "")))
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))

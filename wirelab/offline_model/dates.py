@@ -220,3 +220,18 @@ def resolve_date(written: str) -> str | None:
     if later:
         ahead = 7 - today.weekday() + weekday
     return (today + datetime.timedelta(days=ahead)).isoformat()
+
+
+CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)
+
+
+def time_as_asked(written: str, description: str) -> str:
+    """A clock time as a description asks for it: 24-hour "HH:MM" ("8pm" -> "20:00") unless it
+    asks for AM/PM ("08:00 PM"); as written when it is not a time."""
+    m = CLOCK_TIME.fullmatch(written)
+    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+        return written
+    hour = int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])
+    time = datetime.time(hour, int(m[2] or 0))
+    twelve = re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
+    return time.strftime("%I:%M %p" if twelve else "%H:%M")

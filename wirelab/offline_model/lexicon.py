@@ -95,6 +95,10 @@ customer client 客户 顾客
 product item 产品 商品
 inventory 库存
 light lamp 灯
+bedroom 卧室 睡房
+kitchen 厨房
+living 客厅 起居室
+office study 办公室 书房
 shopping shop buy 购物 买
 unit 单位
 celsius 摄氏

@@ -38,7 +38,7 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     fixed = dict(fresh if arguments is None else arguments)
     properties = tool.parameters.get("properties", {})
     field = _field(error, properties, arguments or {})
-    allowed = _allowed(error, properties.get(field) if field else None)
+    allowed = _allowed(error, properties.get(field) if field else None, fixed.get(field) if field else None)
     if field and allowed:
         meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
         fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
@@ -90,7 +90,7 @@ def _quotes(text: str) -> list[str]:
     return [next(g for g in m.groups() if g is not None) for m in QUOTED.finditer(text)]
 
 
-def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
+def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
     """Allowed values: a list in an allowed-like key, else the values quoted or listed in the text."""
     for key in ALLOWED_KEYS:
         value = error.get(key)
@@ -99,6 +99,10 @@ def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
         if isinstance(value, str) and key != "expected" and value:
             return _listed(value)
     text = _text(error)
+    suggestion = clean(str(error.get("suggestion", "")).strip())
+    quoted = [q for q in _quotes(suggestion) if q != str(sent)]  # not the value that failed
+    if quoted:
+        return quoted
     cues = list(LIST_CUE.finditer(text))
     listed = _listed(text[cues[-1].end() :]) if cues else []
     enum = schema.get("enum") if isinstance(schema, dict) else None
@@ -106,10 +110,6 @@ def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
         return [v for v in listed if v in map(str, enum)] or listed
     if listed:
         return listed
-    suggestion = str(error.get("suggestion", "")).strip()
-    quoted = _quotes(suggestion)
-    if quoted:
-        return quoted
     return [suggestion] if suggestion and len(suggestion.split()) == 1 else []  # "suggestion": "EUR"
 
 
@@ -133,7 +133,10 @@ def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
 
 
 def _closest(sent: Any, allowed: list[Any]) -> Any:
-    """The allowed value equal to `sent` ignoring case, else the most similar, else the first."""
+    """The allowed value equal to `sent` ignoring case, else the most similar, else the first
+    (also when nothing was sent: the error's first suggestion)."""
+    if sent is None:
+        return allowed[0]
     text = str(sent).lower()
     by_lower = {str(option).lower(): option for option in allowed}
     if text in by_lower:

@@ -83,7 +83,7 @@ TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是
 
 
 def today_stated(text: str) -> datetime.date | None:
-    """The date a message says today is ("…, today is Monday April 25th 2023"), or None."""
+    """The date a message says today is ("…, today is Friday 3 May 2024"), or None."""
     for match in TODAY_IS.finditer(text[:4000]):
         written = _written_at(text, match.end())
         if written:

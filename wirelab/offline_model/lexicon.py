@@ -60,7 +60,7 @@ news headline 新闻 头条
 music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
 cast actor actors actress starring star stars featuring acted 主演 演员
-adult adults person persons people guest guests passenger passengers traveller travellers 人 位 乘客
+adult adults person persons people guest guests passenger passengers 人 位 乘客
 child children kid kids 孩子 儿童
 city town 城市
 country nation 国家

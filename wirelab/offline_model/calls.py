@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence, assign, fill_object, score, typed_value
+from wirelab.offline_model.binding import assign, fill_object, score, typed_value
+from wirelab.offline_model.evidence import Evidence
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import slots_of
 

@@ -24,26 +24,19 @@ Every pattern is anchored and bounded, so extraction is linear in the text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
-
-from babel import Locale
 
 from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
-    ACTION_WORDS,
     EN_NUMBERS,
     EN_SCALES,
-    GENERIC,
     STOPWORDS,
     ZH_DIGITS,
     ZH_UNITS,
-    known,
 )
+from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import Token, segment
-from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import Unit, unit_named
+from wirelab.offline_model.values import Value
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 URL = re.compile(r"https?://[^\s\"'<>]{1,500}")
@@ -52,7 +45,6 @@ HOST = re.compile(
     r"(?::\d{1,5})?(?![\w@-])"
 )
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
-ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?(?!\d)")
 CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
 ADDRESS = re.compile(
@@ -64,24 +56,7 @@ CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
 )
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
-SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
-NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san"}
-
-
-@dataclass(frozen=True)
-class Value:
-    """One typed value found in the text: what it is, what it means, and where it is."""
-
-    kind: str
-    value: Any
-    text: str
-    start: int
-    end: int
-    unit: str = ""  # for a number, the unit written after it
-    dimension: str = ""  # for a number, what its unit measures ("length", "time", …)
-    unit_words: int = 0  # for a number, how many tokens its unit takes
-    region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
@@ -96,8 +71,8 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
         n for n in _numbers(tokens, text) if not _overlaps(n, spans)
     ]  # not 2026 of 2026-05-01
     taken = [(v.start, v.end) for v in found]
-    names = [v for v in _names(tokens, text) if not _overlaps(v, taken)]
-    world = _world_names(tokens, text)
+    names = [v for v in proper_names(tokens, text) if not _overlaps(v, taken)]
+    world = world_values(tokens, text)
     found += [
         w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
     ]
@@ -319,167 +294,6 @@ def chinese_number(text: str) -> int:
             section += (digit or 1) * ZH_UNITS[ch]
             digit = 0
     return total + section + digit
-
-
-@lru_cache(maxsize=1)
-def world_names() -> dict[str, tuple[str, str]]:
-    """Lower-cased name -> (kind, ISO code) for currencies, countries and languages (CLDR, en and zh)."""
-    table: dict[str, tuple[str, str]] = {}
-    for tag in ("en", "zh"):
-        locale = Locale.parse(tag)
-        for kind, names in (
-            ("language", locale.languages),
-            ("country", locale.territories),
-            ("currency", locale.currencies),
-        ):
-            for code, name in names.items():
-                if kind == "country" and not code.isalpha():
-                    continue
-                table[name.casefold()] = (kind, code)
-                if kind == "currency" and tag == "en":
-                    table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
-                    last = name.casefold().split()[-1]
-                    table.setdefault(last, (kind, code))
-                    table.setdefault(last + "s", (kind, code))
-    for short, code in (("dollar", "USD"), ("dollars", "USD"), ("pound", "GBP"), ("pounds", "GBP")):
-        table[short] = ("currency", code)
-    table |= {"euros": ("currency", "EUR"), "yuan": ("currency", "CNY"), "rmb": ("currency", "CNY")}
-    return table
-
-
-def _world_names(tokens: list[Token], text: str) -> list[Value]:
-    """Currencies, countries and languages named by one to three words, a code or a symbol."""
-    table, found, k = world_names(), [], 0
-    while k < len(tokens):
-        for length in (3, 2, 1):
-            window = tokens[k : k + length]
-            if len(window) < length or any(t.kind == "punct" and t.text not in SYMBOLS for t in window):
-                continue
-            phrase = text[window[0].start : window[-1].end].casefold()
-            hit = table.get(phrase) or _code_or_symbol(window[0]) if length == 1 else table.get(phrase)
-            if hit:
-                written = text[window[0].start : window[-1].end]
-                found.append(Value(hit[0], hit[1], written, window[0].start, window[-1].end))
-                k += length - 1
-                break
-        k += 1
-    return found
-
-
-def _code_or_symbol(token: Token) -> tuple[str, str] | None:
-    if token.text in SYMBOLS:
-        return ("currency", SYMBOLS[token.text])
-    if len(token.text) == 3 and token.text.isupper() and token.text in Locale.parse("en").currencies:
-        return ("currency", token.text)
-    return None
-
-
-def _names(tokens: list[Token], text: str) -> list[Value]:
-    """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    found, k = _cities_after_prepositions(tokens, text), 0
-    while k < len(tokens):
-        token = tokens[k]
-        if any(v.start <= token.start < v.end for v in found):
-            k += 1
-            continue
-        if token.kind == "han" and _chinese_name(token):
-            found.append(Value("name", token.text, token.text, token.start, token.end))
-        elif token.capitalised and not _sentence_start_word(tokens, k):
-            end = k
-            while end + 1 < len(tokens) and (
-                tokens[end + 1].capitalised
-                or tokens[end + 1].norm in NAME_JOINERS
-                and end + 2 < len(tokens)
-                and tokens[end + 2].capitalised
-            ):
-                end += 1
-            if _numbered(tokens, end):
-                end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
-            phrase = text[token.start : tokens[end].end]
-            if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
-                region = _region(tokens, k, end, text)
-                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
-                if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
-                    part = region[len(phrase) + 1 :].strip()
-                    at = text.find(part, tokens[end].end)
-                    found.append(Value("name", part, part, at, at + len(part)))
-            k = end
-        k += 1
-    return found
-
-
-def _numbered(tokens: list[Token], end: int) -> bool:
-    """Whether the name ending at token `end` goes on with a whole number that counts nothing:
-    nothing, a mark or a joining word comes after it ("Maroon 5, …", "Windows 10.")."""
-    if end + 1 >= len(tokens) or not tokens[end + 1].text.isdigit():
-        return False
-    number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
-    spaced = number.start == tokens[end].end + 1
-    return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
-
-
-PLACE_PREPOSITIONS = {"in", "at", "near", "from", "to", "around", "for"}
-
-
-def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
-    """Cities the gazetteer knows, written in any case after "in", "from", "to", …: "in berkeley",
-    "in New york" (a capitalised name is found anyway; this finds the lower-case ones)."""
-    found = []
-    for k, token in enumerate(tokens[1:], start=1):
-        if tokens[k - 1].norm not in PLACE_PREPOSITIONS or token.kind != "word" or token.norm in STOPWORDS:
-            continue
-        for length in (3, 2, 1):
-            window = tokens[k : k + length]
-            if len(window) == length and all(t.kind == "word" for t in window):
-                written = text[window[0].start : window[-1].end]
-                if not written.islower() and not written[0].isupper():
-                    continue
-                if city(written) and (length > 1 or not written[0].isupper()):
-                    found.append(Value("name", written, written, window[0].start, window[-1].end))
-                    break
-    return found
-
-
-CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
-
-
-def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
-    """'Riga, Latvia' for the name 'Riga' when capitalised words follow its comma, else ''."""
-    if end + 2 < len(tokens) and tokens[end + 1].text == "," and tokens[end + 2].capitalised:
-        last = end + 2
-        while last + 1 < len(tokens) and tokens[last + 1].capitalised:
-            last += 1
-        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
-        return "" if listed else text[tokens[first].start : tokens[last].end]
-    after = tokens[end + 1] if end + 1 < len(tokens) else None
-    lower_state = (
-        after is not None and after.text.islower() and len(after.text) > 2 and state_code(after.text)
-    )
-    if after is not None and after.kind == "word" and lower_state:
-        return f"{text[tokens[first].start : tokens[end].end]}, {after.text}"  # "San Leandro california"
-    return ""
-
-
-def _chinese_name(token: Token) -> bool:
-    """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
-    return token.tag in CHINESE_NAMES and token.text not in STOPWORDS and not known(token.text)
-
-
-def _sentence_start_word(tokens: list[Token], k: int) -> bool:
-    """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
-    or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
-    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")
-    if not starts:
-        return False
-    word = tokens[k].norm
-    follower = tokens[k + 1] if k + 1 < len(tokens) else None
-    lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
-    adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
-    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb
-
-
-def _is_verb(token: Token) -> bool:
-    return token.norm in ACTION_WORDS or token.norm in GENERIC
 
 
 def list_items(phrase: str) -> list[str]:

@@ -44,7 +44,7 @@ from wirelab.offline_model.request import Call, Request, Tool
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
 from wirelab.offline_model.slots import resolve, schema_type
-from wirelab.offline_model.validation import warm_up as compile_metaschema
+from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
 
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 

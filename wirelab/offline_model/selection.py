@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence
 from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
@@ -305,11 +304,3 @@ def best_piece(text: str, tool: Tool) -> str:
     found = [piece.text for piece in pieces(text)] or [text]
     top = max(found, key=lambda piece: score(piece, tool).points)
     return top if score(top, tool).points > 0 else text
-
-
-def has_evidence(tool: Tool, text: str) -> bool:
-    """Whether `text` holds a value for any of the tool's parameters (used for follow-ups)."""
-    from wirelab.offline_model.binding import fill_object
-
-    evidence = Evidence.of(tool, text)
-    return bool(fill_object(tool.parameters, evidence, tool.parameters, False, 0))

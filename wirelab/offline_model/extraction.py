@@ -1,22 +1,27 @@
 """Stage 3, extract typed values: everything in a request that could fill a parameter.
 
-    [(v.kind, v.value) for v in extract("Convert 250 euros to Japanese yen tomorrow")]
-    # -> [('number', 250), ('currency', 'EUR'), ('currency', 'JPY'), ('date', 'tomorrow'),
-    #     ('name', 'Japanese')]
+    >>> [(v.kind, v.value) for v in extract("Convert 250 euros to Japanese yen tomorrow")]
+    [('number', 250), ('currency', 'EUR'), ('currency', 'JPY'), ('date', 'tomorrow')]
 
-Each `Value` knows its kind, its typed value, the words as written and where
-it sits, so `binding` can use position cues ("from X to Y"). Kinds:
+Each `values.Value` knows its kind, its typed value, the words as written and
+where it sits, so `binding` can use position cues ("from X to Y"). Kinds:
 
-- `number`: digits (`1,250.5`, `-3`), English words ("ten", "twenty five",
-  "two hundred") and Chinese numerals ("十五", "两千"); `unit` is the word after it.
-- `date` / `time`: ISO dates, "May 1", weekdays, "today"/"tomorrow"/"明天"/"下周一",
-  "3pm", "15:30". Kept as written: resolving "tomorrow" needs a clock, and the
-  model must answer the same request the same way every day.
-- `currency`, `country`, `language`: names in English or Chinese, ISO codes
-  and symbols, from the CLDR data that `Babel` ships ("yen", "日元", "JPY", "¥").
-- `email`, `url`, `quoted` ("…" or '…'), `code` (identifiers such as `A-123`,
-  `#42`, `BA2490`, `AAPL`), `name` (capitalised words: "New York", "Thai";
-  in Chinese, a word jieba tags as a place, person or organisation name: "北京").
+- `number`: digits (`1,250.5`, `-3`, `213 million`), English words ("ten",
+  "twenty five") and Chinese numerals ("十五", "两千"), with the unit written
+  after it and what that unit measures (`units`: "5 km" is a length, "5%" a
+  percentage). A number word that counts the numbers after it ("two numbers:
+  40 and 50") and "one" as a pronoun are not values; nor is a number inside a
+  date, an address or a code.
+- `date` / `time`: weekdays, "today"/"tomorrow"/"明天"/"下周一", month-day
+  dates with or without a year ("April 23rd, 2023", "12th of March"), numeric
+  dates ("2023.10.1"), "3pm", "15:30" (`dates`). A date a message gives as
+  today's ("today is …") is context, not a value.
+- `currency`, `country`, `language`: CLDR names in English or Chinese, codes
+  and symbols; `name`: proper nouns, places with their region, cities the
+  gazetteer knows, street addresses (`names`).
+- `email`, `url` (also bare hosts and IP addresses), `quoted` ("…" or '…'),
+  `code` (identifiers such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers),
+  `unit` (a unit named on its own: "in Fahrenheit").
 
 Every pattern is anchored and bounded, so extraction is linear in the text.
 """

@@ -1,7 +1,8 @@
 """Names in a request: currencies, countries and languages (CLDR), cities, and proper nouns.
 
-    [(v.kind, v.value) for v in world_values(segment("20 euros to 日元"), "20 euros to 日元")]
-    # -> [('currency', 'EUR'), ('currency', 'JPY')]
+    >>> from wirelab.offline_model.normalize import segment
+    >>> [(v.kind, v.value) for v in world_values(segment("20 euros to 日元"), "20 euros to 日元")]
+    [('currency', 'EUR'), ('currency', 'JPY')]
 
 - `world_values`: currencies, countries and languages named in English or Chinese,
   by ISO code or by symbol, from the CLDR data `Babel` ships ("yen", "日元", "JPY", "¥").

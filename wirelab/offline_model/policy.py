@@ -7,10 +7,15 @@ conversation since the last user message (`context.conversation`).
 
 1. The user's message is cut into intents, each matched to a tool or to none
    (`selection.plan`); each is bound to arguments, one call per value of a
-   list ("Paris and Rome", `binding.bind_all`). A message that selects nothing
-   but continues the last call ("and in Rome?") reuses its tool
-   (`context.follow_up`). With `tool_choice="required"` the best tool is used
-   even below the threshold; with a named tool, that tool is called.
+   list ("Paris and Rome", `calls.bind_all`). A message that selects nothing,
+   or selects the last call's tool but says only what changes ("and in Rome?",
+   "And 75 CHF?"), continues the last call (`context.follow_up`). With
+   `tool_choice="required"` the best tool is used even below the threshold;
+   with a named tool, that tool is called.
+   An intent whose tool requires a value the request does not give (a city, a
+   date, an option only the user can choose) is not called: the model asks for
+   it (`answer.ask_for`), as a careful assistant would, rather than make it up.
+   Forced tool choices and the teaching faults still call.
 2. The calls made since the user's message are paired with the plan's items,
    in order; a call right after a failed one of the same item is its correction.
 3. The next response holds, in this order: the call an `obey_injection` fault

@@ -9,11 +9,15 @@ Chat Completions wire format, so the real `openai` client talks to it:
         client = openai.OpenAI(base_url=server.base_url, api_key="offline")
         client.chat.completions.create(model=MODEL_ID, messages=[...], tools=[...])
 
-It chooses tools by the words of their names and descriptions (`selection`),
-fills arguments from their JSON Schemas (`arguments`), calls several tools for
-independent sub-requests, reads results and corrects a call once after a
-structured error (`results`, `policy`), and can make named mistakes on request
-(`faults`). Same request, same response. From a terminal:
+It works as a pipeline of small stages (`policy` runs them): normalize and
+segment the text (`normalize`, Chinese by jieba), find the intents (`intents`),
+select a tool or none (`selection`), extract typed values (`extraction`,
+`names`, `dates`, `units`, `places`), bind them to parameters by schema
+(`slots`, `evidence`, `binding`, `options`, `calls`), keep context across turns
+(`context`), correct a call once after an error (`results`, `correction`) and
+answer in the user's language (`answer`). It asks for a required value the
+request does not give instead of making one up, and can make named mistakes on
+request (`faults`). Same request, same response. From a terminal:
 `python -m wirelab.offline_model --port 8808`.
 
 Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `RequestError`,

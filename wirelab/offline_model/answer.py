@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from wirelab.offline_model.normalize import has_chinese
+from wirelab.offline_model.normalize import has_chinese, identifier_words
 from wirelab.offline_model.request import MODEL_ID, Call
 from wirelab.offline_model.results import SUMMARY_LIMIT, ToolResult
 
@@ -78,6 +78,15 @@ def _cut(text: str) -> str:
 
 def _quote(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
+
+def ask_for(tool: str, missing: tuple[str, ...], request: str) -> str:
+    """The question to the user when a tool fits but the request lacks values it requires."""
+    named = [" ".join(identifier_words(name)) for name in missing]
+    if has_chinese(request):
+        return f"要调用 {tool}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
+    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return f"To call {tool} I need the {listed}, which the request does not say. What should I use?"
 
 
 def no_tool_found(request: str, names: list[str]) -> str:

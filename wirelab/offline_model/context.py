@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from wirelab.offline_model.binding import bind
+from wirelab.offline_model.binding import bind_marked
 from wirelab.offline_model.request import Call, Message, Tool
 from wirelab.offline_model.results import ToolResult, read_result
 
@@ -64,7 +64,7 @@ def follow_up(talk: Conversation, tools: tuple[Tool, ...]) -> tuple[Tool, dict[s
         return None
     last = talk.earlier[-1]
     tool = next((t for t in tools if t.name == last.name), None)
-    if tool is None or not bind(tool, talk.text, guess=False):
+    if tool is None or not bind_marked(tool, talk.text):
         return None
     try:
         base = json.loads(last.arguments)

@@ -23,6 +23,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_one
 from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.faults import compact
+from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Call, Tool
 from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
 
@@ -36,10 +37,11 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     arguments = _parsed(call.arguments)
     fixed = dict(fresh if arguments is None else arguments)
     properties = tool.parameters.get("properties", {})
-    field = _field(error, properties)
-    allowed = _allowed(error, properties.get(field) if field else None)
+    field = _field(error, properties, arguments or {})
+    allowed = _allowed(error, properties.get(field) if field else None, fixed.get(field) if field else None)
     if field and allowed:
-        fixed[field] = _closest(fixed.get(field), allowed)
+        meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
+        fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
     elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
         fixed[field] = _coerce(fixed.get(field), error["expected"])
     elif field and field not in fixed:
@@ -62,11 +64,12 @@ def _parsed(arguments: str) -> dict[str, Any] | None:
 
 
 def _text(error: dict[str, Any]) -> str:
-    return f"{error.get('message', '')} {error.get('suggestion', '')}"[:4000]
+    return clean(f"{error.get('message', '')} {error.get('suggestion', '')}"[:4000])  # “” -> ""
 
 
-def _field(error: dict[str, Any], properties: dict[str, Any]) -> str | None:
-    """The property the error is about: named in a field key, else quoted or written in its text."""
+def _field(error: dict[str, Any], properties: dict[str, Any], sent: dict[str, Any]) -> str | None:
+    """The property the error is about: named in a field key, else quoted or written in its text,
+    else the one whose value it quotes ("Unknown unit 'miles'")."""
     for key in FIELD_KEYS:
         value = error.get(key)
         if isinstance(value, list) and value:
@@ -77,6 +80,7 @@ def _field(error: dict[str, Any], properties: dict[str, Any]) -> str | None:
                 return name
     text = _text(error)
     named = [q for q in _quotes(text) if q in properties]
+    named += [name for name, value in sent.items() if isinstance(value, str) and value in _quotes(text)]
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{0,63}", text))
     named += [p for p in properties if p in words]
     return named[0] if named else None
@@ -86,7 +90,7 @@ def _quotes(text: str) -> list[str]:
     return [next(g for g in m.groups() if g is not None) for m in QUOTED.finditer(text)]
 
 
-def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
+def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
     """Allowed values: a list in an allowed-like key, else the values quoted or listed in the text."""
     for key in ALLOWED_KEYS:
         value = error.get(key)
@@ -95,7 +99,8 @@ def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
         if isinstance(value, str) and key != "expected" and value:
             return _listed(value)
     text = _text(error)
-    quoted = _quotes(str(error.get("suggestion", "")))
+    suggestion = clean(str(error.get("suggestion", "")).strip())
+    quoted = [q for q in _quotes(suggestion) if q != str(sent)]  # not the value that failed
     if quoted:
         return quoted
     cues = list(LIST_CUE.finditer(text))
@@ -103,7 +108,9 @@ def _allowed(error: dict[str, Any], schema: Any) -> list[Any]:
     enum = schema.get("enum") if isinstance(schema, dict) else None
     if isinstance(enum, list) and listed:
         return [v for v in listed if v in map(str, enum)] or listed
-    return listed
+    if listed:
+        return listed
+    return [suggestion] if suggestion and len(suggestion.split()) == 1 else []  # "suggestion": "EUR"
 
 
 def _listed(text: str) -> list[str]:
@@ -115,8 +122,21 @@ def _listed(text: str) -> list[str]:
     return [item for item in items if item and len(item.split()) <= 3]
 
 
+def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
+    """The allowed value the request names, read as if the schema had listed them as options."""
+    properties = dict(tool.parameters.get("properties", {}))
+    if not isinstance(properties.get(field), dict):
+        return None
+    properties[field] = {**properties[field], "enum": allowed}
+    strict = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
+    return bind(strict, request, guess=False).get(field)
+
+
 def _closest(sent: Any, allowed: list[Any]) -> Any:
-    """The allowed value equal to `sent` ignoring case, else the most similar, else the first."""
+    """The allowed value equal to `sent` ignoring case, else the most similar, else the first
+    (also when nothing was sent: the error's first suggestion)."""
+    if sent is None:
+        return allowed[0]
     text = str(sent).lower()
     by_lower = {str(option).lower(): option for option in allowed}
     if text in by_lower:

@@ -1,201 +1,110 @@
 """Stage 3, extract typed values: everything in a request that could fill a parameter.
 
-    [(v.kind, v.value) for v in extract("Convert 250 euros to Japanese yen tomorrow")]
-    # -> [('number', 250), ('currency', 'EUR'), ('currency', 'JPY'), ('date', 'tomorrow'),
-    #     ('name', 'Japanese')]
+    >>> [(v.kind, v.value) for v in extract("Convert 250 euros to Japanese yen tomorrow")]
+    [('number', 250), ('currency', 'EUR'), ('currency', 'JPY'), ('date', 'tomorrow')]
 
-Each `Value` knows its kind, its typed value, the words as written and where
-it sits, so `binding` can use position cues ("from X to Y"). Kinds:
+Each `values.Value` knows its kind, its typed value, the words as written and
+where it sits, so `binding` can use position cues ("from X to Y"). Kinds:
 
-- `number`: digits (`1,250.5`, `-3`), English words ("ten", "twenty five",
-  "two hundred") and Chinese numerals ("十五", "两千"); `unit` is the word after it.
-- `date` / `time`: ISO dates, "May 1", weekdays, "today"/"tomorrow"/"明天"/"下周一",
-  "3pm", "15:30". Kept as written: resolving "tomorrow" needs a clock, and the
-  model must answer the same request the same way every day.
-- `currency`, `country`, `language`: names in English or Chinese, ISO codes
-  and symbols, from the CLDR data that `Babel` ships ("yen", "日元", "JPY", "¥").
-- `email`, `url`, `quoted` ("…" or '…'), `code` (identifiers such as `A-123`,
-  `#42`, `BA2490`, `AAPL`), `name` (capitalised words: "New York", "Thai";
-  in Chinese, a word jieba tags as a place, person or organisation name: "北京").
+- `number`: digits (`1,250.5`, `-3`, `213 million`), English words ("ten",
+  "twenty five") and Chinese numerals ("十五", "两千"), with the unit written
+  after it and what that unit measures (`units`: "5 km" is a length, "5%" a
+  percentage). A number word that counts the numbers after it ("two numbers:
+  40 and 50") and "one" as a pronoun are not values; nor is a number inside a
+  date, an address or a code.
+- `date` / `time`: weekdays, "today"/"tomorrow"/"明天"/"下周一", month-day
+  dates with or without a year ("April 23rd, 2023", "12th of March"), numeric
+  dates ("2023.10.1"), "3pm", "15:30" (`dates`). A date a message gives as
+  today's ("today is …") is context, not a value.
+- `currency`, `country`, `language`: CLDR names in English or Chinese, codes
+  and symbols; `name`: proper nouns, places with their region, cities the
+  gazetteer knows, street addresses (`names`).
+- `email`, `url` (also bare hosts and IP addresses), `quoted` ("…" or '…'),
+  `code` (identifiers such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers),
+  `unit` (a unit named on its own: "in Fahrenheit").
 
 Every pattern is anchored and bounded, so extraction is linear in the text.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
-from contextvars import ContextVar
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
-from babel import Locale
-
+from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
-    ACTION_WORDS,
     EN_NUMBERS,
     EN_SCALES,
-    GENERIC,
     STOPWORDS,
     ZH_DIGITS,
     ZH_UNITS,
-    known,
 )
+from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import Token, segment
+from wirelab.offline_model.units import Unit, unit_named
+from wirelab.offline_model.values import Value
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 URL = re.compile(r"https?://[^\s\"'<>]{1,500}")
+HOST = re.compile(
+    r"(?<![\w.@/-])(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63}){0,6}\.[A-Za-z]{2,12})"
+    r"(?::\d{1,5})?(?![\w@-])"
+)
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
-ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?Z?)?(?!\d)")
 CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
+_STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
+ADDRESS = re.compile(
+    rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
+    r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
+)
+PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
 )
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
-ZH_DAYS = re.compile(
-    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]|(?:下|上|这)(?:周|个月|月)"
-)
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
-SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
-NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san"}
-UNITS = frozenset(
-    [
-        "km",
-        "kilometer",
-        "kilometre",
-        "kilometers",
-        "kilometres",
-        "mile",
-        "miles",
-        "m",
-        "meter",
-        "meters",
-        "metre",
-        "metres",
-        "cm",
-        "mm",
-        "kg",
-        "kilogram",
-        "kilograms",
-        "g",
-        "gram",
-        "grams",
-        "lb",
-        "lbs",
-        "pound",
-        "pounds",
-        "oz",
-        "ounce",
-        "ounces",
-        "l",
-        "liter",
-        "liters",
-        "litre",
-        "litres",
-        "ml",
-        "gallon",
-        "gallons",
-        "c",
-        "f",
-        "celsius",
-        "fahrenheit",
-        "kelvin",
-        "degree",
-        "degrees",
-        "%",
-        "percent",
-        "minute",
-        "minutes",
-        "min",
-        "mins",
-        "hour",
-        "hours",
-        "hr",
-        "hrs",
-        "second",
-        "seconds",
-        "sec",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "people",
-        "person",
-        "persons",
-        "guest",
-        "guests",
-        "night",
-        "nights",
-        "unit",
-        "units",
-        "公里",
-        "千米",
-        "米",
-        "厘米",
-        "公斤",
-        "千克",
-        "克",
-        "磅",
-        "升",
-        "毫升",
-        "度",
-        "分钟",
-        "小时",
-        "秒",
-        "天",
-        "周",
-        "个月",
-        "年",
-        "人",
-        "位",
-        "晚",
-        "岁",
-        "元",
-        "块",
-    ]
-)
-
-
-@dataclass(frozen=True)
-class Value:
-    """One typed value found in the text: what it is, what it means, and where it is."""
-
-    kind: str
-    value: Any
-    text: str
-    start: int
-    end: int
-    unit: str = ""  # for a number, the unit written after it
-    region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
+ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
-    found = _patterns(text) + _numbers(tokens) + _dates(tokens, text) + _world_names(tokens, text)
+    stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
+    dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
+    dates = [d for d in dates if not _overlaps(d, stated)]
+    patterns = _patterns(text) + dates
+    spans = [(v.start, v.end) for v in patterns if v.kind != "quoted"]
+    found = patterns + [
+        n for n in _numbers(tokens, text) if not _overlaps(n, spans)
+    ]  # not 2026 of 2026-05-01
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in _names(tokens, text) if not _overlaps(v, taken)]
+    names = [v for v in proper_names(tokens, text) if not _overlaps(v, taken)]
+    world = world_values(tokens, text)
+    found += [
+        w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
+    ]
+    taken = [(v.start, v.end) for v in found]
+    found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
+    found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
+
+
+def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
+    """Units named on their own ("in Fahrenheit") or after a number ("4 inches"), as written."""
+    after_number = {v.end for v in found if v.kind == "number"}
+    taken = [(v.start, v.end) for v in found if v.kind != "name"]
+    units, k = [], 0
+    while k < len(tokens):
+        unit, written, length = unit_at(tokens, k, text)
+        token = tokens[k]
+        spelled = len(written) > 2 or token.kind == "han" or written.startswith("°")
+        close = any(0 <= token.start - end <= 1 for end in after_number)
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS:
+            value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
+            if not _overlaps(value, taken):
+                units.append(value)
+            k += length
+        else:
+            k += 1
+    return units
 
 
 def _overlaps(value: Value, spans: list[tuple[int, int]]) -> bool:
@@ -205,14 +114,23 @@ def _overlaps(value: Value, spans: list[tuple[int, int]]) -> bool:
 def _patterns(text: str) -> list[Value]:
     found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
     found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
+    urls = [(v.start, v.end) for v in found]
+    for m in HOST.finditer(text):  # a host name or an IP address: "db.example.com", "10.0.0.5:8080"
+        host = Value("url", m.group(), m.group(), m.start(), m.end())
+        if not _overlaps(host, urls):
+            found.append(host)
     for m in QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
-    found += [Value("date", m.group(), m.group(), m.start(), m.end()) for m in ISO_DATE.finditer(text)]
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
+        found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
+    for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
+        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    addresses = [(v.start, v.end) for v in found if v.kind == "name"]
     for m in CODE.finditer(text):
         word = m.group()
-        if _looks_like_code(word):
+        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in addresses):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
 
@@ -223,11 +141,12 @@ def _looks_like_code(word: str) -> bool:
         return len(word) > 1
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
     if letters and digits:
-        return not re.fullmatch(r"\d+(?:st|nd|rd|th|am|pm|k|m|km|kg|g|s)", word, re.I)
+        measure = re.fullmatch(r"\d+(?:\.\d+)?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd"
+        return not (measure and (unit_named(measure[1]) or measure[1].lower() in ORDINAL_ENDS))
     return word.isupper() and word.isalpha() and 2 <= len(word) <= 5
 
 
-def _numbers(tokens: list[Token]) -> list[Value]:
+def _numbers(tokens: list[Token], text: str) -> list[Value]:
     """Digit numbers, English number words and Chinese numerals, each with the unit after it."""
     found, k = [], 0
     while k < len(tokens):
@@ -246,10 +165,58 @@ def _numbers(tokens: list[Token]) -> list[Value]:
         last = tokens[k + length - 1]
         negative = k > 0 and tokens[k - 1].text == "-" and tokens[k - 1].end == token.start
         start = tokens[k - 1].start if negative else token.start
-        unit = _unit_after(tokens, k + length)
-        found.append(Value("number", -value if negative else value, token.text, start, last.end, unit))
+        unit, written, words = unit_at(tokens, k + length, text)
+        dimension = unit.dimension if unit else ""
+        found.append(
+            Value(
+                "number",
+                -value if negative else value,
+                token.text,
+                start,
+                last.end,
+                written,
+                dimension,
+                words,
+            )
+        )
         k += length
-    return found
+    return [value for value in found if not _count(value, found) and not _pronoun(value, tokens)]
+
+
+def _pronoun(value: Value, tokens: list[Token]) -> bool:
+    """'one with a radius of 5 …, the other …': "one" standing for a thing, not a number."""
+    if value.text.casefold() != "one" or value.unit:
+        return False
+    after = next((t for t in tokens if t.start >= value.end), None)
+    return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
+
+
+def _count(value: Value, found: list[Value]) -> bool:
+    """'two numbers: 40 and 50', 'two charges of 5C and 7C': a number word before a noun that
+    is followed by at least that many numbers in digits counts them; it is not a value itself."""
+    if value.kind != "number" or value.text[:1].isdigit() or value.unit or value.text.startswith("-"):
+        return False
+    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()]
+    return isinstance(value.value, int) and 1 < value.value <= len(later)
+
+
+def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, int]:
+    """The unit written from token k on ("km", "square meters", "m/s^2", "公里"), as written,
+    and how many tokens it takes; one to five tokens, no wider gap than a space."""
+    for length in range(min(5, len(tokens) - k), 0, -1):
+        first, last = tokens[k], tokens[k + length - 1]
+        written = text[first.start : last.end]
+        if "  " in written or "," in written or length > 1 and first.kind == "han" and len(written) > 4:
+            continue
+        unit = unit_named(re.sub(r"\s+", " ", written))
+        if unit:
+            return unit, written, length
+    if k < len(tokens) and tokens[k].kind == "han":  # jieba may keep a unit inside a word: "公里数"
+        for end in range(len(tokens[k].text) - 1, 0, -1):
+            unit = unit_named(tokens[k].text[:end])
+            if unit:
+                return unit, tokens[k].text[:end], 1
+    return None, "", 0
 
 
 def _comma_list(token: Token) -> list[Value]:
@@ -265,7 +232,11 @@ def _comma_list(token: Token) -> list[Value]:
 def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     token = tokens[k]
     if token.kind == "number":
-        return _digits(token.text), 1
+        number = _digits(token.text)
+        scale = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        if number is not None and scale in EN_SCALES:  # "213 million", "8.5 billion"
+            return _whole(number * EN_SCALES[scale]), 2
+        return number, 1
     if token.kind == "word" and token.norm in EN_NUMBERS:
         total, length = EN_NUMBERS[token.norm], 1
         while k + length < len(tokens):
@@ -295,7 +266,11 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
 
 
 def _han_unit(token: Token, match: re.Match[str]) -> bool:
-    return token.text[match.end() :] in UNITS
+    return unit_named(token.text[match.end() :]) is not None
+
+
+def _whole(number: float) -> int | float:
+    return int(number) if float(number).is_integer() else number
 
 
 def _digits(text: str) -> int | float | None:
@@ -326,160 +301,6 @@ def chinese_number(text: str) -> int:
     return total + section + digit
 
 
-def _unit_after(tokens: list[Token], k: int) -> str:
-    if k < len(tokens) and tokens[k].norm in UNITS | {"°"}:
-        return tokens[k].norm + (tokens[k + 1].norm if tokens[k].norm == "°" and k + 1 < len(tokens) else "")
-    if k < len(tokens) and tokens[k].kind == "han":
-        rest = tokens[k].text
-        return rest if rest in UNITS else ""
-    return ""
-
-
-def _dates(tokens: list[Token], text: str) -> list[Value]:
-    """Relative days, weekdays and month-day dates, in English and Chinese."""
-    found = []
-    for k, token in enumerate(tokens):
-        word = token.norm
-        if word in RELATIVE_DAYS or word in WEEKDAYS:
-            start = (
-                tokens[k - 1].start if k and tokens[k - 1].norm in ("next", "last", "this") else token.start
-            )
-            found.append(Value("date", text[start : token.end], text[start : token.end], start, token.end))
-        elif word in MONTHS and word != "may" or word == "may" and _day_near(tokens, k):
-            found.append(_month_date(tokens, k, text))
-    for m in ZH_DAYS.finditer(text):
-        found.append(Value("date", m.group(), m.group(), m.start(), m.end()))
-    return found
-
-
-def _day_near(tokens: list[Token], k: int) -> bool:
-    near = tokens[k + 1 : k + 2] + tokens[max(0, k - 1) : k]
-    return any(t.kind == "number" and t.text.isdigit() and int(t.text) <= 31 for t in near)
-
-
-def _month_date(tokens: list[Token], k: int, text: str) -> Value:
-    start, end = tokens[k].start, tokens[k].end
-    if k + 1 < len(tokens) and tokens[k + 1].kind == "number":
-        end = tokens[k + 1].end
-        if end < len(text) and text[end : end + 2] in ("st", "nd", "rd", "th"):
-            end += 2
-    elif k and tokens[k - 1].kind == "number":
-        start = tokens[k - 1].start
-    return Value("date", text[start:end], text[start:end], start, end)
-
-
-@lru_cache(maxsize=1)
-def world_names() -> dict[str, tuple[str, str]]:
-    """Lower-cased name -> (kind, ISO code) for currencies, countries and languages (CLDR, en and zh)."""
-    table: dict[str, tuple[str, str]] = {}
-    for tag in ("en", "zh"):
-        locale = Locale.parse(tag)
-        for kind, names in (
-            ("language", locale.languages),
-            ("country", locale.territories),
-            ("currency", locale.currencies),
-        ):
-            for code, name in names.items():
-                if kind == "country" and not code.isalpha():
-                    continue
-                table[name.casefold()] = (kind, code)
-                if kind == "currency" and tag == "en":
-                    last = name.casefold().split()[-1]
-                    table.setdefault(last, (kind, code))
-                    table.setdefault(last + "s", (kind, code))
-    for short, code in (("dollar", "USD"), ("dollars", "USD"), ("pound", "GBP"), ("pounds", "GBP")):
-        table[short] = ("currency", code)
-    table |= {"euros": ("currency", "EUR"), "yuan": ("currency", "CNY"), "rmb": ("currency", "CNY")}
-    return table
-
-
-def _world_names(tokens: list[Token], text: str) -> list[Value]:
-    """Currencies, countries and languages named by one to three words, a code or a symbol."""
-    table, found, k = world_names(), [], 0
-    while k < len(tokens):
-        for length in (3, 2, 1):
-            window = tokens[k : k + length]
-            if len(window) < length or any(t.kind == "punct" and t.text not in SYMBOLS for t in window):
-                continue
-            phrase = text[window[0].start : window[-1].end].casefold()
-            hit = table.get(phrase) or _code_or_symbol(window[0]) if length == 1 else table.get(phrase)
-            if hit:
-                written = text[window[0].start : window[-1].end]
-                found.append(Value(hit[0], hit[1], written, window[0].start, window[-1].end))
-                k += length - 1
-                break
-        k += 1
-    return found
-
-
-def _code_or_symbol(token: Token) -> tuple[str, str] | None:
-    if token.text in SYMBOLS:
-        return ("currency", SYMBOLS[token.text])
-    if len(token.text) == 3 and token.text.isupper() and token.text in Locale.parse("en").currencies:
-        return ("currency", token.text)
-    return None
-
-
-def _names(tokens: list[Token], text: str) -> list[Value]:
-    """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    found, k = [], 0
-    while k < len(tokens):
-        token = tokens[k]
-        if token.kind == "han" and _chinese_name(token):
-            found.append(Value("name", token.text, token.text, token.start, token.end))
-        elif token.capitalised and not _sentence_start_word(tokens, k):
-            end = k
-            while end + 1 < len(tokens) and (
-                tokens[end + 1].capitalised
-                or tokens[end + 1].norm in NAME_JOINERS
-                and end + 2 < len(tokens)
-                and tokens[end + 2].capitalised
-            ):
-                end += 1
-            phrase = text[token.start : tokens[end].end]
-            if phrase not in ("I", "I'm", "I'd", "I'll", "I've"):
-                region = _region(tokens, k, end, text)
-                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
-            k = end
-        k += 1
-    return found
-
-
-CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
-
-
-def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
-    """'Riga, Latvia' for the name 'Riga' when capitalised words follow its comma, else ''."""
-    if end + 2 < len(tokens) and tokens[end + 1].text == "," and tokens[end + 2].capitalised:
-        last = end + 2
-        while last + 1 < len(tokens) and tokens[last + 1].capitalised:
-            last += 1
-        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
-        return "" if listed else text[tokens[first].start : tokens[last].end]
-    return ""
-
-
-def _chinese_name(token: Token) -> bool:
-    """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
-    return token.tag in CHINESE_NAMES and token.text not in STOPWORDS and not known(token.text)
-
-
-def _sentence_start_word(tokens: list[Token], k: int) -> bool:
-    """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
-    or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
-    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")
-    if not starts:
-        return False
-    word = tokens[k].norm
-    follower = tokens[k + 1] if k + 1 < len(tokens) else None
-    lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
-    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next
-
-
-def _is_verb(token: Token) -> bool:
-    return token.norm in ACTION_WORDS or token.norm in GENERIC
-
-
 def list_items(phrase: str) -> list[str]:
     """Items of a written list: 'eggs, milk and bread' -> ['eggs', 'milk', 'bread']; '鸡蛋和牛奶' too."""
     parts = re.split(r",|;|、|，|\band\b|\bor\b|\bplus\b|和|与|及|以及|或", phrase)
@@ -494,60 +315,3 @@ def _trim(text: str) -> str:
     while tokens and tokens[-1].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop()
     return " ".join(tokens).strip(" .,:;!?\"'")
-
-
-TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
-ZH_WEEKDAYS = "一二三四五六日"
-ZH_OFFSETS = {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
-EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
-DATE_IN_TEXT = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})|(\d{1,2}) ([A-Za-z]{3,9}) (\d{4})|([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})"
-)
-
-
-def reference_date(text: str) -> datetime.date | None:
-    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11), or None."""
-    for match in DATE_IN_TEXT.finditer(text[:2000]):
-        iso, (day, month, year), (month2, day2, year2) = (
-            match.group(1, 2, 3),
-            match.group(4, 5, 6),
-            match.group(7, 8, 9),
-        )
-        try:
-            if iso[0]:
-                return datetime.date(int(iso[0]), int(iso[1]), int(iso[2]))
-            name, number, year = (month, day, year) if day else (month2, day2, year2)
-            months = [m for m in MONTHS if m.startswith(name.lower()[:3])]
-            if months:
-                return datetime.date(int(year), MONTHS.index(months[0]) + 1, int(number))
-        except ValueError:
-            continue
-    return None
-
-
-def resolve_date(written: str) -> str | None:
-    """A relative date as an ISO date, counted from `TODAY` (set from the conversation), else None.
-
-    'tomorrow' -> '2026-03-12' when today is 2026-03-11; also weekdays ('Friday', 'next Monday'),
-    '明天', '后天', '周五', '下周一'. Without a reference date nothing is resolved: the model
-    never reads the clock, so the same request always gets the same answer.
-    """
-    today = TODAY.get()
-    if today is None:
-        return None
-    word = written.casefold().strip()
-    offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
-    if offset is not None:
-        return (today + datetime.timedelta(days=offset)).isoformat()
-    weekday, later = None, 0
-    parts = word.split()
-    if parts and parts[-1] in WEEKDAYS:
-        weekday, later = WEEKDAYS.index(parts[-1]), 7 if parts[0] == "next" else 0
-    elif word[-1:] in ZH_WEEKDAYS and word[:-1].lstrip("下这本上") in ("周", "星期", "礼拜"):
-        weekday, later = ZH_WEEKDAYS.index(word[-1]), 7 if word.startswith("下") else 0
-    if weekday is None:
-        return None
-    ahead = (weekday - today.weekday()) % 7 or 7
-    if later:
-        ahead = 7 - today.weekday() + weekday
-    return (today + datetime.timedelta(days=ahead)).isoformat()

@@ -69,7 +69,14 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         return "then"
     if token.norm in AND:
         return "and"
+    if token.text in (",", "，") and not _inside_name(tokens, k):
+        return ","
     return None
+
+
+def _inside_name(tokens: list[Token], k: int) -> bool:
+    """A comma between capitalised words: "Boston, MA", "Riga, Latvia" name one place."""
+    return 0 < k < len(tokens) - 1 and tokens[k - 1].capitalised and tokens[k + 1].capitalised
 
 
 def _ends_sentence(tokens: list[Token], k: int) -> bool:

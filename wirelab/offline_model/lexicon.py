@@ -27,22 +27,22 @@ def _words(text: str) -> frozenset[str]:
 
 
 _GROUPS = """
-weather forecast temperature rain raining sunny snow snowing wind humidity climate 天气 气温 温度 下雨 晴 预报
+weather forecast temperature rain raining pour sunny snow wind humidity climate 天气 气温 温度 下雨 晴 预报 雨
 convert conversion exchange change 换 换成 兑换 转换 折合 换算
 currency money cash rate 货币 汇率 钱
 search find look lookup query 搜索 查找 查询 查 搜 找
 send email mail message 发送 发 邮件 消息 短信
 book booking reserve reservation 预订 预定 订
-flight plane fly airline 航班 机票 飞机 飞
-hotel room stay accommodation 酒店 宾馆 住宿 房间
+flight plane fly airline takeoff depart departed landed 航班 机票 飞机 飞 起飞 降落
+hotel room stay accommodation lodging sleep motel hostel 酒店 宾馆 住宿 房间 住
 restaurant dining eat food meal 餐厅 饭店 吃 餐馆 美食
 order purchase 订单 购买
-status track tracking 状态 跟踪 物流
-remind reminder alarm alert 提醒 闹钟
+status tracking 状态 跟踪 物流
+remind reminder alarm alert ping notify 提醒 闹钟 叫我
 timer countdown 计时器 倒计时 计时
 note memo 笔记 备忘 备忘录 记录
 list 清单 列表
-add append insert 添加 加 加入 增加
+add append insert plus sum total 添加 加 加入 增加 加上
 remove delete drop 删除 移除 去掉
 create make new 创建 新建 建立
 update edit modify 更新 修改 编辑
@@ -53,19 +53,26 @@ time clock hour 时间 几点 钟
 date day calendar 日期 日子 哪天
 schedule meeting appointment event 日程 会议 约会 安排 预约
 price cost 价格 多少钱 价钱 费用
-stock share ticker quote quotes 股票 股价 报价
+stock share shares ticker quote quotes market 股票 股价 报价 股市
 thermostat heating heater degree degrees 暖气 空调 调温
 workout exercise run running jog jogging training gym 锻炼 跑步 运动 健身
 news headline 新闻 头条
-music song play 音乐 歌 歌曲 播放
+music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
+cast actor actors actress starring star stars featuring acted 主演 演员
+adult adults person persons people guest guests passenger passengers 人 位 乘客
+child children kid kids 孩子 儿童
 city town 城市
 country nation 国家
 distance far 距离 多远
-route direction directions navigate 路线 导航
+route navigate navigation 路线 导航
 calculate compute calculation 计算 算
+multiply multiplication product 乘 乘以 乘法
+volume loud loudness louder quieter 音量 声音 大声
+divide division quotient 除 除以 除法
+sequence series 序列 数列
 area 面积
-sum add total 总和 合计
+sum 总和 合计 求和
 average mean 平均
 area 面积
 population 人口
@@ -79,7 +86,7 @@ recipe cook cooking 菜谱 食谱 做法
 train rail railway 火车 高铁
 bus 公交 巴士
 car vehicle 汽车 车
-taxi ride 出租车 打车
+taxi ride cab 出租车 打车
 ticket 票 门票
 payment pay 支付 付款
 refund 退款
@@ -88,6 +95,10 @@ customer client 客户 顾客
 product item 产品 商品
 inventory 库存
 light lamp 灯
+bedroom 卧室 睡房
+kitchen 厨房
+living 客厅 起居室
+office study 办公室 书房
 shopping shop buy 购物 买
 unit 单位
 celsius 摄氏
@@ -124,7 +135,9 @@ about as is are was were be been being am do does did done have has had having w
 should can could may might must i me my mine we us our you your yours he she it its they them their
 this that these those there here what which who whom whose when where why how please kindly let just
 also any some all each every only than too very so up out over again now want need like know tell
-show give me'd i'd i'm it's what's 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
+show give me'd i'd i'm it's what's under above below between within during after before
+through across around against per via until upon among beyond toward towards
+的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
 和 与 把 给 要 想 能 可以 什么 怎么 怎么样 多少 哪 哪个 哪里 一个 这个 那个 就 都 也 还 又 很 有
 没有 会 让 到 从 对 吗 么 呀
 """
@@ -143,7 +156,7 @@ SMALL_TALK = _words(
     """
 hi hello hey thanks thank thx cheers bye goodbye morning evening night ok okay cool great nice
 awesome lol haha yes no sure welcome sorry 你好 您好 嗨 谢谢 多谢 感谢 再见 拜拜 好的 早上好 晚上好
-晚安 哈哈 不客气 没事
+晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情
 """
 )
 
@@ -162,6 +175,13 @@ track measure 查 查询 查找 搜索 发送 发 预订 订 换 兑换 计算 �
 打开 关闭 提醒 告诉 看看 帮 给 列出 算 估算 比较 安排 记 记录
 """
 )
+
+TOPIC_VERBS = _words(
+    """
+translate convert book reserve play cancel remind order buy send track schedule delete remove compare
+predict estimate analyze analyse 翻译 兑换 换 预订 订 播放 取消 提醒 发送 删除 比较 估算
+"""
+)  # verbs that say what a tool is for ("translate_text" is about translating), unlike get or set
 
 EN_NUMBERS = {
     word: n

@@ -17,8 +17,9 @@ Three steps, each a well-known technique:
    "北京" "明天" "的" "天气"), which also tags each word's part of speech
    ("北京" is a place name, `ns`), so later stages can find Chinese names.
 
-`stem` reduces an English word to a crude stem ('cities' -> 'city') so
-'booking' matches 'book'. Every pass here is linear in the input's length.
+`stem` reduces an English word to its Snowball stem (PyStemmer, which the
+knowledge base's BM25 uses too), so 'booking' matches 'book' and 'movies'
+'movie'. Every pass here is linear in the input's length.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ _TOKEN = re.compile(
 )
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _jieba_lock = threading.Lock()
+_stemmer_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -125,22 +127,21 @@ def words(text: str) -> list[str]:
     return [t.norm for t in segment(clean(text)) if t.kind != "punct"]
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude English suffix stripper: 'cities' -> 'city', 'booking' -> 'book', 'orders' -> 'order'."""
-    if not word.isascii():
+    """An English word's Snowball stem, so that forms of one word meet: 'cities' and 'city' ->
+    'citi', 'movies' and 'movie' -> 'movi', 'booking' -> 'book'. Other scripts are kept."""
+    if not word.isascii() or not word.isalpha():
         return word
-    for suffix, keep, replacement in (
-        ("ies", 4, "y"),
-        ("ing", 5, ""),
-        ("ed", 4, ""),
-        ("es", 4, ""),
-        ("s", 3, ""),
-    ):
-        if word.endswith(suffix) and len(word) > keep and not word.endswith(("ss", "is", "us")):
-            if suffix == "es" and not word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-                continue
-            return word[: -len(suffix)] + replacement
-    return word
+    with _stemmer_lock:
+        return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # noqa: ANN202 - PyStemmer's Snowball stemmer (the knowledge base uses it too)
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
 
 
 def identifier_words(name: str) -> list[str]:

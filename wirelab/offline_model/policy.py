@@ -7,10 +7,15 @@ conversation since the last user message (`context.conversation`).
 
 1. The user's message is cut into intents, each matched to a tool or to none
    (`selection.plan`); each is bound to arguments, one call per value of a
-   list ("Paris and Rome", `binding.bind_all`). A message that selects nothing
-   but continues the last call ("and in Rome?") reuses its tool
-   (`context.follow_up`). With `tool_choice="required"` the best tool is used
-   even below the threshold; with a named tool, that tool is called.
+   list ("Paris and Rome", `calls.bind_all`). A message that selects nothing,
+   or selects the last call's tool but says only what changes ("and in Rome?",
+   "And 75 CHF?"), continues the last call (`context.follow_up`). With
+   `tool_choice="required"` the best tool is used even below the threshold;
+   with a named tool, that tool is called.
+   An intent whose tool requires a value the request does not give (a city, a
+   date, an option only the user can choose) is not called: the model asks for
+   it (`answer.ask_for`), as a careful assistant would, rather than make it up.
+   Forced tool choices and the teaching faults still call.
 2. The calls made since the user's message are paired with the plan's items,
    in order; a call right after a failed one of the same item is its correction.
 3. The next response holds, in this order: the call an `obey_injection` fault
@@ -24,24 +29,29 @@ Like the real API, `tool_choice="required"` or a named tool forces a call in
 *every* response, so a loop must switch back to "auto" after the first turn.
 Instructions found in tool descriptions or results are never followed, except
 under the `obey_injection` fault. System messages are read for one thing only: a date
-they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates.
+they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates;
+a user may state it too ("…, today is 2023.10.1").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wirelab.offline_model.answer import no_tool_found, not_allowed, say, without_tools
-from wirelab.offline_model.binding import bind, bind_all
+from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
+from wirelab.offline_model.binding import bind, bind_marked
+from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
-from wirelab.offline_model.extraction import TODAY, reference_date
+from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
-from wirelab.offline_model.request import Call, Request
+from wirelab.offline_model.request import Call, Request, Tool
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
-from wirelab.offline_model.validation import warm_up as compile_metaschema
+from wirelab.offline_model.slots import resolve, schema_type
+from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
+
+GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,7 @@ def warm_up() -> None:
 def decide(request: Request) -> Reply:
     """The model's reply to a valid request."""
     stated = [reference_date(m.text) for m in request.messages if m.role in ("system", "developer")]
+    stated += [today_stated(m.text) for m in request.messages if m.role == "user"]
     token = TODAY.set(next((date for date in stated if date), None))
     try:
         return _decide(request)
@@ -84,12 +95,18 @@ def _decide(request: Request) -> Reply:
     talk = conversation(request.messages)
     if request.tool_choice == "none" or not request.tools:
         return Reply(_answer_without_tools(request, talk))
-    tracks, extras = walk(items_for(request, talk), talk.turns, {t.name for t in request.tools})
+    items = items_for(request, talk)
+    free = request.tool_choice == "auto" and not request.fault and not talk.turns
+    unsure = [item for item in items if item.missing and free]  # ask, do not make values up
+    items = [item for item in items if item not in unsure]
+    tracks, extras = walk(items, talk.turns, {t.name for t in request.tools})
     calls = next_calls(request, tracks, extras, talk.turns)
     if calls:
         return Reply(None, tuple(calls if request.parallel_tool_calls else calls[:1]))
     if tracks and (request.forced or request.fault == "endless_calls"):
         return Reply(None, (fresh_call(tracks[0].item),))
+    if not tracks and unsure:
+        return Reply(ask_for(unsure[0].tool.name, unsure[0].missing, talk.text))
     if not tracks:
         return Reply(no_tool_found(talk.text, [tool.name for tool in request.tools]))
     return Reply(say([t.attempts[-1] for t in tracks if t.attempts] + extras, talk.text))
@@ -102,15 +119,14 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         tool = next(t for t in request.tools if t.name == request.tool_choice)
         return _bound([PlanItem(best_piece(text, tool), tool)])
     items = _bound(plan(text, request.tools))
-    if not items and not asks_for_nothing(text):
-        continued = follow_up(talk, request.tools)
-        if continued:
-            tool, base = continued
-            arguments = {**base, **bind(tool, text, guess=False)}
-            order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
-            items = [
-                PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})
-            ]
+    continued = follow_up(talk, request.tools) if not asks_for_nothing(text) else None
+    if continued and all(item.missing and item.tool is continued[0] for item in items):
+        items = []  # "And 75 CHF?" selects the money tool but says only what changes: a follow-up
+    if not items and continued:
+        tool, base = continued
+        arguments = {**base, **bind_marked(tool, text)}
+        order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
+        items = [PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})]
     if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
         by_name = {tool.name: tool for tool in request.tools}
         made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]
@@ -133,11 +149,25 @@ def _bound(items: list[PlanItem]) -> list[PlanItem]:
         required = item.tool.parameters.get("required", [])
         earlier = bound[-1].arguments or {} if bound else {}
         carried = {k: earlier[k] for k in required if k not in given and k in earlier} if required else {}
+        missing = _unsaid(item.tool, {**given, **carried})
         for arguments in bind_all(item.tool, item.request):
             merged = {**arguments, **carried}
             order = [k for k in item.tool.parameters.get("properties", {}) if k in merged]
-            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}))
+            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}, missing))
     return bound
+
+
+def _unsaid(tool: Tool, given: dict) -> tuple[str, ...]:
+    """Required parameters with no value in the request and none the schema gives: a string,
+    a number or an option only the user can say (a flag can be false, a list empty)."""
+    properties = tool.parameters.get("properties", {})
+    required = tool.parameters.get("required", [])
+    unsaid = []
+    for name in required if isinstance(required, list) and isinstance(properties, dict) else []:
+        schema = resolve(properties.get(name), tool.parameters)
+        if name not in given and "default" not in schema and schema_type(schema) not in GUESSABLE:
+            unsaid.append(name)
+    return tuple(unsaid)
 
 
 def walk(

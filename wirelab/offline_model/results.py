@@ -27,7 +27,9 @@ from wirelab.offline_model.normalize import identifier_words
 
 SUMMARY_LIMIT = 300
 LIST_CUE = re.compile(
-    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices)\b", re.I
+    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices)\b"
+    r"|允许的值|可选值|只能是|必须是",
+    re.I,
 )
 ALLOWED_KEYS = (
     "allowed",

@@ -26,17 +26,28 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.binding import Evidence, resolve
+from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, NEGATIONS, SMALL_TALK, STOPWORDS, concept
+from wirelab.offline_model.lexicon import (
+    ACTION_WORDS,
+    GENERIC,
+    NEGATIONS,
+    SMALL_TALK,
+    STOPWORDS,
+    TOPIC_VERBS,
+    concept,
+)
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
+from wirelab.offline_model.slots import resolve
+from wirelab.offline_model.units import unit_named
 
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
+TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
 
@@ -47,8 +58,9 @@ class Profile:
 
     weights: dict[str, float]
     topic: frozenset[str]
-    own: frozenset[str]  # concepts of the name and description only
+    own: frozenset[str]  # concepts of the name, the description and the enum options
     named: bool  # whether the topic comes from the name (else from the description)
+    options: frozenset[str] = frozenset()  # concepts of the enum options
 
 
 @dataclass(frozen=True)
@@ -74,14 +86,17 @@ class PlanItem:
     request: str
     tool: Tool
     arguments: dict[str, Any] | None = None
+    missing: tuple[str, ...] = ()  # required parameters the request gives no value for
 
 
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
     """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency."""
-    kinds = {v.kind for v in extract(clean(text))} & VALUE_CONCEPTS
+    values = extract(clean(text))
+    kinds = {v.kind for v in values} & VALUE_CONCEPTS
+    units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
     words = concepts_of(text)
-    return tuple(words) + tuple(sorted(kinds)) + tuple(_acronyms(text))
+    return tuple(words) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))
 
 
 def _acronyms(text: str) -> list[str]:
@@ -109,13 +124,31 @@ def profile(tool: Tool) -> Profile:
     ):
         for word in words:
             weights[word] = max(weight, weights.get(word, 0.0))
-    verb = name[:1] if name and name[0] in ACTION_WORDS else []
-    nouns = [w for w in name if w not in GENERIC and w not in verb and len(w) > 1]
+    for option in _options(tool):  # a request that names an option names the tool's topic
+        weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
+    verbs = {concept(v) for v in TOPIC_VERBS}
+    nouns = [w for w in name if w not in GENERIC and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
     named = bool(nouns)
     if not named:
         first = tool.description.split(". ")[0]
         nouns = [w for w in concepts_of(first) if w not in GENERIC and w not in ACTION_WORDS]
-    return Profile(weights, frozenset(nouns), frozenset(name) | frozenset(description), named)
+    own = frozenset(name) | frozenset(description) | frozenset(_options(tool))
+    return Profile(weights, frozenset(nouns), own, named, frozenset(_options(tool)))
+
+
+def _options(tool: Tool) -> list[str]:
+    """The concepts of the tool's enum options ("PIZZA", "BURGER"), up to 50 per parameter."""
+    properties = tool.parameters.get("properties", {})
+    options, units = [], []
+    for schema in list(properties.values())[:50] if isinstance(properties, dict) else []:
+        enum = resolve(schema, tool.parameters).get("enum")
+        for option in enum[:50] if isinstance(enum, list) else []:
+            unit = unit_named(str(option))
+            if unit:  # an option that is a unit ("kg") is named by any of its names ("kilograms")
+                units.append(f"unit:{unit.symbol}")
+            elif isinstance(option, str) and len(option) > 2:
+                options.append(option)
+    return concepts_of(" ".join(options)) + units
 
 
 def _parameter_words(tool: Tool) -> list[str]:
@@ -129,8 +162,8 @@ def _parameter_words(tool: Tool) -> list[str]:
     return concepts_of(" ".join(parts))
 
 
-def score(request: str, tool: Tool) -> Match:
-    """How well `request` matches `tool` (see the module docstring)."""
+def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Match:
+    """How well `request` matches `tool`; `shared` are topic words every offered tool has."""
     known = profile(tool)
     points = own = 0.0
     hits: set[str] = set()
@@ -145,7 +178,7 @@ def score(request: str, tool: Tool) -> Match:
             hits.add(hit)
     content = [w for w in concepts_of(request) if w not in GENERIC]
     coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
-    return Match(points, own, _about(hits, known), coverage)
+    return Match(points, own, _about(hits, known, shared), coverage)
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
@@ -166,19 +199,24 @@ def _same_root(word: str, other: str) -> bool:
     return shared >= 6 and shared >= 0.75 * min(len(word), len(other))
 
 
-def _about(hits: set[str], known: Profile) -> bool:
-    """Whether the request names enough of what the tool is about."""
-    if not known.topic:
+def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
+    """Whether the request names enough of what the tool is about: most of the nouns that tell
+    it from the other tools offered (in `geo_area` and `geo_distance`, "geo" tells neither)."""
+    topic = known.topic - shared or known.topic
+    if hits & known.options:
+        return True  # "5 kilograms into pounds" names two options of a tool that takes units
+    if not topic:
         return bool(hits & known.own)
-    matched = len(hits & known.topic)
-    return matched >= (math.ceil(len(known.topic) * 0.6) if known.named else 1)
+    matched = len(hits & topic)
+    return matched >= (math.ceil(len(topic) * TOPIC_SHARE) if known.named else 1)
 
 
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
     """The highest-scoring tool (the first listed on a tie) and its match."""
     best, top = None, Match(0.0, 0.0, False, 0.0)
+    shared = frozenset.intersection(*(profile(t).topic for t in tools)) if len(tools) > 1 else frozenset()
     for tool in tools:
-        match = score(request, tool)
+        match = score(request, tool, shared)
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
             best, top = tool, match
     return best, top
@@ -197,21 +235,25 @@ def asks_for_nothing(text: str) -> bool:
         and len(content) <= 6
     ):
         return True
-    for k, token in enumerate(tokens):
-        if token in ACTION_WORDS or token in OPINIONS:
-            window = set(tokens[max(0, k - 3) : k])
-            if window & NEGATIONS or "不" in token and token != "不":
-                return True
-            return token in OPINIONS and not any(t in ACTION_WORDS for t in tokens[k:])
-    return False
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or token in OPINIONS]
+    if not actions:
+        return False
+    last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
+    if set(tokens[max(0, last - 3) : last]) & NEGATIONS or "不" in tokens[last] and tokens[last] != "不":
+        return True
+    first = actions[0]
+    return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A piece that selects no tool is context for the item before it; before the
-    first item it is context for the first. Neighbouring items for the same
-    tool that takes an array become one ("add eggs *and* add milk").
+    A piece that selects no tool belongs to the item before it: as more of the same call
+    ("…, with a play time of 20 minutes"), or as the same request again when it gives new
+    values for what that item filled ("$30 in Chicago, $52 in Sacramento"). A piece before
+    the first item, or after a full stop, waits for the next item and joins it. Neighbouring
+    items for the same tool become one when together they still make one call, or when the
+    first only announces what the next one spells out ("I need a server. Its host is …").
     """
     text = clean(text)
     items: list[tuple[int, int, Tool]] = []
@@ -220,29 +262,41 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         if asks_for_nothing(piece.text):
             continue
         tool, match = best_tool(piece.text, tools)
+        start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
-            items.append((piece.start if waiting is None else waiting, piece.end, tool))
-            waiting = None
-        elif items and piece.joiner in ("and", "then", ""):
-            items[-1] = (items[-1][0], piece.end, items[-1][2])
-        elif waiting is None:
-            waiting = piece.start
+            items.append((start, piece.end, tool))
+        elif items and piece.joiner in ("and", "then", ",", ""):
+            _continue(items, text, start, piece.end)
+        else:  # context for the next item ("Add eggs, milk and bread to my list")
+            waiting = start
+            continue
+        waiting = None
+    if waiting is not None and items:
+        _continue(items, text, waiting, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
             items.append((0, len(text), tool))
     merged: list[tuple[int, int, Tool]] = []
     for start, end, tool in items:
-        if merged and merged[-1][2] is tool and _takes_array(tool):
+        if merged and merged[-1][2] is tool and _same_call(tool, text, merged[-1], end):
             merged[-1] = (merged[-1][0], end, tool)
         else:
             merged.append((start, end, tool))
     return [PlanItem(text[start:end], tool) for start, end, tool in merged]
 
 
-def _takes_array(tool: Tool) -> bool:
-    properties = tool.parameters.get("properties", {})
-    return any(resolve(p, tool.parameters).get("type") == "array" for p in properties.values())
+def _continue(items: list[tuple[int, int, Tool]], text: str, start: int, end: int) -> None:
+    """Add text[start:end] to the last item, or make it that tool's next call."""
+    first, _, tool = items[-1]
+    if one_call(tool, text[first:end]):
+        items[-1] = (first, end, tool)
+    else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
+        items.append((start, end, tool))
+
+
+def _same_call(tool: Tool, text: str, before: tuple[int, int, Tool], end: int) -> bool:
+    return announces(tool, text[before[0] : before[1]]) or one_call(tool, text[before[0] : end])
 
 
 def best_piece(text: str, tool: Tool) -> str:
@@ -250,11 +304,3 @@ def best_piece(text: str, tool: Tool) -> str:
     found = [piece.text for piece in pieces(text)] or [text]
     top = max(found, key=lambda piece: score(piece, tool).points)
     return top if score(top, tool).points > 0 else text
-
-
-def has_evidence(tool: Tool, text: str) -> bool:
-    """Whether `text` holds a value for any of the tool's parameters (used for follow-ups)."""
-    from wirelab.offline_model.binding import fill_object
-
-    evidence = Evidence.of(tool, text)
-    return bool(fill_object(tool.parameters, evidence, tool.parameters, False, 0))

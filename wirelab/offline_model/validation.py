@@ -8,9 +8,7 @@ naming the offending parameter in the API's own style, e.g.
 
 What is checked: the shape of `messages` (roles, contents, tool calls and the
 results that answer them), `tools` (at most `MAX_TOOLS`, distinct names, and
-parameters that are a valid JSON Schema of type object: checked against the
-JSON Schema metaschema (compiled by `fastjsonschema`), every `$ref` local and resolvable, no
-`$ref` that only points back to itself, nesting at most `MAX_SCHEMA_DEPTH`),
+parameters that are a valid JSON Schema of type object, as `tool_schemas` checks them),
 `tool_choice`, `parallel_tool_calls`, `stream_options`, and the ranges of the
 sampling parameters. Other OpenAI parameters (`seed`, `stop`, `user`, …) are
 accepted and ignored. The HTTP layer (body size, JSON syntax) is in `server.py`.
@@ -18,22 +16,17 @@ accepted and ignored. The HTTP layer (body size, JSON syntax) is in `server.py`.
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 from typing import Any
 
-import fastjsonschema
-from jsonschema import Draft7Validator
-
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.request import MODEL_ID, Call, Message, Request, RequestError, Tool, invalid
+from wirelab.offline_model.tool_schemas import schema_problem
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 RANGES = {"temperature": (0, 2), "top_p": (0, 1), "presence_penalty": (-2, 2), "frequency_penalty": (-2, 2)}
 MAX_TOOLS = 128  # the real API's limit
-MAX_SCHEMA_DEPTH = 64
 
 
 def read_request(body: Any) -> Request:
@@ -285,98 +278,6 @@ def _parameters(parameters: Any, where: str) -> dict[str, Any]:
             "invalid_function_parameters",
         )
     return parameters
-
-
-def schema_problem(parameters: Any) -> str | None:
-    """Why `parameters` is not a usable object schema, or None when it is."""
-    if not isinstance(parameters, dict) or parameters.get("type", "object") != "object":
-        return "parameters must be a JSON Schema of type 'object'."
-    if _depth(parameters) > MAX_SCHEMA_DEPTH:
-        return f"the schema is nested more than {MAX_SCHEMA_DEPTH} levels deep."
-    try:
-        text = json.dumps(parameters, sort_keys=True)
-    except (TypeError, ValueError):
-        return "parameters must be JSON."
-    return _problem_in(text)
-
-
-@functools.lru_cache(maxsize=1024)
-def _problem_in(text: str) -> str | None:
-    """The first metaschema or `$ref` problem of a schema (given as JSON text, so it can be cached)."""
-    schema = json.loads(text)
-    try:
-        _metaschema_check()(schema)
-    except fastjsonschema.JsonSchemaException as error:
-        return f"{error.message[:200].replace('data', 'parameters', 1)}."
-    return _ref_problem(schema)
-
-
-@functools.lru_cache(maxsize=1)
-def _metaschema_check() -> Any:
-    """JSON Schema's own metaschema (draft 7, as `jsonschema` ships it), compiled once."""
-    return fastjsonschema.compile(Draft7Validator.META_SCHEMA, use_default=False)
-
-
-def warm_up() -> None:
-    """Compile the metaschema check now (a tenth of a second), not on the first request."""
-    _metaschema_check()
-
-
-def _depth(value: Any) -> int:
-    """How deeply `value` nests dicts and lists, measured without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > MAX_SCHEMA_DEPTH:
-            break
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return deepest
-
-
-def _ref_problem(schema: dict[str, Any]) -> str | None:
-    """A `$ref` that is not local, points nowhere, or only leads to other `$ref`s in a circle."""
-    stack: list[Any] = [schema]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-            continue
-        if not isinstance(item, dict):
-            continue
-        stack.extend(item.values())
-        ref = item.get("$ref")
-        if not isinstance(ref, str):
-            continue
-        seen = set()
-        while isinstance(ref, str):
-            if ref in seen:
-                return f"the $ref {ref!r} refers to itself without ever describing a value."
-            seen.add(ref)
-            target = _pointer(schema, ref)
-            if target is None:
-                return f"the $ref {ref!r} does not resolve to a schema in this document."
-            ref = target.get("$ref") if isinstance(target, dict) else None
-    return None
-
-
-def _pointer(schema: dict[str, Any], ref: str) -> Any:
-    """The schema a local JSON pointer ('#/$defs/x') names, or None."""
-    if ref == "#":
-        return schema
-    if not ref.startswith("#/"):
-        return None
-    target: Any = schema
-    for part in ref[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(target, dict) and part in target:
-            target = target[part]
-        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-            target = target[int(part)]
-        else:
-            return None
-    return target if isinstance(target, dict | bool) else None
 
 
 def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str, bool]:

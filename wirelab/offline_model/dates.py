@@ -1,0 +1,237 @@
+"""Dates: where a request writes one, and what a relative one means on a stated day.
+
+    >>> import datetime
+    >>> token = TODAY.set(datetime.date(2026, 3, 11))  # a Wednesday
+    >>> resolve_date("tomorrow"), resolve_date("next Monday"), resolve_date("周五")
+    ('2026-03-12', '2026-03-16', '2026-03-13')
+    >>> TODAY.reset(token)
+
+`find_dates` finds "today", "tomorrow", weekdays ("next Monday"), month-day
+dates ("May 1st") and their Chinese forms ("明天", "下周一"). `resolve_date`
+counts a relative one from `TODAY`, which the model sets from a date the
+system message states ("Today is 11 March 2026", `reference_date`); without
+one nothing is resolved, because the model never reads the clock: the same
+request always gets the same answer.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from contextvars import ContextVar
+
+from wirelab.offline_model.normalize import Token
+
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
+ZH_DAYS = re.compile(
+    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]|(?:下|上|这)(?:周|个月|月)"
+)
+
+
+_MONTH = (
+    r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_YEAR = r"(?:,?\s*(?P<y>\d{4}))?"
+_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+WRITTEN_DATES = [
+    re.compile(rf"\b{_MONTH}\.?\s*{_DAY}\b{_YEAR}(?!\d)", re.I),  # April 23rd, 2023; March.11, 2022
+    re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?{_YEAR}(?!\d)", re.I),  # 12th of March
+    re.compile(rf"\b{_MONTH}\s+(?P<y>\d{{4}})\b(?P<d>)", re.I),  # July 2022 (its first day)
+    re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>\d{1,2})[./-](?P<d>\d{1,2})(?![\d.])"),  # 2023.10.1
+    re.compile(r"(?<![\d/-])(?P<m>\d{1,2})[/-](?P<d>\d{1,2})[/-](?P<y>\d{4})(?![\d/-])"),  # 04/23/2023
+    re.compile(r"(?:(?P<y>\d{4})年)?(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),  # 2026年3月20日, 3月20号
+]
+
+
+def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
+    """Where dates are written: relative days and weekdays, month-day dates with or without a
+    year, numeric dates, in English and Chinese."""
+    found = []
+    for k, token in enumerate(tokens):
+        if token.norm in RELATIVE_DAYS or token.norm in WEEKDAYS:
+            start = (
+                tokens[k - 1].start if k and tokens[k - 1].norm in ("next", "last", "this") else token.start
+            )
+            found.append((start, token.end))
+    taken: list[tuple[int, int]] = []
+    for pattern in WRITTEN_DATES:
+        for m in pattern.finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in taken):
+                taken.append((m.start(), m.end()))
+    found += taken
+    found += [(m.start(), m.end()) for m in ZH_DAYS.finditer(text)]
+    return found
+
+
+TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是", re.I)
+
+
+def today_stated(text: str) -> datetime.date | None:
+    """The date a message says today is ("…, today is Friday 3 May 2024"), or None."""
+    for match in TODAY_IS.finditer(text[:4000]):
+        written = _written_at(text, match.end())
+        if written:
+            return written
+    return None
+
+
+def stated_spans(text: str) -> list[tuple[int, int]]:
+    """Where a message states today's date: context for other dates, not a value of its own."""
+    spans = []
+    for match in TODAY_IS.finditer(text[:4000]):
+        for pattern in WRITTEN_DATES:
+            found = pattern.match(text, match.end())
+            if found:
+                spans.append((match.start(), found.end()))
+                break
+    return spans
+
+
+def _written_at(text: str, at: int) -> datetime.date | None:
+    for pattern in WRITTEN_DATES:
+        found = pattern.match(text, at)
+        if found:
+            return written_date(found.group())
+    return None
+
+
+def written_date(written: str) -> datetime.date | None:
+    """The date a month-day or numeric date names; without a year, in `TODAY`'s year (or None)."""
+    for pattern in WRITTEN_DATES:
+        m = pattern.fullmatch(written.strip())
+        if not m:
+            continue
+        month = (
+            m["m"]
+            if m["m"].isdigit()
+            else next(i for i, n in enumerate(MONTHS, 1) if n[:3] == m["m"][:3].lower())
+        )
+        today = TODAY.get()
+        year = int(m["y"]) if m["y"] else today.year if today else None
+        try:
+            return datetime.date(year, int(month), int(m["d"] or 1)) if year else None
+        except ValueError:
+            return None
+    return None
+
+
+def date_as_asked(written: str, description: str) -> str:
+    """A date written the way a description asks ("in the format MM/DD/YYYY", "e.g. 2024-05-01"),
+    ISO 8601 when it says nothing; as written when it cannot be read."""
+    resolved = resolve_date(written)
+    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written)
+    return date.strftime(_format_of(description)) if date else written
+
+
+_SPEC = re.compile(r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I)
+_EXAMPLES = [
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "%Y-%m-%d"),
+    (re.compile(r"\b\d{2}/\d{2}/\d{4}\b"), "%m/%d/%Y"),
+    (re.compile(r"\b\d{2}-\d{2}-\d{4}\b"), "%m-%d-%Y"),
+]
+
+
+def _format_of(description: str) -> str:
+    spec = _SPEC.search(description)
+    if spec:
+        parts = {"yyyy": "%Y", "mm": "%m", "dd": "%d"}
+        return spec[2].join(parts[spec[i].lower()] for i in (1, 3, 4))
+    return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
+
+
+TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
+ZH_WEEKDAYS = "一二三四五六日"
+ZH_OFFSETS = {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
+EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
+DATE_IN_TEXT = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})|(\d{1,2}) ([A-Za-z]{3,9}) (\d{4})|([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})"
+)
+
+
+ZH_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]")
+
+
+def reference_date(text: str) -> datetime.date | None:
+    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11;
+    '今天是2026年3月11日' too), or None."""
+    chinese = ZH_DATE.search(text[:2000])
+    if chinese:
+        try:
+            return datetime.date(*map(int, chinese.groups()))
+        except ValueError:
+            pass
+    for match in DATE_IN_TEXT.finditer(text[:2000]):
+        iso, (day, month, year), (month2, day2, year2) = (
+            match.group(1, 2, 3),
+            match.group(4, 5, 6),
+            match.group(7, 8, 9),
+        )
+        try:
+            if iso[0]:
+                return datetime.date(int(iso[0]), int(iso[1]), int(iso[2]))
+            name, number, year = (month, day, year) if day else (month2, day2, year2)
+            months = [m for m in MONTHS if m.startswith(name.lower()[:3])]
+            if months:
+                return datetime.date(int(year), MONTHS.index(months[0]) + 1, int(number))
+        except ValueError:
+            continue
+    return None
+
+
+def resolve_date(written: str) -> str | None:
+    """A relative date as an ISO date, counted from `TODAY` (set from the conversation), else None.
+
+    'tomorrow' -> '2026-03-12' when today is 2026-03-11; also weekdays ('Friday', 'next Monday'),
+    '明天', '后天', '周五', '下周一'. Without a reference date nothing is resolved: the model
+    never reads the clock, so the same request always gets the same answer.
+    """
+    today = TODAY.get()
+    if today is None:
+        return None
+    word = written.casefold().strip()
+    offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
+    if offset is not None:
+        return (today + datetime.timedelta(days=offset)).isoformat()
+    weekday, later = None, 0
+    parts = word.split()
+    if parts and parts[-1] in WEEKDAYS:
+        weekday, later = WEEKDAYS.index(parts[-1]), 7 if parts[0] == "next" else 0
+    elif word[-1:] in ZH_WEEKDAYS and word[:-1].lstrip("下这本上") in ("周", "星期", "礼拜"):
+        weekday, later = ZH_WEEKDAYS.index(word[-1]), 7 if word.startswith("下") else 0
+    if weekday is None:
+        return None
+    ahead = (weekday - today.weekday()) % 7 or 7
+    if later:
+        ahead = 7 - today.weekday() + weekday
+    return (today + datetime.timedelta(days=ahead)).isoformat()
+
+
+CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)
+
+
+def time_as_asked(written: str, description: str) -> str:
+    """A clock time as a description asks for it: 24-hour "HH:MM" ("8pm" -> "20:00") unless it
+    asks for AM/PM ("08:00 PM"); as written when it is not a time."""
+    m = CLOCK_TIME.fullmatch(written)
+    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+        return written
+    hour = int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])
+    time = datetime.time(hour, int(m[2] or 0))
+    twelve = re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
+    return time.strftime("%I:%M %p" if twelve else "%H:%M")

@@ -1,0 +1,150 @@
+"""What a request offers binding: its tokens, its values, and the words around each value.
+
+    evidence = Evidence.of(weather, "weather in Paris, then Rome")
+    [(v.kind, v.text) for v in evidence.values]   # -> [('name', 'Paris'), ('name', 'Rome')]
+    evidence.near(evidence.values[0], -1, 3)       # -> ([(1, 'weather')], ['in', 'weather'])
+
+`Evidence.of` extracts the typed values (`extraction`) and adds *phrases*: runs of
+content words no value covers ("water", "plasma membrane"), what a string
+parameter takes when nothing is marked. `near` reads the words on either side of
+a value, the cues binding scores; `groups` finds values written as a list
+("Paris, Rome and Oslo", "10 and 20"). `used` and `chosen` record what binding
+has taken.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
+from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
+from wirelab.offline_model.request import Tool
+from wirelab.offline_model.values import Value
+
+PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
+LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
+STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
+LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
+LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+
+
+@dataclass
+class Evidence:
+    """One sub-request: its text, tokens and values, and which values are used."""
+
+    text: str
+    tokens: list[Token]
+    values: list[Value]
+    tool_words: set[str]
+    used: set[int] = field(default_factory=set)
+    starts: list[int] = field(default_factory=list)
+    chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
+
+    @classmethod
+    def of(cls, tool: Tool, text: str) -> Evidence:
+        text = clean(text)
+        tokens = segment(text)
+        own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
+        own_words = {concept(t.norm) for t in segment(clean(own))}
+        evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
+        named = {concept(w) for w in identifier_words(tool.name)}
+        for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
+            named |= {concept(w) for w in identifier_words(str(name))}
+        first = evidence.values[0] if evidence.values else None
+        if (
+            first
+            and first.kind == "name"
+            and first.start == 0
+            and concept(first.text.casefold()) in own_words
+        ):
+            evidence.values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
+        evidence.values += evidence._phrases(named)
+        return evidence
+
+    def _phrases(self, named: set[str]) -> list[Value]:
+        """Runs of up to `PHRASE_WORDS` content words that no other value covers ("water",
+        "plasma membrane"): what a string parameter takes when the text marks nothing."""
+        found: list[Value] = []
+        run: list[Token] = []
+        for token in [*self.tokens, None]:
+            if token is not None and self._phrase_word(token, named):
+                run.append(token)
+                continue
+            if run:
+                for end in range(len(run), 0, -1):  # the whole run, then shorter ones from its start
+                    if end <= PHRASE_WORDS:
+                        words = self.text[run[0].start : run[end - 1].end]
+                        found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
+                run = []
+        return found
+
+    def _phrase_word(self, token: Token, named: set[str]) -> bool:
+        if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
+            return False
+        if concept(token.norm) in named or token.norm in GENERIC:
+            return False
+        return not any(v.start <= token.start < v.end and v.kind != "enum" for v in self.values)
+
+    def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
+        """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
+
+        Returns the content words with their distance (small words cost nothing) and
+        every word seen, small ones included. Stops at a comma or sentence mark, at
+        another value, and after `limit` content words.
+        """
+        k = bisect.bisect_left(self.starts, value.start) - 1 if step < 0 else self._after(value)
+        content: list[tuple[int, str]] = []
+        seen: list[str] = []
+        while 0 <= k < len(self.tokens) and len(content) < limit:
+            token = self.tokens[k]
+            if token.text in STOPS or self._inside_other(token, value):
+                break
+            if token.kind != "punct" or token.text in ("=", ":"):
+                seen.append(token.norm)
+                if token.norm not in STOPWORDS and token.norm not in LINKS and token.kind != "punct":
+                    content.append((len(content) + 1, token.norm))
+            k += step
+        return content, seen
+
+    def _after(self, value: Value) -> int:
+        k = bisect.bisect_left(self.starts, value.end)
+        return k + value.unit_words
+
+    def _inside_other(self, token: Token, value: Value) -> bool:
+        """Whether the token belongs to another value; one that touches this value ("$" in
+        "$2,000") is part of it."""
+        return any(
+            v.start <= token.start < v.end
+            and v is not value
+            and v.kind not in ("name", "enum", "phrase")
+            and v.end != value.start
+            and v.start != value.end
+            for v in self.values
+        )
+
+    def groups(self) -> list[list[int]]:
+        """Runs of values of one kind written as a list ("Paris, Rome and Oslo", "10 and 20")."""
+        found: list[list[int]] = []
+        last: int | None = None
+        for k, value in enumerate(self.values):
+            if value.kind in ("unit", "enum", "phrase"):
+                continue  # a number's unit ("20 minutes and 15 minutes") or an option's name
+            if last is not None and value.start < self.values[last].end:
+                continue  # overlaps the value before (a name that is also a country)
+            if last is not None and self._listed(self.values[last], value):
+                found[-1].append(k)
+            else:
+                found.append([k])
+            last = k
+        return [group for group in found if len(group) > 1]
+
+    def _listed(self, before: Value, value: Value) -> bool:
+        gap = [t.norm for t in self.tokens if before.end <= t.start and t.end <= value.start]
+        gap = gap[before.unit_words :] if before.unit == value.unit else gap
+        return (
+            value.kind == before.kind
+            and any(word in LIST_JOINERS for word in gap)
+            and all(word in LIST_GLUE for word in gap)
+        )

@@ -1,0 +1,82 @@
+"""Free text for string parameters: the words after a parameter's name, or what is left over.
+
+    >>> labelled_text({"text"}, set(), 'a note with text water the plants, thanks')
+    'water the plants'
+
+A `query`, `message` or `content` parameter holds text, not a typed value. Two
+readings, tried in order:
+
+- `labelled_text`: what follows the parameter's own name ("…with text water
+  the plants", "a note saying buy milk"), up to the end of its clause;
+- `remainder`: the request without the tool's words, the action words and the
+  values other parameters took; the first clause that keeps any words.
+"""
+
+from __future__ import annotations
+
+from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, concept
+from wirelab.offline_model.normalize import Token, clean, segment
+
+CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
+LEADS = ("is ", "of ", "saying ", "that ", "called ", "named ", "as ", "to be ", "should be ", "will be ")
+
+
+def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | None:
+    """The clause after the first word of `names` that is not one of the tool's own words."""
+    names = names - tool_words
+    tokens = segment(clean(text))
+    for k, token in enumerate(tokens):
+        if token.norm in names and k + 1 < len(tokens):
+            rest = text[token.end :].lstrip(" :=-–—")
+            for lead in LEADS:
+                rest = rest.removeprefix(lead)
+            clause = rest.split(",")[0].split(";")[0].strip(" .?!\"'")
+            return clause or None
+    return None
+
+
+def remainder(
+    tokens: list[Token], text: str, used: list[tuple[int, int]], tool_words: set[str], clause: bool
+) -> str:
+    """`text` without the tool's words, action words and the `used` spans (see the module docstring).
+
+    With `clause`, only the first comma-separated clause that keeps any words.
+    """
+    kept: list[Token] = []
+    for token in tokens:
+        if any(start <= token.start < end for start, end in used):
+            kept.append(Token(",", ",", "punct", token.start, token.end))
+        elif concept(token.norm) in tool_words or token.norm in ACTION_WORDS:
+            continue
+        else:
+            kept.append(token)
+    clauses: list[list[Token]] = [[]]
+    for token in kept:
+        if clause and token.text in CLAUSE_ENDS:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    for part in clauses:
+        trimmed = trim(part)
+        if trimmed:
+            return join(trimmed, text)
+    return ""
+
+
+def trim(tokens: list[Token]) -> list[Token]:
+    """The tokens without stopwords and punctuation at either end."""
+    start, end = 0, len(tokens)
+    while start < end and (tokens[start].norm in STOPWORDS or tokens[start].kind == "punct"):
+        start += 1
+    while end > start and (tokens[end - 1].norm in STOPWORDS or tokens[end - 1].kind == "punct"):
+        end -= 1
+    return tokens[start:end]
+
+
+def join(tokens: list[Token], text: str) -> str:
+    """The tokens as written: the original text between them where they are adjacent."""
+    pieces = [tokens[0].text]
+    for previous, token in zip(tokens, tokens[1:], strict=False):
+        gap = text[previous.end : token.start]
+        pieces.append((gap if gap.strip() == "" and len(gap) < 3 else " ") + token.text)
+    return "".join(pieces)

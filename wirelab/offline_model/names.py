@@ -1,0 +1,191 @@
+"""Names in a request: currencies, countries and languages (CLDR), cities, and proper nouns.
+
+    >>> from wirelab.offline_model.normalize import segment
+    >>> [(v.kind, v.value) for v in world_values(segment("20 euros to 日元"), "20 euros to 日元")]
+    [('currency', 'EUR'), ('currency', 'JPY')]
+
+- `world_values`: currencies, countries and languages named in English or Chinese,
+  by ISO code or by symbol, from the CLDR data `Babel` ships ("yen", "日元", "JPY", "¥").
+- `proper_names`: runs of capitalised words ("New York", "Maroon 5"), with the
+  region written after them ("Riga, Latvia"); Chinese words that jieba tags as a
+  place, person or organisation ("北京"); and cities the gazetteer knows, in any
+  case, after a place preposition ("in berkeley").
+
+A capital that only starts a sentence ("Book a table") is not a name.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from babel import Locale
+
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, known
+from wirelab.offline_model.normalize import Token
+from wirelab.offline_model.places import city, state_code
+from wirelab.offline_model.units import unit_named
+from wirelab.offline_model.values import Value
+
+SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
+NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san"}
+
+
+@lru_cache(maxsize=1)
+def world_names() -> dict[str, tuple[str, str]]:
+    """Lower-cased name -> (kind, ISO code) for currencies, countries and languages (CLDR, en and zh)."""
+    table: dict[str, tuple[str, str]] = {}
+    for tag in ("en", "zh"):
+        locale = Locale.parse(tag)
+        for kind, names in (
+            ("language", locale.languages),
+            ("country", locale.territories),
+            ("currency", locale.currencies),
+        ):
+            for code, name in names.items():
+                if kind == "country" and not code.isalpha():
+                    continue
+                table[name.casefold()] = (kind, code)
+                if kind == "currency" and tag == "en":
+                    table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
+                    last = name.casefold().split()[-1]
+                    table.setdefault(last, (kind, code))
+                    table.setdefault(last + "s", (kind, code))
+    for short, code in (("dollar", "USD"), ("dollars", "USD"), ("pound", "GBP"), ("pounds", "GBP")):
+        table[short] = ("currency", code)
+    table |= {"euros": ("currency", "EUR"), "yuan": ("currency", "CNY"), "rmb": ("currency", "CNY")}
+    return table
+
+
+def world_values(tokens: list[Token], text: str) -> list[Value]:
+    """Currencies, countries and languages named by one to three words, a code or a symbol."""
+    table, found, k = world_names(), [], 0
+    while k < len(tokens):
+        for length in (3, 2, 1):
+            window = tokens[k : k + length]
+            if len(window) < length or any(t.kind == "punct" and t.text not in SYMBOLS for t in window):
+                continue
+            phrase = text[window[0].start : window[-1].end].casefold()
+            hit = table.get(phrase) or _code_or_symbol(window[0]) if length == 1 else table.get(phrase)
+            if hit:
+                written = text[window[0].start : window[-1].end]
+                found.append(Value(hit[0], hit[1], written, window[0].start, window[-1].end))
+                k += length - 1
+                break
+        k += 1
+    return found
+
+
+def _code_or_symbol(token: Token) -> tuple[str, str] | None:
+    if token.text in SYMBOLS:
+        return ("currency", SYMBOLS[token.text])
+    if len(token.text) == 3 and token.text.isupper() and token.text in Locale.parse("en").currencies:
+        return ("currency", token.text)
+    return None
+
+
+def proper_names(tokens: list[Token], text: str) -> list[Value]:
+    """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
+    found, k = _cities_after_prepositions(tokens, text), 0
+    while k < len(tokens):
+        token = tokens[k]
+        if any(v.start <= token.start < v.end for v in found):
+            k += 1
+            continue
+        if token.kind == "han" and _chinese_name(token):
+            found.append(Value("name", token.text, token.text, token.start, token.end))
+        elif token.capitalised and not _sentence_start_word(tokens, k):
+            end = k
+            while end + 1 < len(tokens) and (
+                tokens[end + 1].capitalised
+                or tokens[end + 1].norm in NAME_JOINERS
+                and end + 2 < len(tokens)
+                and tokens[end + 2].capitalised
+            ):
+                end += 1
+            if _numbered(tokens, end):
+                end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
+            phrase = text[token.start : tokens[end].end]
+            if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
+                region = _region(tokens, k, end, text)
+                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
+                if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
+                    part = region[len(phrase) + 1 :].strip()
+                    at = text.find(part, tokens[end].end)
+                    found.append(Value("name", part, part, at, at + len(part)))
+            k = end
+        k += 1
+    return found
+
+
+def _numbered(tokens: list[Token], end: int) -> bool:
+    """Whether the name ending at token `end` goes on with a whole number that counts nothing:
+    nothing, a mark or a joining word comes after it ("Maroon 5, …", "Windows 10.")."""
+    if end + 1 >= len(tokens) or not tokens[end + 1].text.isdigit():
+        return False
+    number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
+    spaced = number.start == tokens[end].end + 1
+    return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
+
+
+PLACE_PREPOSITIONS = {"in", "at", "near", "from", "to", "around", "for"}
+
+
+def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
+    """Cities the gazetteer knows, written in any case after "in", "from", "to", …: "in berkeley",
+    "in New york" (a capitalised name is found anyway; this finds the lower-case ones)."""
+    found = []
+    for k, token in enumerate(tokens[1:], start=1):
+        if tokens[k - 1].norm not in PLACE_PREPOSITIONS or token.kind != "word" or token.norm in STOPWORDS:
+            continue
+        for length in (3, 2, 1):
+            window = tokens[k : k + length]
+            if len(window) == length and all(t.kind == "word" for t in window):
+                written = text[window[0].start : window[-1].end]
+                if not written.islower() and not written[0].isupper():
+                    continue
+                if city(written) and (length > 1 or not written[0].isupper()):
+                    found.append(Value("name", written, written, window[0].start, window[-1].end))
+                    break
+    return found
+
+
+CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
+
+
+def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
+    """'Riga, Latvia' for the name 'Riga' when capitalised words follow its comma, else ''."""
+    if end + 2 < len(tokens) and tokens[end + 1].text == "," and tokens[end + 2].capitalised:
+        last = end + 2
+        while last + 1 < len(tokens) and tokens[last + 1].capitalised:
+            last += 1
+        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
+        return "" if listed else text[tokens[first].start : tokens[last].end]
+    after = tokens[end + 1] if end + 1 < len(tokens) else None
+    lower_state = (
+        after is not None and after.text.islower() and len(after.text) > 2 and state_code(after.text)
+    )
+    if after is not None and after.kind == "word" and lower_state:
+        return f"{text[tokens[first].start : tokens[end].end]}, {after.text}"  # "San Leandro california"
+    return ""
+
+
+def _chinese_name(token: Token) -> bool:
+    """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
+    return token.tag in CHINESE_NAMES and token.text not in STOPWORDS and not known(token.text)
+
+
+def _sentence_start_word(tokens: list[Token], k: int) -> bool:
+    """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
+    or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
+    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")
+    if not starts:
+        return False
+    word = tokens[k].norm
+    follower = tokens[k + 1] if k + 1 < len(tokens) else None
+    lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
+    adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
+    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb
+
+
+def _is_verb(token: Token) -> bool:
+    return token.norm in ACTION_WORDS or token.norm in GENERIC

@@ -1,0 +1,67 @@
+"""Enum options in a request: where the text names one of a parameter's allowed values.
+
+    [v.value for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
+    # -> ['mi', 'km']
+
+An option is named by its value ("desc"), its words in any form ("Family
+Counselor" by "family counseling"), a synonym, an abbreviation ("desc" by
+"descending"), the unit it stands for ("mi" by "miles", "公里" for "km"), the
+language, country or currency of a code ("ja" by "Japanese"), or the one word of
+it no other option has ("my debit" names "debit card", not "credit card").
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.lexicon import GENERIC, concept
+from wirelab.offline_model.normalize import identifier_words
+from wirelab.offline_model.units import same_unit
+from wirelab.offline_model.values import Value
+
+
+def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
+    """Where each enum option is named in the text: its value, its words (or words of the same
+    root: "family counseling" names "Family Counselor"), a synonym, its unit, or the one word
+    of it no other option has ("my debit" names "debit card", not "credit card")."""
+    found = []
+    norms = [t.norm for t in evidence.tokens]
+    concepts = [concept(n) for n in norms]
+    spoken_of = {o: [concept(w) for w in identifier_words(str(o))] or [str(o).casefold()] for o in options}
+    counts = Counter(w for words in spoken_of.values() for w in set(words))
+    for option in options:
+        wanted = spoken_of[option]
+        raw = str(option).casefold()
+        unique = (
+            [w for w in wanted if counts[w] == 1 and len(w) > 3 and w not in GENERIC]
+            if len(wanted) > 1
+            else []
+        )
+        for k in range(len(norms)):
+            width = max(len(wanted), 1)
+            if norms[k] == raw or _same_words(concepts[k : k + len(wanted)], wanted):
+                pass
+            elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
+                pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
+            elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
+                width = unit
+            elif concepts[k] in unique:
+                width = 1
+            else:
+                continue
+            token, last = evidence.tokens[k], evidence.tokens[min(k + width - 1, len(norms) - 1)]
+            found.append(Value("enum", option, evidence.text[token.start : last.end], token.start, last.end))
+        for value in evidence.values:  # a code option named by its language, country or currency
+            if value.kind in ("language", "country", "currency") and str(value.value).casefold() == raw:
+                found.append(Value("enum", option, value.text, value.start, value.end))
+    return found
+
+
+def _same_words(said: list[str], wanted: list[str]) -> bool:
+    """Word by word the same concept, or the same root of five letters or more."""
+    return len(said) == len(wanted) and all(
+        a == b or len(os.path.commonprefix([a, b])) >= 5 for a, b in zip(said, wanted, strict=True)
+    )

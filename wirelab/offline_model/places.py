@@ -1,0 +1,112 @@
+"""Places: cities by name with their country and US state, written the way a tool asks.
+
+    >>> city("berkeley")
+    City(name='Berkeley', country='US', state='CA')
+    >>> as_asked("Berkeley", "", "The city, in the format of 'City, State', e.g. 'Austin, TX'.")
+    'Berkeley, CA'
+    >>> as_asked("Chicago, Illinois", "Chicago", "Where, such as 'New York, NY'.")
+    'Chicago, IL'
+    >>> as_asked("Paris", "", "Formatted as 'City, State' or 'City, Country', e.g. 'Paris, France'.")
+    'Paris, France'
+
+An LLM reads "such as 'Berkeley, CA'" in a parameter's description and writes
+"Austin" as "Austin, TX"; this model does the same from two things: the
+description's example, which `format_of` reads (a city with a US state code, or
+a city with a country), and a gazetteer, `data/places.tsv`: every US city of
+15,000 people or more with its state, and every other city of 100,000 or more
+with its country (GeoNames data, CC BY 4.0; `scripts/make_places.py` writes
+it). Where a name is ambiguous the most populous city wins, unless the text
+names the state ("Pittsburg PA").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from babel import Locale
+
+DATA = Path(__file__).resolve().parent / "data" / "places.tsv"
+CITY_STATE = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*, ([A-Z]{2})\b")
+CITY_COUNTRY = re.compile(r"city,? (?:and )?country", re.I)
+
+
+@dataclass(frozen=True)
+class City:
+    """A city, its ISO country code, and its state code when it is in the US."""
+
+    name: str
+    country: str
+    state: str
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> tuple[dict[str, City], dict[str, str]]:
+    cities: dict[str, City] = {}
+    states: dict[str, str] = {}
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#state\t"):
+            _, code, name = line.split("\t")
+            states[code.casefold()] = states[name.casefold()] = code
+        elif line.startswith("#alias\t"):
+            _, alias, name = line.split("\t")
+            cities.setdefault(alias.casefold(), cities[name.casefold()])
+        elif line and not line.startswith("#"):
+            name, country, state, _ = line.split("\t")
+            cities.setdefault(name.casefold(), City(name, country, state))  # most populous first
+    return cities, states
+
+
+def city(name: str) -> City | None:
+    """The most populous city of that name, or None."""
+    return _gazetteer()[0].get(name.casefold().strip())
+
+
+def state_code(name: str) -> str | None:
+    """A US state's two-letter code from its name or code, in any case: 'california' -> 'CA'."""
+    return _gazetteer()[1].get(name.casefold().strip())
+
+
+def format_of(description: str) -> str:
+    """How a description asks for a place: 'state' ("City, State", "such as 'Austin, TX'"),
+    'country' ("City, Country" as well), or '' (nothing said)."""
+    example = any(state_code(code) for code in CITY_STATE.findall(description))
+    if not example and "city, state" not in description.casefold():
+        return ""
+    return "country" if CITY_COUNTRY.search(description) else "state"
+
+
+def as_asked(written: str, name: str, description: str) -> str:
+    """A place as the description asks for it; `written` as is when it says nothing or the
+    city is unknown. `name` is the city alone when `written` adds a region ("Chicago, Illinois")."""
+    wanted = format_of(description)
+    if not wanted:
+        found = city(written)
+        return found.name if found and _initials(written) else written  # initials: the city's name
+    place, _, region = written.partition(",")
+    region = region.strip()
+    if (
+        not region
+        and " " in written
+        and state_code(written.rsplit(" ", 1)[1])
+        and city(written.rsplit(" ", 1)[0])
+    ):
+        place, region = written.rsplit(" ", 1)  # "Pittsburg PA"
+    if region:
+        code = state_code(region)
+        return f"{place.strip()}, {code}" if code else written
+    found = city(name or written)
+    if found is None:
+        return written
+    said = found.name if _initials(written) else written  # initials become the name; a name stays
+    if found.country == "US":
+        return f"{said}, {found.state}"
+    if wanted == "country":
+        return f"{said}, {Locale.parse('en').territories.get(found.country, found.country)}"
+    return written
+
+
+def _initials(written: str) -> bool:
+    return written.isupper() and written.isalpha() and len(written) <= 4

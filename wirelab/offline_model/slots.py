@@ -1,0 +1,144 @@
+"""What binding needs to know about each parameter: its schema, its kind and its words.
+
+    >>> slot = slot_of("travel_time", {"type": "integer", "description": "Minutes on the road."}, True)
+    >>> slot.kind, slot.dimension, sorted(slot.name_words)
+    ('integer', 'time', ['time', 'travel'])
+
+A `Slot` is one property of a tool's JSON Schema, read once:
+
+- its **kind**: the schema type (`integer`, `array`, …), an `enum`, a `format`
+  (`email`, `date`, …), or for a plain string what its name says it holds (a
+  `place`, a `person`, a `code`, a `currency`, free `text`, a `unit`, …);
+- its **words**: the concepts of its name and description, which binding looks
+  for right before or after a value ("radius 5", "5 people");
+- its **dimension**, for numbers: what it measures (a `duration` is a time), so
+  "5 seconds" fills it and "5 km" does not;
+- its **role** in "from X to Y": an `origin` (`from_*`, `source`, `initial_*`)
+  or a `target` (`to_*`, `destination`).
+
+`resolve` follows `$ref` and `anyOf`, so every later step sees a plain schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wirelab.offline_model.lexicon import GENERIC, STOPWORDS, concept
+from wirelab.offline_model.normalize import clean, identifier_words, segment
+from wirelab.offline_model.units import dimension_of
+
+Schema = dict[str, Any]
+MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
+
+ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
+ORIGIN |= {"initial", "starting", "begin", "pickup", "sender"}
+TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
+TARGET |= {"dropoff", "receiver"}
+TARGET |= {"final", "ending"}
+KIND_WORDS = {
+    "email": {"email", "mail"},
+    "date": {"date", "day", "when", "deadline", "birthday"},
+    "time": {"time", "hour", "clock"},
+    "url": {"url", "link", "website", "uri", "site", "host", "domain", "endpoint"},
+    "currency": {"currency"},
+    "country": {"country", "nation"},
+    "language": {"language", "lang", "locale"},
+    "unit": {"unit", "units"},
+    "code": {"id", "code", "sku", "ticker", "symbol", "ticket", "invoice", "tracking", "flight", "isbn"}
+    | {"password", "key", "token", "number"},
+    "place": {"city", "place", "location", "town", "destination", "origin", "address", "region", "where"}
+    | {"airport", "state", "area", "venue", "from", "to", "near", "station", "loc"},
+    "person": {"name", "person", "user", "who", "author", "contact", "customer", "username", "player"}
+    | {"recipient", "owner", "artist", "team", "company", "nickname"}
+    | {"cast", "starring", "actor", "director"},
+    "text": {"query", "q", "text", "topic", "question", "message", "search", "prompt", "keyword", "keywords"}
+    | {"term", "content", "body", "subject", "note", "title", "comment", "description", "input", "sentence"},
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One property of a schema, with what binding needs to know about it."""
+
+    name: str
+    schema: Schema
+    required: bool
+    kind: str
+    words: frozenset[str]  # concepts of its name and description
+    name_words: frozenset[str]  # concepts of its name alone
+    dimension: str = ""  # for a number: what it measures ("time", "length", …)
+    role: str = ""  # "origin", "target" or ""
+
+
+def slot_of(name: str, schema: Schema, required: bool) -> Slot:
+    """The slot for property `name` with its (resolved) schema."""
+    named = identifier_words(name)
+    description = str(schema.get("description", ""))[:300]
+    described = [t.norm for t in segment(clean(description)) if t.kind != "punct"]
+    ignored = {concept(w) for w in STOPWORDS | GENERIC}
+    name_words = frozenset(concept(w) for w in named) - ignored
+    words = name_words | (frozenset(concept(w) for w in described) - ignored)
+    kind = _kind(name, schema)
+    dimension = dimension_of(named + described) if kind in ("integer", "number") else ""
+    origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
+    role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
+    return Slot(name, schema, required, kind, words, name_words, dimension, role)
+
+
+def slots_of(schema: Schema, root: Schema) -> list[Slot]:
+    """The slots of an object schema's properties, in order."""
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        return []
+    required = schema.get("required", [])
+    required = set(required) if isinstance(required, list) else set()
+    return [slot_of(n, resolve(s, root), n in required) for n, s in properties.items()]
+
+
+def _kind(name: str, schema: Schema) -> str:
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return "enum"
+    kind = schema_type(schema)
+    if kind in ("integer", "number", "boolean", "array", "object"):
+        return kind
+    fmt = str(schema.get("format", ""))
+    if fmt in ("email", "date", "date-time", "time", "uri", "url"):
+        return {"date-time": "date", "uri": "url"}.get(fmt, fmt)
+    words = identifier_words(name)
+    if words and words[-1] in ("id", "ids"):
+        return "code"
+    found = [kind for kind, marks in KIND_WORDS.items() if set(words) & marks]
+    return found[0] if found else "other"
+
+
+def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:
+    """Follow a local `$ref` and take the first non-null branch of `anyOf`/`oneOf`."""
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        return {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        target: Any = root
+        for part in ref[2:].split("/") if ref != "#" else []:
+            target = target.get(part, {}) if isinstance(target, dict) else {}
+        return resolve(target, root, depth + 1)
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for branch in branches:
+                resolved = resolve(branch, root, depth + 1)
+                if resolved.get("type") != "null":
+                    return {**resolved, **{k: v for k, v in schema.items() if k != key}}
+    return schema
+
+
+def schema_type(schema: Schema) -> str:
+    """The schema's type ('string' when unsaid); for a list of types, the first non-null."""
+    kind = schema.get("type")
+    if kind is None:
+        enum = schema.get("enum")
+        first = enum[0] if isinstance(enum, list) and enum else ""
+        return {bool: "boolean", int: "integer", float: "number"}.get(type(first), "string")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    return kind if isinstance(kind, str) else "string"

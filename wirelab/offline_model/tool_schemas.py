@@ -1,0 +1,115 @@
+"""Is a tool's `parameters` a usable JSON Schema? The checks the real API makes, and a few more.
+
+    >>> schema_problem({"type": "object", "properties": {"n": {"type": "banana"}}}) is not None
+    True
+    >>> schema_problem({"type": "object", "properties": {"n": {"$ref": "#/$defs/missing"}}})
+    "the $ref '#/$defs/missing' does not resolve to a schema in this document."
+
+A schema must be of type object, valid against JSON Schema's metaschema (draft 7,
+compiled once by `fastjsonschema`), nested at most `MAX_SCHEMA_DEPTH` levels, with
+every `$ref` local and resolvable and none that only points back to itself. Every
+walk here is iterative, so a schema nested 50,000 levels is refused, not a crash.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+import fastjsonschema
+from jsonschema import Draft7Validator
+
+MAX_SCHEMA_DEPTH = 64
+
+
+def schema_problem(parameters: Any) -> str | None:
+    """Why `parameters` is not a usable object schema, or None when it is."""
+    if not isinstance(parameters, dict) or parameters.get("type", "object") != "object":
+        return "parameters must be a JSON Schema of type 'object'."
+    if _depth(parameters) > MAX_SCHEMA_DEPTH:
+        return f"the schema is nested more than {MAX_SCHEMA_DEPTH} levels deep."
+    try:
+        text = json.dumps(parameters, sort_keys=True)
+    except (TypeError, ValueError):
+        return "parameters must be JSON."
+    return _problem_in(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _problem_in(text: str) -> str | None:
+    """The first metaschema or `$ref` problem of a schema (given as JSON text, so it can be cached)."""
+    schema = json.loads(text)
+    try:
+        _metaschema_check()(schema)
+    except fastjsonschema.JsonSchemaException as error:
+        return f"{error.message[:200].replace('data', 'parameters', 1)}."
+    return _ref_problem(schema)
+
+
+@functools.lru_cache(maxsize=1)
+def _metaschema_check() -> Any:
+    """JSON Schema's own metaschema (draft 7, as `jsonschema` ships it), compiled once."""
+    return fastjsonschema.compile(Draft7Validator.META_SCHEMA, use_default=False)
+
+
+def warm_up() -> None:
+    """Compile the metaschema check now (a tenth of a second), not on the first request."""
+    _metaschema_check()
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` nests dicts and lists, measured without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_SCHEMA_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+def _ref_problem(schema: dict[str, Any]) -> str | None:
+    """A `$ref` that is not local, points nowhere, or only leads to other `$ref`s in a circle."""
+    stack: list[Any] = [schema]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+            continue
+        if not isinstance(item, dict):
+            continue
+        stack.extend(item.values())
+        ref = item.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        seen = set()
+        while isinstance(ref, str):
+            if ref in seen:
+                return f"the $ref {ref!r} refers to itself without ever describing a value."
+            seen.add(ref)
+            target = _pointer(schema, ref)
+            if target is None:
+                return f"the $ref {ref!r} does not resolve to a schema in this document."
+            ref = target.get("$ref") if isinstance(target, dict) else None
+    return None
+
+
+def _pointer(schema: dict[str, Any], ref: str) -> Any:
+    """The schema a local JSON pointer ('#/$defs/x') names, or None."""
+    if ref == "#":
+        return schema
+    if not ref.startswith("#/"):
+        return None
+    target: Any = schema
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(target, dict) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return None
+    return target if isinstance(target, dict | bool) else None

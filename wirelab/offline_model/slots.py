@@ -21,6 +21,7 @@ A `Slot` is one property of a tool's JSON Schema, read once:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.units import dimension_of
 
 Schema = dict[str, Any]
+DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)\b|\bISO[ -]?8601\b|\ba date\b", re.I)
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
@@ -109,7 +111,12 @@ def _kind(name: str, schema: Schema) -> str:
     if words and words[-1] in ("id", "ids"):
         return "code"
     found = [kind for kind, marks in KIND_WORDS.items() if set(words) & marks]
-    return found[0] if found else "other"
+    if found:
+        return found[0]
+    described = str(schema.get("description", ""))
+    if DATE_FORMAT.search(described):
+        return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
+    return "other"
 
 
 def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:

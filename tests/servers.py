@@ -1,7 +1,9 @@
-"""Servers the tests share: the fuzz target and the MCP SDK's reference server.
+"""Servers the tests share: the fuzz target, a server that asks its client, the MCP SDK's reference server.
 
 `fuzz_server()` is what the stdio and HTTP fuzz tests throw bad input at: tools that echo,
-add, raise and report progress, and one resource. `sdk_reference_server()` is a small server
+add, raise and report progress, and one resource. `asking_server()` has one tool per request
+a server sends its client (elicitation, sampling, roots), for the tests that prove the SDKs'
+clients answer them over HTTP. `sdk_reference_server()` is a small server
 written with the MCP SDK, to prove our client against a reference; run this file to serve it:
 
     python tests/servers.py stdio
@@ -51,6 +53,30 @@ def fuzz_server() -> Server:
     def static() -> str:
         """A fixed text."""
         return "static"
+
+    return server
+
+
+def asking_server() -> Server:
+    """Tools that ask the client: `greet` elicits a name, `summarize` samples, `roots` lists roots."""
+    server = Server("asks")
+
+    @server.tool()
+    async def greet(ctx: Context) -> str:
+        """Ask the user's name."""
+        answer = await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
+        return f"Hello, {answer['content']['name']}!"
+
+    @server.tool()
+    async def summarize(ctx: Context) -> str:
+        """Ask the client's model for a summary."""
+        reply = await ctx.sample("Summarize: tools on the wire", max_tokens=20)
+        return f"model said: {reply['content']['text']}"
+
+    @server.tool()
+    async def roots(ctx: Context) -> str:
+        """List the client's roots."""
+        return ", ".join(root["uri"] for root in await ctx.list_roots())
 
     return server
 

@@ -3,40 +3,19 @@
 `wirelab/mcp/http.py` says a tool's requests to the client (sampling, roots, elicitation)
 travel on the SSE stream of the request that runs it, and that the SDKs' clients answer
 them. tests/mcp/test_http_limits.py proves it with our own client; this file proves it
-with `mcp.ClientSession` over `streamable_http_client` (the handshake era, 2025-11-25).
+with `mcp.ClientSession` over `streamable_http_client` (the handshake era, 2025-11-25), and
+tests/mcp/test_http_server_requests_ts_sdk.py with the TypeScript SDK's client. The server,
+`asking_server()`, is in tests/servers.py.
 """
 
 import asyncio
 
 import pytest
 
+from tests.servers import asking_server
 from wirelab.mcp.http import serve_http
-from wirelab.mcp.server import Context, Server
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def asking_server() -> Server:
-    server = Server("asks")
-
-    @server.tool()
-    async def greet(ctx: Context) -> str:
-        """Ask the user's name."""
-        answer = await ctx.elicit("Name?", {"type": "object", "properties": {"name": {"type": "string"}}})
-        return f"Hello, {answer['content']['name']}!"
-
-    @server.tool()
-    async def summarize(ctx: Context) -> str:
-        """Ask the client's model for a summary."""
-        reply = await ctx.sample("Summarize: tools on the wire", max_tokens=20)
-        return f"model said: {reply['content']['text']}"
-
-    @server.tool()
-    async def roots(ctx: Context) -> str:
-        """List the client's roots."""
-        return ", ".join(root["uri"] for root in await ctx.list_roots())
-
-    return server
 
 
 def test_the_sdk_client_answers_elicitation_sampling_and_roots_over_http():

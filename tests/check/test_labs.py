@@ -37,6 +37,7 @@ def test_each_lab_checks_every_exercise_of_its_module_and_ends_with_a_summary(la
 def test_run_all_on_an_unsolved_lab_shows_every_check_failing_with_a_message(lab):
     report = run_lab(lab, like_run_all=True)  # a cell that raises untagged would stop the run here
     assert report.checks, f"{lab.name} has no cell tagged 'check'"
+    assert [c.name for c in report.checks] == CHECKS[f"wirelab.check.lesson{lab.name[:2]}"]
     assert not report.other_errors, report.other_errors
     for outcome in report.checks:
         assert outcome.error_name is None, f"cell {outcome.cell} raised instead of reporting: {outcome.line}"

@@ -5,7 +5,8 @@
 
 Exit status 0 when every check cell passes. The lab runs as saved on disk: when JupyterLab
 has the lab open and its kernel ran cells that the file does not show, a warning says to
-save first (see `wirelab.check.unsaved`).
+save first (see `wirelab.check.unsaved`). The outcome of a lab in a course's `labs/` folder is
+kept in the course folder's `.course-checks/NN.json` for the instructor (`wirelab.check.record`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from wirelab.check.record import record
 from wirelab.check.runner import find_lab, run_lab
 from wirelab.check.unsaved import find_unsaved_work
 
@@ -35,6 +37,7 @@ def main(argv: list[str]) -> int:
     for problem in report.other_errors:
         print(f"  ! {problem}")
     print(f"{report.passed} of {len(report.checks)} checks pass")
+    record(report, path)
     return 0 if report.all_passed else 1
 
 

@@ -12,12 +12,16 @@ unsolved and pass solved.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
+
+# a check cell calls its check first: check_execute_call(execute_call), as make_nbgrader.py reads it
+CHECK_CALL = re.compile(r"^(check_\w+)\(", re.M)
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class CheckOutcome:
     passed: bool
     error_name: str | None
     line: str
+    name: str = ""  # the check it calls (check_execute_call): nbgrader's grade id for its cell
 
 
 @dataclass(frozen=True)
@@ -92,11 +97,12 @@ def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> Lab
 
 
 def _outcome(index: int, cell: nbformat.NotebookNode, error: nbformat.NotebookNode | None) -> CheckOutcome:
+    name = next(iter(CHECK_CALL.findall(cell.source)), "")
     if error is not None:
         message = error.evalue if error.ename == "CheckFailed" else f"{error.ename}: {error.evalue}"
-        return CheckOutcome(index, False, error.ename, f"✗ {message}")
+        return CheckOutcome(index, False, error.ename, f"✗ {message}", name)
     text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
     reported = [line for line in text.splitlines() if line.startswith(("✓", "✗"))]
     if not reported:
-        return CheckOutcome(index, False, None, "✗ the check cell printed no ✓ or ✗ line")
-    return CheckOutcome(index, reported[-1].startswith("✓"), None, reported[-1])
+        return CheckOutcome(index, False, None, "✗ the check cell printed no ✓ or ✗ line", name)
+    return CheckOutcome(index, reported[-1].startswith("✓"), None, reported[-1], name)

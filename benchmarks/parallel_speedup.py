@@ -1,4 +1,4 @@
-"""Lesson 04's parallel executors against serial execution, for N = 1…16 tool calls.
+"""Lesson 04's parallel executors against serial execution, for N = 1…16 tool calls, and where the time goes.
 
 Each tool call does real I/O: an HTTP GET to a local server that answers after
 `--delay-ms` (a stand-in for a weather API). The server runs in its own process,
@@ -6,10 +6,30 @@ as a remote API would: in this process its threads would compete with the
 client's for the GIL and be counted as the executor's overhead. For every N this
 times one turn of N calls run by `execute_sequentially` (the loop's default),
 `ThreadExecutor` (sync tool, threads) and `AsyncioExecutor` (an `async def` tool
-on the event loop), the three interleaved, `--repeats` times; each speedup over
-serial is taken repeat by repeat and shown as median [interquartile range], next
-to the ideal N× and the efficiency (median speedup / N). No pass/fail. The
-section it writes into results.md is stamped with the date and the commit.
+on the event loop), interleaved, `--repeats` times; each speedup over serial is
+taken repeat by repeat and shown as median [interquartile range], next to the
+ideal N× and the efficiency (median speedup / N). No pass/fail.
+
+To tell the executors' own cost from the cost of the I/O, the same run times two
+more tools, each against its own serial baseline: one that only waits the delay
+(`time.sleep` / `asyncio.sleep`: no network, so the gap to N× is the executor's),
+and one whose GET goes over a kept HTTP/1.1 connection from a pool (no TCP
+connect, no new server thread per call). Timestamps taken inside the tools show
+when the last of the N calls starts (the executor's dispatch), and the thread
+CPU time of one GET (`time.thread_time`, in the serial runs), which threads
+sharing the GIL cannot overlap.
+
+Where the time goes (two shared cores): it was partly the executor.
+`ThreadExecutor` started a pool per turn, and its 16 thread starts, one after
+another, on two loaded cores delayed the last call by 3–90 ms; it now keeps its
+threads, and with sleeps alone it matches asyncio, near N×. The rest is the
+I/O: a GET on a new connection costs the client about 0.6 ms of CPU under the
+GIL, plus a TCP connect and a new thread in the server per call, all on the
+same two cores; on a kept connection threads come close to N×. The text under
+the tables gives this run's numbers. A server that answers in two writes needs
+TCP_NODELAY, or a kept connection waits 40 ms for a delayed ACK per call.
+
+The section it writes into results.md is stamped with the date and the commit.
 
     .venv/bin/python benchmarks/parallel_speedup.py [--delay-ms 50] [--repeats 5] [--no-write]
 """
@@ -20,14 +40,18 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import http.client
 import json
+import os
 import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from wirelab.loop import execute_sequentially
@@ -39,7 +63,16 @@ TITLE = "Parallel tool calls: lesson 04's executors vs serial"
 
 
 class SlowHandler(BaseHTTPRequestHandler):
-    """Answers every GET after the server's delay, like a remote API would."""
+    """Answers every GET after the server's delay, like a remote API would.
+
+    HTTP/1.1, so a client may keep its connection; urllib (which sends
+    `Connection: close`) and the HTTP/1.0 asyncio client get a new one per call.
+    No Nagle: the headers and the body go out as two writes, and on a kept
+    connection Nagle held the body back until the client's delayed ACK, 40 ms.
+    """
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         time.sleep(self.server.delay_s)  # type: ignore[attr-defined]
@@ -85,16 +118,39 @@ def serve(delay_s: float) -> None:
     server.serve_forever()
 
 
+STARTS: list[float] = []  # perf_counter() as each call enters its tool
+CPU_S: list[float] = []  # thread CPU seconds of each blocking call
+
+
+def marked(fn: Callable[[str], str]) -> Callable[[str], str]:
+    """`fn` with its start time and thread CPU time recorded (list.append is thread-safe)."""
+
+    def run(city: str) -> str:
+        STARTS.append(time.perf_counter())
+        cpu = time.thread_time()
+        try:
+            return fn(city)
+        finally:
+            CPU_S.append(time.thread_time() - cpu)
+
+    return run
+
+
 def weather_tools(base: str) -> tuple[Tool, Tool]:
     """The same read-only tool twice: a blocking one (for threads) and an `async def` one."""
 
-    def weather(city: str) -> str:
-        """Current weather for a city (one HTTP GET)."""
+    @marked
+    def get(city: str) -> str:
         with urllib.request.urlopen(f"{base}/weather/{city}", timeout=30) as response:
             return response.read().decode()
 
+    def weather(city: str) -> str:
+        """Current weather for a city (one HTTP GET)."""
+        return get(city)
+
     async def weather_async(city: str) -> str:
         """Current weather for a city (one HTTP GET on the event loop)."""
+        STARTS.append(time.perf_counter())
         host, port = base.removeprefix("http://").split(":")
         reader, writer = await asyncio.open_connection(host, int(port))
         writer.write(f"GET /weather/{city} HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
@@ -103,6 +159,65 @@ def weather_tools(base: str) -> tuple[Tool, Tool]:
         return answer.split(b"\r\n\r\n", 1)[1].decode()
 
     return tool(weather), tool(weather_async, name="weather")
+
+
+def sleep_tools(delay_s: float) -> tuple[Tool, Tool]:
+    """The tool without the network: it only waits as long as the server would."""
+
+    @marked
+    def wait(city: str) -> str:
+        time.sleep(delay_s)
+        return json.dumps({"path": f"/weather/{city}"})
+
+    def weather(city: str) -> str:
+        """Waits, as a remote API would."""
+        return wait(city)
+
+    async def weather_async(city: str) -> str:
+        """Waits on the event loop."""
+        STARTS.append(time.perf_counter())
+        await asyncio.sleep(delay_s)
+        return json.dumps({"path": f"/weather/{city}"})
+
+    return tool(weather), tool(weather_async, name="weather")
+
+
+class Connections:
+    """Kept HTTP/1.1 connections to the server, one per call in flight, reused by later calls."""
+
+    def __init__(self, base: str) -> None:
+        self.host, port = base.removeprefix("http://").split(":")
+        self.port, self._free, self._lock = int(port), [], threading.Lock()
+
+    def get(self, path: str) -> str:
+        with self._lock:
+            connection = self._free.pop() if self._free else None
+        connection = connection or http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            connection.request("GET", path)
+            body = connection.getresponse().read().decode()
+        except BaseException:
+            connection.close()
+            raise
+        with self._lock:
+            self._free.append(connection)
+        return body
+
+    def close(self) -> None:
+        for connection in self._free:
+            connection.close()
+
+
+def kept_tool(connections: Connections) -> Tool:
+    @marked
+    def get(city: str) -> str:
+        return connections.get(f"/weather/{city}")
+
+    def weather(city: str) -> str:
+        """Current weather for a city (one HTTP GET on a kept connection)."""
+        return get(city)
+
+    return tool(weather)
 
 
 def calls(n: int) -> list[dict]:
@@ -117,13 +232,22 @@ def calls(n: int) -> list[dict]:
     ]
 
 
-def timed(execute: Callable, n: int, tools: ToolRegistry) -> float:
-    """Seconds for `execute` to run one turn of n calls (and check every result came back)."""
+@dataclass
+class Run:
+    seconds: float
+    last_start_s: float  # from the turn's start to the last call's start
+    cpu_s: list[float]  # thread CPU time of each blocking call
+
+
+def timed(execute: Callable, n: int, tools: ToolRegistry) -> Run:
+    """One turn of n calls run by `execute` (checking every result came back)."""
+    STARTS.clear()
+    CPU_S.clear()
     started = time.perf_counter()
     results = execute(calls(n), tools)
     seconds = time.perf_counter() - started
     assert len(results) == n and all('"path"' in r for r in results), results
-    return seconds
+    return Run(seconds, max(STARTS) - started, list(CPU_S))
 
 
 def spread(values: list[float], digits: int = 1) -> str:
@@ -134,38 +258,112 @@ def spread(values: list[float], digits: int = 1) -> str:
     return f"{median:.{digits}f}x [{q1:.{digits}f}–{q3:.{digits}f}]"
 
 
+# The tools, each timed serially and by the executors: a new connection per GET, a wait, a kept connection.
+WORKS = ("http", "sleep", "kept")
+
+
 def table(delay_ms: float, repeats: int) -> str:
     with slow_api(delay_ms / 1000) as base:
+        connections = Connections(base)
         blocking, awaiting = weather_tools(base)
-        sync_tools, async_tools = ToolRegistry([blocking]), ToolRegistry([awaiting])
+        sleeping, sleeping_async = sleep_tools(delay_ms / 1000)
+        registry = {
+            "http": (ToolRegistry([blocking]), ToolRegistry([awaiting])),
+            "sleep": (ToolRegistry([sleeping]), ToolRegistry([sleeping_async])),
+            "kept": (ToolRegistry([kept_tool(connections)]), None),
+        }
         threads, tasks = ThreadExecutor(max_parallel=MAX_CALLS), AsyncioExecutor(max_parallel=MAX_CALLS)
-        timed(threads, MAX_CALLS, sync_tools)  # warm-up: first connections, imports
-        lines = [
-            f"Each call is an HTTP GET to a server in another process, answered after {delay_ms:g} ms; "
-            f"{repeats} interleaved repeats; `max_parallel={MAX_CALLS}`; times are medians, speedups "
-            "median [interquartile range] of the repeat-by-repeat ratios.\n",
-            "| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
-            "threads efficiency |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
+        for work in WORKS:  # warm-up: first connections, imports, the executors' threads
+            timed(threads, MAX_CALLS, registry[work][0])
+        rows = []
         for n in range(1, MAX_CALLS + 1):
-            runs = [
-                (
-                    timed(execute_sequentially, n, sync_tools),
-                    timed(threads, n, sync_tools),
-                    timed(tasks, n, async_tools),
-                )
-                for _ in range(repeats)
-            ]
-            serial, threaded, awaited = (statistics.median(column) for column in zip(*runs, strict=True))
-            by_threads = [s / t for s, t, _ in runs]
-            by_tasks = [s / a for s, _, a in runs]
-            lines.append(
-                f"| {n} | {serial * 1e3:.0f} | {threaded * 1e3:.0f} | {awaited * 1e3:.0f} | "
-                f"{spread(by_threads)} | {spread(by_tasks)} | {n}x | "
-                f"{statistics.median(by_threads) / n:.0%} |"
-            )
-    return "\n".join(lines)
+            runs: list[dict[str, Run]] = []
+            for _ in range(repeats):
+                run: dict[str, Run] = {}
+                for work in WORKS:
+                    sync_tools, async_tools = registry[work]
+                    run[f"{work} serial"] = timed(execute_sequentially, n, sync_tools)
+                    run[f"{work} threads"] = timed(threads, n, sync_tools)
+                    if async_tools is not None:
+                        run[f"{work} asyncio"] = timed(tasks, n, async_tools)
+                runs.append(run)
+            rows.append(runs)
+        connections.close()
+    return report(rows, delay_ms, repeats)
+
+
+def speedups(runs: list[dict[str, Run]], column: str) -> list[float]:
+    """Repeat by repeat: serial seconds of the same work / this column's seconds."""
+    work = column.split()[0]
+    return [run[f"{work} serial"].seconds / run[column].seconds for run in runs]
+
+
+def median_ms(runs: list[dict[str, Run]], column: str, field: str = "seconds") -> float:
+    return statistics.median(getattr(run[column], field) for run in runs) * 1e3
+
+
+def report(rows: list[list[dict[str, Run]]], delay_ms: float, repeats: int) -> str:
+    lines = [
+        f"Each call is an HTTP GET to a server in another process, answered after {delay_ms:g} ms "
+        f"(a new connection per call); {repeats} interleaved repeats; `max_parallel={MAX_CALLS}`; times "
+        "are medians, speedups median [interquartile range] of the repeat-by-repeat ratios.\n",
+        "| N | serial ms | threads ms | asyncio ms | threads speedup | asyncio speedup | ideal | "
+        "threads efficiency |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for n, runs in enumerate(rows, 1):
+        by_threads = speedups(runs, "http threads")
+        lines.append(
+            f"| {n} | {median_ms(runs, 'http serial'):.0f} | {median_ms(runs, 'http threads'):.0f} | "
+            f"{median_ms(runs, 'http asyncio'):.0f} | {spread(by_threads)} | "
+            f"{spread(speedups(runs, 'http asyncio'))} | {n}x | {statistics.median(by_threads) / n:.0%} |"
+        )
+    lines += [
+        "",
+        "Where the time goes, in the same run: each speedup is over serial execution of the same tool. "
+        f"*sleep*: the tool only waits {delay_ms:g} ms, no network; *kept*: the GET goes over a kept "
+        "HTTP/1.1 connection (no connect, no new server thread); *new*: the table above. *last start*: "
+        "from the turn's start to the moment the last call enters its tool (median).\n",
+        "| N | threads, sleep | asyncio, sleep | threads, kept | threads, new | asyncio, new | ideal | "
+        "last start, threads sleep ms | last start, threads new ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for n, runs in enumerate(rows, 1):
+        lines.append(
+            f"| {n} | {spread(speedups(runs, 'sleep threads'))} | "
+            f"{spread(speedups(runs, 'sleep asyncio'))} | "
+            f"{spread(speedups(runs, 'kept threads'))} | {spread(speedups(runs, 'http threads'))} | "
+            f"{spread(speedups(runs, 'http asyncio'))} | {n}x | "
+            f"{median_ms(runs, 'sleep threads', 'last_start_s'):.1f} | "
+            f"{median_ms(runs, 'http threads', 'last_start_s'):.1f} |"
+        )
+    return "\n".join(lines) + "\n\n" + where_the_time_goes(rows, delay_ms)
+
+
+def where_the_time_goes(rows: list[list[dict[str, Run]]], delay_ms: float) -> str:
+    """The paragraph under the tables, from this run's numbers at the largest N."""
+    n, runs = len(rows), rows[-1]
+
+    def at_n(column: str) -> str:
+        median = statistics.median(speedups(runs, column))
+        return f"{median:.1f}× ({median / n:.0%})"
+
+    def cpu_ms(work: str) -> float:
+        return statistics.median(s for run in rows_all for s in run[f"{work} serial"].cpu_s) * 1e3
+
+    rows_all = [run for row in rows for run in row]
+    overhead = median_ms(runs, "sleep threads") - delay_ms
+    return (
+        f"**Where the time goes.** With sleeps alone, threads reach {at_n('sleep threads')} at N={n} and "
+        f"asyncio {at_n('sleep asyncio')}: a turn of {n} waits takes {overhead:.1f} ms more than one wait "
+        f"with threads, and the last call starts {median_ms(runs, 'sleep threads', 'last_start_s'):.1f} ms "
+        "into the turn. That is the executors' own cost. The rest is the I/O: on a kept connection "
+        f"threads reach {at_n('kept threads')}, with a new connection per call {at_n('http threads')} "
+        f"(asyncio {at_n('http asyncio')}). One GET costs the client {cpu_ms('http'):.2f} ms of thread CPU "
+        f"on a new connection and {cpu_ms('kept'):.2f} ms on a kept one; under the GIL {n} calls cannot "
+        "overlap that, and the TCP connects and the server's new thread per connection share the same "
+        f"{os.cpu_count()} cores with the client's {n} threads."
+    )
 
 
 def main() -> None:

@@ -264,12 +264,50 @@ def test_nonsense_limits_are_refused(make, options):
         make(**options)
 
 
-def test_without_a_timeout_a_call_runs_in_the_pools_thread_and_with_one_in_an_abandonable_thread():
+def test_a_call_runs_in_one_abandonable_thread_that_later_turns_reuse():
     def where(city: str) -> str:
         """Name the thread that runs the call."""
-        return threading.current_thread().name
+        thread = threading.current_thread()
+        return f"{thread.name} {thread.daemon} {thread.ident}"
 
     tools = ToolRegistry([tool(where)])
     call = [{"id": "c", "type": "function", "function": {"name": "where", "arguments": '{"city": "x"}'}}]
-    assert ThreadExecutor()(call, tools)[0].startswith("ThreadPoolExecutor")
-    assert ThreadExecutor(timeout_s=5)(call, tools)[0] == "wirelab-tool-call"
+    first = ThreadExecutor()(call, tools)[0]
+    assert first.startswith("wirelab-tool-call True ")  # a daemon: a hung call never blocks exit
+    assert ThreadExecutor()(call, tools)[0] == first  # kept: a turn starts no thread when one is idle
+    assert ThreadExecutor(timeout_s=5)(call, tools)[0] == first  # a timeout adds no second thread
+
+
+def test_a_thread_left_running_by_a_timed_out_call_is_not_handed_the_next_call():
+    release, hung_in = threading.Event(), []
+
+    def hang() -> str:
+        """Holds its thread until released."""
+        hung_in.append(str(threading.current_thread().ident))
+        release.wait(BARRIER_WAIT_S)
+        return "late"
+
+    def where() -> str:
+        """The thread that runs it."""
+        return str(threading.current_thread().ident)
+
+    tools = ToolRegistry([hang, where])
+    executor = ThreadExecutor(timeout_s=0.05)
+    try:
+        assert json.loads(executor([call("hang")], tools)[0])["error"]["code"] == "timeout"
+        started = time.monotonic()
+        assert executor([call("where")], tools)[0] not in hung_in
+        assert time.monotonic() - started < 1
+    finally:
+        release.set()
+
+
+def test_a_runner_that_raises_stops_the_turn_with_its_exception():
+    def run(call, tools):
+        if call["id"] == "call_bad":
+            raise KeyError("runner bug")
+        return "ok"
+
+    executor = ThreadExecutor(run=run)
+    with pytest.raises(KeyError, match="runner bug"):
+        executor([call("a", call_id="call_ok"), call("b", call_id="call_bad")], ToolRegistry([]))

@@ -19,8 +19,10 @@ concurrency safe:
     run_tool_loop(client, messages, tools, execute=executor)
 
 `ThreadExecutor` runs each call in a thread; `AsyncioExecutor` awaits `async
-def` tools on an event loop (and puts plain functions in threads). A timed-out
-call cannot be killed, only abandoned: its thread runs on in the background.
+def` tools on an event loop (and puts plain functions in threads). The threads
+are daemons kept for later calls, so a turn starts none once they exist. A
+timed-out call cannot be killed, only abandoned: its thread runs on in the
+background.
 Left out: cancelling work in flight, persistence of idempotency keys.
 """
 
@@ -28,10 +30,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import hashlib
 import inspect
 import json
+import os
+import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -146,20 +152,73 @@ def timeout_error(call: Message, timeout_s: float) -> str:
     ).content()
 
 
+class _Workers:
+    """Daemon threads that run calls and are kept for the next ones.
+
+    A call gets an idle thread, or a new one when none is idle, so a call never
+    waits behind another (limits are the executors' business, and an abandoned
+    call keeps only its own thread). Starting threads is what a pool per turn
+    cost: one start waits for the new thread to run, and 16 of them delayed the
+    last call by 3–90 ms on two loaded cores (benchmarks/parallel_speedup.py).
+    They are daemons, so a hung call never blocks exit; one idle for `idle_s`
+    ends.
+    """
+
+    def __init__(self, idle_s: float = 60.0) -> None:
+        self.idle_s = idle_s
+        self._idle: list[queue.SimpleQueue[Any]] = []  # each idle thread's inbox, last used on top
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[[], str]) -> concurrent.futures.Future[str]:
+        future: concurrent.futures.Future[str] = concurrent.futures.Future()
+        with self._lock:
+            inbox = self._idle.pop() if self._idle else None
+        if inbox is None:
+            inbox = queue.SimpleQueue()
+            threading.Thread(target=self._work, args=(inbox,), daemon=True, name="wirelab-tool-call").start()
+        inbox.put((fn, future))
+        return future
+
+    def _work(self, inbox: queue.SimpleQueue[Any]) -> None:
+        while True:
+            try:
+                fn, future = inbox.get(timeout=self.idle_s)
+            except queue.Empty:
+                with self._lock:
+                    if any(idle is inbox for idle in self._idle):
+                        self._idle.remove(inbox)
+                        return
+                continue  # handed a call just as the wait ran out: it is on its way
+            if not future.set_running_or_notify_cancel():  # cancelled before it started
+                with self._lock:
+                    self._idle.append(inbox)
+                continue
+            try:
+                outcome, failed = fn(), False
+            except BaseException as e:  # handed to whoever waits on the future
+                outcome, failed = e, True
+            with self._lock:  # idle before the result is out: the caller's next call finds this thread
+                self._idle.append(inbox)
+            if failed:
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+            del fn, future, outcome
+
+    def forget_all(self) -> None:
+        """In a forked child: the parent's threads are not there."""
+        self._idle, self._lock = [], threading.Lock()
+
+
+_WORKERS = _Workers()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WORKERS.forget_all)
+
+
 def _in_daemon_thread(fn: Callable[[], str]) -> concurrent.futures.Future[str]:
-    """Run `fn` in a daemon thread, so a call abandoned after its timeout never blocks exit."""
-    future: concurrent.futures.Future[str] = concurrent.futures.Future()
-
-    def work() -> None:
-        if not future.set_running_or_notify_cancel():
-            return
-        try:
-            future.set_result(fn())
-        except BaseException as e:  # handed to whoever waits on the future
-            future.set_exception(e)
-
-    threading.Thread(target=work, daemon=True, name="wirelab-tool-call").start()
-    return future
+    """Run `fn` in a daemon thread (a kept one when idle), so a call abandoned after its timeout
+    never blocks exit."""
+    return _WORKERS.submit(fn)
 
 
 def _checked_limits(max_parallel: int, timeout_s: float | None) -> tuple[int, float | None]:
@@ -192,22 +251,48 @@ class ThreadExecutor:
 
     def __call__(self, calls: Sequence[Message], tools: ToolRegistry) -> list[str]:
         results: list[str] = [""] * len(calls)
-        with concurrent.futures.ThreadPoolExecutor(self.max_parallel) as pool:
-            for phase in phases(calls, tools):
-                for index, content in zip(
-                    phase, pool.map(lambda i: self._one(calls[i], tools), phase), strict=True
-                ):
-                    results[index] = content
+        for phase in phases(calls, tools):
+            self._run_phase(phase, calls, tools, results)
         return results
 
-    def _one(self, call: Message, tools: ToolRegistry) -> str:
-        if self.timeout_s is None:  # nothing to abandon: run in the pool's thread, no second thread
-            return self.run(call, tools)
-        future = _in_daemon_thread(lambda: self.run(call, tools))
-        try:
-            return future.result(timeout=self.timeout_s)
-        except concurrent.futures.TimeoutError:
-            return timeout_error(call, self.timeout_s or 0)
+    def _run_phase(
+        self, phase: list[int], calls: Sequence[Message], tools: ToolRegistry, results: list[str]
+    ) -> None:
+        """Run one phase's calls, at most `max_parallel` at once, each in a kept daemon thread.
+
+        A call's timeout runs from its start; at the timeout it is abandoned (its
+        thread runs on) and its slot goes to the next call. A runner that raises
+        stops the turn once the phase is over, with the first such call's exception.
+        """
+        waiting = list(reversed(phase))  # pop() takes them in call order
+        running: dict[concurrent.futures.Future[str], tuple[int, float | None]] = {}
+        failures: dict[int, BaseException] = {}
+        while waiting or running:
+            while waiting and len(running) < self.max_parallel:
+                index = waiting.pop()
+                deadline = None if self.timeout_s is None else time.monotonic() + self.timeout_s
+                running[_in_daemon_thread(functools.partial(self.run, calls[index], tools))] = (
+                    index,
+                    deadline,
+                )
+            deadlines = [deadline for _, deadline in running.values() if deadline is not None]
+            wait_s = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+            done, _ = concurrent.futures.wait(running, wait_s, concurrent.futures.FIRST_COMPLETED)
+            now = time.monotonic()
+            for future, (index, deadline) in list(running.items()):
+                if future in done:
+                    error = future.exception()
+                    if error is None:
+                        results[index] = future.result()
+                    else:
+                        failures[index] = error
+                elif deadline is not None and now >= deadline:
+                    results[index] = timeout_error(calls[index], self.timeout_s or 0)
+                else:
+                    continue
+                del running[future]
+        if failures:
+            raise failures[min(failures)]
 
 
 async def execute_tool_call_async(call: Message, tools: ToolRegistry) -> str:

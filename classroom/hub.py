@@ -216,7 +216,13 @@ class Learner:
         """Run every code cell of the learner's `path`, then `extra_cells`, on a new kernel of their
         own server. Returns each notebook cell's outputs and each extra cell's outputs."""
         notebook = (await self.contents(path))["content"]
-        directory = str(Path(path).parent)
+        cells = [c["source"] for c in notebook["cells"] if c["cell_type"] == "code"]
+        outputs = await self.run_cells([*cells, *extra_cells], str(Path(path).parent))
+        return outputs[: len(cells)], outputs[len(cells) :]
+
+    async def run_cells(self, cells: list[str], directory: str) -> list[list[dict]]:
+        """Run `cells` one by one on a new kernel of the learner's server, started in `directory`
+        (relative to their home); each cell's outputs."""
         kernel = await self._fetch(
             "POST", f"{self.server}/api/kernels", {"name": "python3", "path": directory}
         )
@@ -224,13 +230,10 @@ class Learner:
         socket_ = await websocket_connect(HTTPRequest(ws_url, headers=self._auth()))
         try:
             session = uuid.uuid4().hex
-            cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
-            outputs = [await self._execute(socket_, session, c["source"]) for c in cells]
-            extra = [await self._execute(socket_, session, source) for source in extra_cells]
+            return [await self._execute(socket_, session, source) for source in cells]
         finally:
             socket_.close()
             await self._fetch("DELETE", f"{self.server}/api/kernels/{kernel['id']}")
-        return outputs, extra
 
     async def _execute(self, socket_, session: str, code: str, timeout_s: float = 120) -> list[dict]:
         msg_id = uuid.uuid4().hex

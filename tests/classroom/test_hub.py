@@ -20,11 +20,19 @@ from pathlib import Path
 import pytest
 from tornado.httpclient import HTTPClientError
 
+from classroom.course_checks import read_course_checks
 from classroom.hub import LESSON, Learner, course_repository, learner_session, running_hub
 
 ROOT = Path(__file__).resolve().parents[2]
 CITIES = ["Paris", "Tokyo", "Lima", "Oslo", "Cairo", "Sydney", "Madrid", "Toronto"]
 IDLE_S = 30
+# `./course check 02` as a learner runs it in a terminal in ~/course, less the script's set-up step
+# (the hub's environment already is the course's): the check writes .course-checks/02.json there
+COURSE_CHECK = (
+    "import subprocess, sys\n"
+    "done = subprocess.run([sys.executable, '-m', 'wirelab.check', '02'], capture_output=True, text=True)\n"
+    "print(done.stdout.splitlines()[-1], done.returncode)"
+)
 
 
 def sanitize(text: str) -> str:
@@ -55,7 +63,8 @@ def check_lines(lab: list[list[dict]]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory):
-    """Eight learners working at once and a ninth who logs in and walks away."""
+    """Eight learners working at once and a ninth who logs in and walks away; one of the eight, who
+    solved lab 02, then runs `./course check 02` while the hub culls the idle one."""
     proxy = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
     assert proxy.exists(), "configurable-http-proxy is not installed: run npm ci (./course test does)"
     tmp = tmp_path_factory.mktemp("classroom")
@@ -88,11 +97,17 @@ def room(tmp_path_factory):
                     blocked.append(False)
                 except HTTPClientError as e:
                     blocked.append(e.code in (403, 404))
-            while await idler.is_running() and time.monotonic() - idle_since < 6 * IDLE_S:
-                await asyncio.sleep(1)
-            culled_after = time.monotonic() - idle_since
+
+            async def culled_after() -> float:
+                while await idler.is_running() and time.monotonic() - idle_since < 6 * IDLE_S:
+                    await asyncio.sleep(1)
+                return time.monotonic() - idle_since
+
+            checked, culled_s = await asyncio.gather(
+                sessions[0].learner.run_cells([COURSE_CHECK], "course"), culled_after()
+            )
             still_running = await idler.is_running()
-            return sessions, blocked, still_running, culled_after
+            return sessions, blocked, still_running, culled_s, checked
 
         yield asyncio.run(workshop())
     shutil.rmtree(tmp, ignore_errors=True)
@@ -144,6 +159,18 @@ def test_no_learner_can_read_another_learners_files(room):
 
 
 def test_the_idle_learners_server_is_culled(room):
-    _, _, still_running, culled_after = room
+    _, _, still_running, culled_after, _ = room
     assert not still_running, f"still running {culled_after:.0f} s after the last activity"
     assert culled_after >= IDLE_S
+
+
+def test_a_learners_course_check_lands_in_their_own_course_folder_for_the_dashboard(room):
+    sessions, checked = room[0], room[4]
+    assert shown(checked[0]).strip() == "3 of 3 checks pass 0"
+    homes = sessions[0].learner.hub.state / "home"
+    assert (homes / "learner0" / "course" / ".course-checks" / "02.json").is_file()
+    course_checks, unreadable = read_course_checks(homes)  # as the dashboard reads the room
+    assert not unreadable
+    assert [(c.learner, c.lab, c.passed, len(c.exercises)) for c in course_checks] == [
+        ("learner0", "02", 3, 3)
+    ]

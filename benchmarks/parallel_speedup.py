@@ -19,15 +19,19 @@ when the last of the N calls starts (the executor's dispatch), and the thread
 CPU time of one GET (`time.thread_time`, in the serial runs), which threads
 sharing the GIL cannot overlap.
 
-Where the time goes (two shared cores): it was partly the executor.
-`ThreadExecutor` started a pool per turn, and its 16 thread starts, one after
-another, on two loaded cores delayed the last call by 3–90 ms; it now keeps its
-threads, and with sleeps alone it matches asyncio, near N×. The rest is the
-I/O: a GET on a new connection costs the client about 0.6 ms of CPU under the
-GIL, plus a TCP connect and a new thread in the server per call, all on the
-same two cores; on a kept connection threads come close to N×. The text under
-the tables gives this run's numbers. A server that answers in two writes needs
-TCP_NODELAY, or a kept connection waits 40 ms for a delayed ACK per call.
+Where the time goes, at N=16 on two shared cores (run of 2026-12-04): with
+sleeps alone threads reach 15.3× (96%) and asyncio 15.5×: the executors cost
+about 2.6 ms a turn, and the last call starts 1.8 ms in. Part of the earlier
+gap was the executor: `ThreadExecutor` started a pool per turn (and, with a
+timeout, a second thread per call), and those thread starts, one after
+another, delayed the last call by 4–12 ms on an idle machine and up to 90 ms on
+a loaded one; it now keeps its threads (sleeps: 55 -> 52 ms a turn). The rest
+is the I/O, about 6 ms a turn: a GET on a new connection costs the client
+0.7 ms of CPU under the GIL (0.44 ms on a kept one), plus a TCP connect and a
+new thread in the server per call, on the same two cores. A kept connection
+gives 14.9×, a new one 14.2× (asyncio 14.4×). A server that answers in two
+writes needs TCP_NODELAY, or a kept connection waits 40 ms per call for a
+delayed ACK.
 
 The section it writes into results.md is stamped with the date and the commit.
 

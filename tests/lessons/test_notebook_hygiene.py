@@ -7,11 +7,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from benchmarks.course_runtime import course_notebooks
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))
 EXECUTED = LESSONS + SOLUTIONS
+# Every notebook `./course test` runs under nbval: English and Chinese lessons and solutions,
+# the flashcards and the classroom dashboard (the `course` script's paths, kept in step by
+# tests/test_benchmarks.py).
+UNDER_NBVAL = course_notebooks(ROOT)
 MAX_OUTPUT_CHARS = 20_000
 GLOSSARY = ROOT / "docs" / "glossary.zh.md"
 SECRET = re.compile(r"sk-[A-Za-z0-9]{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
@@ -47,7 +53,14 @@ def test_a_notebook_holds_no_key_or_hosted_endpoint_and_stays_small(path):
     assert len(text) < 1_000_000, f"{path.name} is {len(text)} bytes: keep notebooks small"
 
 
-@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_output_size_check_covers_every_notebook_course_test_runs():
+    names = {str(path.relative_to(ROOT)) for path in UNDER_NBVAL}
+    chinese = {str(path.relative_to(ROOT).parent / "zh" / path.name) for path in EXECUTED}
+    assert {str(path.relative_to(ROOT)) for path in EXECUTED} | chinese <= names
+    assert {"drills/flashcards.ipynb", "drills/flashcards.zh.ipynb", "classroom/dashboard.ipynb"} <= names
+
+
+@pytest.mark.parametrize("path", UNDER_NBVAL, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_saved_output_is_over_20_kb(path):
     """A widget's static copy or a plot stays small enough to read in a diff and on GitHub."""
     for index, cell in enumerate(code_cells(path)):

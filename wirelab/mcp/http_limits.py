@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+# h11 is uvicorn's dependency, not one wirelab declares (tests/test_dependencies.py): its states
+# are taken from the module whose protocol this file extends, so they are the very ones it uses.
+from uvicorn.protocols.http.h11_impl import H11Protocol, h11
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,19 @@ class HeadTimeoutH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_received()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's 400 for a malformed request (a chunk size that lies), then the connection
+        closes. Without the two guards uvicorn raises (h11 `LocalProtocolError`) when the app
+        answers without reading the body (a 415): if the app has answered already, the
+        connection just closes; if it has yet to, its answer is dropped."""
+        if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+            self.transport.close()
+            return
+        super().send_400_response(msg)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
 
     def _waiting_for_head(self) -> bool:
         return self.cycle is None or self.cycle.response_complete

@@ -276,10 +276,120 @@ def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, t
     monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
     asked = []
     monkeypatch.setattr(
-        interview.cli, "mock_interview", lambda questions, minutes, progress: asked.extend(questions)
+        interview.cli, "mock_interview", lambda questions, minutes, progress, **_: asked.extend(questions)
     )
     assert interview.main(["mock", "-n", "3", "--lang", "zh", "--seed", "1"]) == 0
     assert len(asked) == 3 and all(q.question == q.zh.question for q in asked)
+
+
+# --- timed answers (pitch 60 s, deep 180 s) and Chinese prompts in the terminal ---------------
+
+
+def every_point(question) -> str:
+    return " ".join(str(i) for i in range(1, len(question.key_points) + 1))
+
+
+@pytest.mark.parametrize(
+    ("mode", "seconds", "answered"),
+    [("pitch", 59, True), ("pitch", 61, False), ("deep", 179, True), ("deep", 181, False)],
+)
+def test_a_timed_answer_over_its_limit_counts_as_missed_whatever_it_covered(mode, seconds, answered):
+    question = interview.pick_mock(interview.load_bank(), 1, seed=5)[0]
+    times, said = iter([0, 0, seconds, seconds]), []
+    results = interview.mock_interview(
+        [question],
+        None,
+        None,
+        ask=Script("", every_point(question)),
+        say=said.append,
+        clock=lambda: next(times),
+        mode=mode,
+    )
+    assert results == [(question.id, answered)]
+    limit = interview.format_minutes(interview.MODES[mode])
+    assert any(f"{limit} to answer" in line for line in said)
+    assert any(f"over the {limit} limit" in line for line in said) is not answered
+
+
+def test_each_timed_question_gets_its_own_clock_so_a_slow_first_does_not_end_the_set():
+    questions = interview.pick_mock(interview.load_bank(), 2, seed=5)
+    times = iter([0, 0, 100, 500, 530, 530])  # 100 s on the first, 30 s on the second
+    replies = Script("", every_point(questions[0]), "", every_point(questions[1]))
+    results = interview.mock_interview(
+        questions, None, None, ask=replies, say=lambda _: None, clock=lambda: next(times), mode="pitch"
+    )
+    assert results == [(questions[0].id, False), (questions[1].id, True)]
+
+
+def test_the_terminal_mock_prompts_in_chinese_from_the_widgets_label_table():
+    from wirelab.widgets import quiz
+
+    assert quiz.LABELS is interview.LABELS and quiz.MODES is interview.MODES
+    question = interview.translated(interview.pick_mock(interview.load_bank(), 1, seed=5), "zh")[0]
+    replies, said = Script("", "九", every_point(question)), []
+    results = interview.mock_interview(
+        [question], None, None, ask=replies, say=said.append, clock=lambda: 0, mode="pitch", language="zh"
+    )
+    assert results == [(question.id, True)]
+    assert replies.prompts == [
+        interview.LABELS["zh"]["mock.speak"],
+        interview.LABELS["zh"]["mock.covered"],
+        interview.LABELS["zh"]["mock.covered"],
+    ]
+    text = "\n".join(said)
+    assert "背诵版：每题限时 1:00" in text and "本题限时 1:00" in text and question.zh.question in text
+    assert "参考答案：" in text and "请输入 1 到" in text and "答到" in text
+    assert not re.search(r"Model answer|Key points|Answered \d", text)
+
+
+def test_every_label_has_both_languages_with_the_same_placeholders():
+    english, chinese = interview.LABELS["en"], interview.LABELS["zh"]
+    assert set(english) == set(chinese)
+    for key in english:
+        assert set(re.findall(r"{(\w+)}", english[key])) == set(re.findall(r"{(\w+)}", chinese[key])), key
+
+
+@pytest.mark.parametrize(
+    ("arguments", "minutes", "mode"),
+    [
+        ([], 15, None),
+        (["--minutes", "3"], 3, None),
+        (["--mode", "pitch"], None, "pitch"),
+        (["--mode", "deep", "--lang", "zh"], None, "deep"),
+    ],
+)
+def test_the_mock_command_times_the_set_or_each_question(monkeypatch, tmp_path, arguments, minutes, mode):
+    monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
+    seen = {}
+    monkeypatch.setattr(
+        interview.cli,
+        "mock_interview",
+        lambda questions, minutes, progress, **options: seen.update(minutes=minutes, **options),
+    )
+    assert interview.main(["mock", "-n", "2", "--seed", "1", *arguments]) == 0
+    language = "zh" if "zh" in arguments else "en"
+    assert seen == {"minutes": minutes, "mode": mode, "language": language}
+
+
+def test_the_mock_command_refuses_minutes_and_a_mode_together(capsys):
+    with pytest.raises(SystemExit):
+        interview.main(["mock", "--minutes", "5", "--mode", "pitch"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("minutes", "options", "complaint"),
+    [
+        (None, {}, "exactly one of the two"),
+        (5, {"mode": "pitch"}, "exactly one of the two"),
+        (None, {"mode": "marathon"}, "mode must be one of pitch, deep"),
+        (5, {"language": "fr"}, "language must be one of en, zh"),
+    ],
+)
+def test_a_mock_interview_refuses_a_clock_or_language_it_cannot_run(minutes, options, complaint):
+    question = interview.load_bank()[0]
+    with pytest.raises(DrillError, match=complaint):
+        interview.mock_interview([question], minutes, None, ask=Script(), say=lambda _: None, **options)
 
 
 def test_every_question_is_bilingual_with_answered_follow_ups_and_common_mistakes():

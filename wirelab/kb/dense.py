@@ -32,7 +32,7 @@ from wirelab.kb.lexical import HAN
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 CHAR_NGRAMS = "char-ngram-tfidf"
 NGRAM_SIZES = (3, 4, 5)
-CHINESE_SHARE = 0.2  # Han characters per letter from which a corpus counts as Chinese
+CHINESE_SHARE = 0.2  # the share of Han characters among all letters from which text is Chinese
 DENSE_CHOICES = ("auto", "require", "off")
 
 
@@ -104,9 +104,10 @@ class CharNgramEmbedder:
 def is_chinese(texts: Sequence[str]) -> bool:
     """Whether Han characters are at least `CHINESE_SHARE` of the letters in `texts`.
 
-    Chinese technical text keeps English terms (`tools/call`, Streamable HTTP): the Chinese
-    corpus has 0.76 Han characters per letter, its most English document 0.38; the English
-    corpus has none. `is_chinese(["工具调用 (tool call)"])` -> True.
+    Letters are Latin and Han alike (`str.isalpha`). Chinese technical text keeps English
+    terms (`tools/call`, Streamable HTTP): in the Chinese corpus 0.76 of the letters are Han,
+    0.38 in its most English document; the English corpus has none.
+    `is_chinese(["工具调用 (tool call)"])` -> True (4 of 12 letters).
     """
     han = sum(len(run) for text in texts for run in HAN.findall(text))
     letters = sum(character.isalpha() for text in texts for character in text)

@@ -9,7 +9,8 @@ Each limit answers a way to hold the server down (issue 14's red-team run):
 - a body that never ends, or trickles in: 408 once `body_seconds` have passed;
 - a request head that never ends (slowloris), or a connection that sends nothing:
   closed after `header_seconds`; a head over `max_header_bytes`: 400 from h11;
-- too many connections at once: uvicorn answers 503 beyond `max_connections`;
+- too many connections at once: once `max_connections` are open (uvicorn counts the
+  request's own), a request gets 503 and its connection is closed;
 - sessions nobody ends: closed after `session_idle_seconds` without a request
   (the client then gets 404 and initializes again, as the specification says);
   beyond `max_sessions`, `initialize` gets 503.

@@ -2,6 +2,9 @@
 
     serve_http(server, limits=HttpLimits(max_sessions=100, session_idle_seconds=60))
 
+The offline model's server (`wirelab.offline_model.server`) runs uvicorn with them too,
+all but the sessions.
+
 Each limit answers a way to hold the server down (issue 14's red-team run):
 
 - a body too large: refused by its `Content-Length`, or counted while it streams
@@ -103,11 +106,13 @@ class HeadTimeoutH11(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_config(app: Any, limits: HttpLimits) -> uvicorn.Config:
-    """uvicorn's configuration for `app` under `limits` (h11, with a deadline for request heads)."""
+def uvicorn_config(app: Any, limits: HttpLimits, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for `app` under `limits` (h11, with a deadline for request heads);
+    `options` go to `uvicorn.Config` as well (`host`, `port`)."""
     protocol = type("LimitedH11", (HeadTimeoutH11,), {"header_seconds": limits.header_seconds})
     return uvicorn.Config(
         app,
+        **options,
         http=protocol,
         log_level="warning",
         lifespan="off",

@@ -139,9 +139,17 @@ def _too_large(limit: int) -> RequestError:
     )
 
 
+# Characters that Python's `str.splitlines` (and so httpx's `iter_lines`) takes for line ends,
+# which JSON leaves unescaped; the others it splits on are control characters JSON escapes.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 async def _events(chunks: Iterable[dict[str, Any]]) -> AsyncIterator[str]:
+    """Server-Sent Events, one `data:` line per chunk. A line ends only at CR or LF in the
+    specification, but a client reading lines with httpx's `iter_lines` would cut one at
+    U+0085 or U+2028 in a message: they are written escaped, as JSON allows."""
     for chunk in chunks:
-        yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        yield f"data: {json.dumps(chunk, ensure_ascii=False).translate(_LINE_BREAKS)}\n\n"
     yield "data: [DONE]\n\n"
 
 

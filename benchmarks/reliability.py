@@ -464,7 +464,8 @@ def write(text: str) -> None:
         RESULTS.write_text(current.rstrip() + "\n\n" + text)
         return
     end = current.find("\n## ", start + len(TITLE))
-    RESULTS.write_text(current[:start] + text + (current[end + 1 :] if end != -1 else ""))
+    rest = "\n" + current[end + 1 :] if end != -1 else ""  # a blank line before the next section
+    RESULTS.write_text(current[:start] + text.rstrip("\n") + "\n" + rest)
 
 
 def main() -> None:

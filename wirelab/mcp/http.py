@@ -1,8 +1,10 @@
 """MCP over Streamable HTTP, the server side: one endpoint, `/mcp`, for two protocol eras.
 
-    running = serve_http(server)              # uvicorn on 127.0.0.1, a free port, a thread
-    running.url                               # -> 'http://127.0.0.1:54321/mcp'
-    running.stop()
+    >>> from wirelab.mcp.example import build_server
+    >>> running = serve_http(build_server())  # uvicorn on 127.0.0.1, a free port, a thread
+    >>> running.url.startswith("http://127.0.0.1:"), running.url.endswith("/mcp")
+    (True, True)
+    >>> running.stop()
 
 Each request picks its era (basic/versioning.mdx, "dual-era server"):
 

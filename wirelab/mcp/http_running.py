@@ -1,8 +1,11 @@
 """An HTTP app served by uvicorn on a daemon thread, so a notebook or a test goes on running.
 
-    running = RunningHttpServer(McpHttpApp(server)).start()   # 127.0.0.1, a free port
-    running.url                                               # -> 'http://127.0.0.1:54321/mcp'
-    running.stop()
+    >>> from wirelab.mcp.example import build_server
+    >>> from wirelab.mcp.http import McpHttpApp
+    >>> running = RunningHttpServer(McpHttpApp(build_server())).start()  # 127.0.0.1, a free port
+    >>> running.url.startswith("http://127.0.0.1:")
+    True
+    >>> running.stop()
 
 Any app with `.starlette`, `.wire` and `end_streams()` runs here: the MCP server of
 `wirelab.mcp.http` (`serve_http` builds one and starts it) and lesson 15's authorization

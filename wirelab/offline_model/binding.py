@@ -39,12 +39,22 @@ from wirelab.offline_model.dates import date_as_asked, time_as_asked
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.free_text import labelled_text, remainder
-from wirelab.offline_model.lexicon import concept
+from wirelab.offline_model.lexicon import STOPWORDS, concept
 from wirelab.offline_model.normalize import identifier_words
-from wirelab.offline_model.options import enum_values
+from wirelab.offline_model.options import enum_values, example_values
 from wirelab.offline_model.places import as_asked, city
 from wirelab.offline_model.request import Tool
-from wirelab.offline_model.slots import MAX_DEPTH, Schema, Slot, resolve, slot_of, slots_of
+from wirelab.offline_model.slots import (
+    MAX_DEPTH,
+    NO_DEFAULT,
+    Schema,
+    Slot,
+    default_of,
+    resolve,
+    slot_of,
+    slots_of,
+)
+from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
 
 ACCEPTS = {
@@ -62,10 +72,15 @@ ACCEPTS = {
     "text": ("quoted",),
     "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
 }
+SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
+LABELLED_ONLY = {"number", "name", "phrase"}  # …only with its label next to it ("the 1998 vintage", "tier B")
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
 AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往"}
 AFTER_AT = {"in", "at", "near", "for", "around", "在"}
+PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
+HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
+PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
 
 def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
@@ -125,13 +140,14 @@ def fill_object(
 
 def _add_options(slots: list[Slot], evidence: Evidence) -> None:
     """Add to the values every place the text names an option of an enum slot."""
-    known = {(v.kind, v.start, repr(v.value)) for v in evidence.values}
+    known = {(v.kind, v.start, repr(v.value), v.owner) for v in evidence.values}
     for slot in slots:
-        if slot.kind == "enum":
-            for value in enum_values(slot.schema["enum"], evidence):
-                if (value.kind, value.start, repr(value.value)) not in known:
-                    known.add((value.kind, value.start, repr(value.value)))
-                    evidence.values.append(value)
+        found = enum_values(slot.schema["enum"], evidence) if slot.kind == "enum" else []
+        found += example_values(slot.name, slot.examples, evidence) if slot.kind != "enum" else []
+        for value in found:
+            if (value.kind, value.start, repr(value.value), value.owner) not in known:
+                known.add((value.kind, value.start, repr(value.value), value.owner))
+                evidence.values.append(value)
 
 
 def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]:
@@ -197,6 +213,8 @@ def _overlaps_used(evidence: Evidence, value: Value) -> bool:
 def typed_value(slot: Slot, value: Value) -> Any:
     """The value as this slot would take it, or None when the kinds do not fit."""
     kind = slot.kind
+    if value.kind == "example":
+        return value.value if value.owner == slot.name else None
     if kind == "enum":
         return next((o for o in slot.schema["enum"] if value.kind == "enum" and o == value.value), None)
     if kind in ("integer", "number"):
@@ -209,7 +227,11 @@ def typed_value(slot: Slot, value: Value) -> Any:
         if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
             return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
         return value.value
-    if value.kind not in ACCEPTS.get(kind, ()):
+    if (
+        value.kind not in ACCEPTS.get(kind, ())
+        and not (value.kind in LABELLED_ONLY and kind in SPELLED)
+        or (kind == "text" and value.kind == "phrase")
+    ):
         return None
     if kind == "date" and value.kind == "date":
         return date_as_asked(value.text, str(slot.schema.get("description", "")))
@@ -242,15 +264,27 @@ def _wants_code(slot: Slot) -> bool:
 
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """How well a value fits a slot (None: not at all). See the module docstring."""
+    if value.kind == "example":
+        return 3.5  # the parameter's own description names this value
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
+    before = before if value.kind == "country" else _label_before(slot, before, seen)
     if len(said) > 1 and said[1] in LINKS:
         after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
+    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0:
+        return None  # a number or a name for a string parameter only right next to its label
     points = 1.0 + cue
-    if slot.dimension and value.dimension:
+    if slot.kind == "unit" and value.kind == "unit":
+        fit = _unit_fit(slot, value, evidence)
+        if fit is None:
+            return None
+        points += fit
+    elif slot.dimension and value.dimension:
         points += 1.5 if slot.dimension == value.dimension else -2.0
+    elif value.dimension and slot.kind in ("integer", "number"):
+        points -= 0.5  # a count ("number of guests") is more likely "6" than "12 years"
     last = set(seen[:2])
     if slot.role == "origin":
         points += 1.5 if last & AFTER_FROM else -0.5 if last & AFTER_TO else 0.0
@@ -279,6 +313,34 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+    """A unit parameter takes a unit of what it measures ("speed_unit": knots, not "hours"); one
+    that does not say what it measures takes a unit named on its own ("in Fahrenheit"), not the
+    unit of a number another parameter takes ("a load of 30 kg")."""
+    unit = unit_named(str(value.value))
+    if slot.dimension and unit:
+        return 1.5 if unit.dimension == slot.dimension else None
+    owned = any(v.kind == "number" and v.unit and 0 <= value.start - v.end <= 1 for v in evidence.values)
+    return None if owned else 0.0
+
+
+def _label_before(slot: Slot, before: list[tuple[int, str]], seen: list[str]) -> list[tuple[int, str]]:
+    """The words before a value that may label it. A preposition between them ends the label
+    ("dessert in Lyon": "in Lyon" is where, not which dessert), except the ones that
+    introduce this parameter's kind of value ("depth of 3", "change to GBP", "in Oslo")."""
+    own = LINKS | HEDGES | set(identifier_words(slot.name))  # "painted by", "is around 4.2"
+    own |= AFTER_AT | AFTER_FROM | AFTER_TO if slot.kind in ("place", "date", "time") else set()
+    if slot.role or slot.kind in ("unit", "enum", "currency", "language", "country"):
+        own |= AFTER_FROM | AFTER_TO
+    content = 0
+    for word in seen:
+        if word in PREPOSITIONS and word not in own:
+            return before[:content]
+        if word not in STOPWORDS and word not in LINKS:
+            content += 1
+    return before
 
 
 def _kind_fit(slot: Slot, value: Value) -> float:
@@ -342,9 +404,14 @@ def left_over(evidence: Evidence, clause: bool = True) -> str:
 
 
 def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
+    """A flag the text names ("with wind", "exclude inactive"): true, or false after a negation.
+
+    The words that name it are those of its name that the tool's name does not share: for a
+    tool `ship_parcel`, "ship it today" says nothing about `ship_insured`; "insured" would."""
     words = {concept(w) for w in identifier_words(slot.name)} - {
         concept(w) for w in ("include", "is", "has", "use", "enable", "show", "with", "allow", "only")
     }
+    words = words - evidence.tool_name or words
     norms = [t.norm for t in evidence.tokens]
     for k, norm in enumerate(norms):
         if words and concept(norm) in words:
@@ -365,6 +432,9 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     if item.kind == "object":
         filled = fill_object(items, evidence, root, False, depth + 1)
         return [filled] if filled else None
+    named = list(dict.fromkeys(v.value for v in example_values(slot.name, item.examples, evidence)))
+    if named:
+        return named  # "a nut-free cake", where the description says "e.g. nut-free, dairy-free"
     quoted = [v.value for v in evidence.values if v.kind == "quoted"]
     if len(quoted) >= 2:
         return quoted
@@ -394,8 +464,9 @@ def _mentioned(slot: Slot, evidence: Evidence) -> bool:
 def _fallback(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> Any:
     """A required slot the text gave no value for: its default, else a best guess."""
     schema = slot.schema
-    if "default" in schema:
-        return schema["default"]
+    default = default_of(schema)
+    if default is not NO_DEFAULT:
+        return default
     if slot.kind == "enum":
         return schema["enum"][0]
     if slot.kind in ("integer", "number"):

@@ -18,7 +18,7 @@ import bisect
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
@@ -41,6 +41,7 @@ class Evidence:
     used: set[int] = field(default_factory=set)
     starts: list[int] = field(default_factory=list)
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
+    tool_name: frozenset[str] = frozenset()  # concepts of the tool's name
 
     @classmethod
     def of(cls, tool: Tool, text: str) -> Evidence:
@@ -50,6 +51,7 @@ class Evidence:
         own_words = {concept(t.norm) for t in segment(clean(own))}
         evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
+        evidence.tool_name = frozenset(named)
         for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
             named |= {concept(w) for w in identifier_words(str(name))}
         first = evidence.values[0] if evidence.values else None
@@ -83,9 +85,11 @@ class Evidence:
     def _phrase_word(self, token: Token, named: set[str]) -> bool:
         if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
             return False
-        if concept(token.norm) in named or token.norm in GENERIC:
+        if concept(token.norm) in named or token.norm in GENERIC or not names_a_thing(token.norm):
             return False
-        return not any(v.start <= token.start < v.end and v.kind != "enum" for v in self.values)
+        return not any(
+            v.start <= token.start < v.end and v.kind not in ("enum", "example") for v in self.values
+        )
 
     def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
         """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
@@ -118,7 +122,7 @@ class Evidence:
         return any(
             v.start <= token.start < v.end
             and v is not value
-            and v.kind not in ("name", "enum", "phrase")
+            and v.kind not in ("name", "enum", "example", "phrase")
             and v.end != value.start
             and v.start != value.end
             for v in self.values
@@ -129,7 +133,7 @@ class Evidence:
         found: list[list[int]] = []
         last: int | None = None
         for k, value in enumerate(self.values):
-            if value.kind in ("unit", "enum", "phrase"):
+            if value.kind in ("unit", "enum", "example", "phrase"):
                 continue  # a number's unit ("20 minutes and 15 minutes") or an option's name
             if last is not None and value.start < self.values[last].end:
                 continue  # overlaps the value before (a name that is also a country)

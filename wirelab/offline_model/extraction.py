@@ -58,9 +58,11 @@ ADDRESS = re.compile(
 )
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
-    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
+    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
 )
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
+COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
+ENUMERATORS = {"first", "second", "third", "each", "both", "respectively", "other", "another", "latter"}
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
 
@@ -180,7 +182,7 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             )
         )
         k += length
-    return [value for value in found if not _count(value, found) and not _pronoun(value, tokens)]
+    return [value for value in found if not _count(value, found, tokens) and not _pronoun(value, tokens)]
 
 
 def _pronoun(value: Value, tokens: list[Token]) -> bool:
@@ -191,13 +193,21 @@ def _pronoun(value: Value, tokens: list[Token]) -> bool:
     return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
 
 
-def _count(value: Value, found: list[Value]) -> bool:
+def _count(value: Value, found: list[Value], tokens: list[Token]) -> bool:
     """'two numbers: 40 and 50', 'two charges of 5C and 7C': a number word before a noun that
     is followed by at least that many numbers in digits counts them; it is not a value itself."""
     if value.kind != "number" or value.text[:1].isdigit() or value.unit or value.text.startswith("-"):
         return False
-    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()]
-    return isinstance(value.value, int) and 1 < value.value <= len(later)
+    if not isinstance(value.value, int) or value.value < 2:
+        return False
+    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()][: value.value]
+    if len(later) < value.value:
+        return False
+    if any(t.norm in ENUMERATORS for t in tokens if t.start > value.end):
+        return True  # "two plans. The first one costs …, the second …"
+    if later[0].start - value.end > COUNTED_WITHIN:
+        return False  # "two guests for dinner on June 3rd": the numbers later count nothing
+    return all(b.start - a.end <= LISTED_WITHIN for a, b in zip(later, later[1:], strict=False))
 
 
 def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, int]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from lemminflect import getAllLemmas
+
 from wirelab.offline_model.normalize import stem
 
 
@@ -60,7 +62,7 @@ news headline 新闻 头条
 music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
 cast actor actors actress starring star stars featuring acted 主演 演员
-adult adults person persons people guest guests passenger passengers 人 位 乘客
+adult adults person persons people guest guests passenger passengers man men woman women 人 位 乘客
 child children kid kids 孩子 儿童
 city town 城市
 country nation 国家
@@ -256,3 +258,16 @@ def known(word: str) -> bool:
 def content_words(tokens: list[str]) -> list[str]:
     """The tokens that carry a topic: no stopwords, no punctuation."""
     return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]
+
+
+@lru_cache(maxsize=65536)
+def names_a_thing(word: str) -> bool:
+    """Whether an English word can be a noun or an adjective, so part of a name for a thing
+    ("kayak", "wooden", "blue"), rather than only a verb or an adverb ("hurried", "wander",
+    "quickly"). Words the dictionary lacks (names, jargon, Chinese) can.
+
+    >>> names_a_thing("kayak"), names_a_thing("hurried"), names_a_thing("Zanzibar")
+    (True, False, True)
+    """
+    readings = getAllLemmas(word)
+    return not readings or bool({"NOUN", "ADJ", "PROPN"} & set(readings))

@@ -105,9 +105,12 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             if _numbered(tokens, end):
                 end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
             phrase = text[token.start : tokens[end].end]
+            phrase = phrase.removesuffix("'s").removesuffix("’s")  # "Picasso's paintings": Picasso
             if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
-                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
+                found.append(
+                    Value("name", phrase, phrase, token.start, token.start + len(phrase), region=region)
+                )
                 if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
                     part = region[len(phrase) + 1 :].strip()
                     at = text.find(part, tokens[end].end)

@@ -49,7 +49,7 @@ from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request, Tool
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
-from wirelab.offline_model.slots import resolve, schema_type
+from wirelab.offline_model.slots import NO_DEFAULT, default_of, resolve, schema_type
 from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
 
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
@@ -169,7 +169,7 @@ def _unsaid(tool: Tool, given: dict) -> tuple[str, ...]:
     unsaid = []
     for name in required if isinstance(required, list) and isinstance(properties, dict) else []:
         schema = resolve(properties.get(name), tool.parameters)
-        if name not in given and "default" not in schema and schema_type(schema) not in GUESSABLE:
+        if name not in given and default_of(schema) is NO_DEFAULT and schema_type(schema) not in GUESSABLE:
             unsaid.append(name)
     return tuple(unsaid)
 

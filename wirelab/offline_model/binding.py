@@ -32,6 +32,7 @@ what is left of the request (`free_text`). Several calls from one request are
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import replace
 from typing import Any
 
@@ -269,6 +270,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
     before = before if value.kind == "country" else _label_before(slot, before, seen)
+    if before and _labels_the_number_before(evidence, value):
+        before = []  # "180 hits and 600 at-bats": "hits" labels 180, not 600
     if len(said) > 1 and said[1] in LINKS:
         after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
     cue = _cue(slot, before, 3.0) if before else 0.0
@@ -292,6 +295,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5 if last & AFTER_TO else -0.5 if last & AFTER_FROM else 0.0
     elif slot.kind == "place" and set(seen[:1]) & AFTER_AT:
         points += 1.0
+    if value.kind == "currency" and slot.role and _follows_a_number(evidence, value):
+        points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
+    if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
+        points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
     points += _kind_fit(slot, value)
@@ -313,6 +320,23 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _follows_a_number(evidence: Evidence, value: Value) -> bool:
+    """Whether a number is written right before the value ("500 US dollars")."""
+    return any(v.kind == "number" and 0 <= value.start - v.end <= 1 for v in evidence.values)
+
+
+def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
+    """Whether the word right before `value` comes right after another number, so labels that
+    one: in "12 apples and 30 pears", "apples" is the 12's, not the 30's."""
+    k = bisect.bisect_left(evidence.starts, value.start) - 1
+    while k >= 0 and evidence.tokens[k].norm in LINKS | LIST_GLUE:
+        k -= 1
+    if k < 1 or evidence.tokens[k].kind != "word":
+        return False
+    before = evidence.tokens[k - 1]
+    return any(v.kind == "number" and v.start <= before.start < v.end for v in evidence.values)
 
 
 def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:

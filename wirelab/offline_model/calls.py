@@ -140,3 +140,28 @@ def _is_written(value: Any) -> bool:
     if value.kind == "number":
         return value.text[:1].isdigit() or value.text[:1] == "-"
     return value.kind in ("quoted", "date", "email", "code")
+
+
+CLEARLY = 3.0  # a value's binding score that only a label, a specific kind or its unit reaches
+
+
+def gives_what_it_needs(text: str, tool: Tool) -> bool:
+    """Whether `text` clearly gives every value `tool` requires: each required parameter takes
+    a value of its own kind with a label, a unit or a specific type, not loose words; a flag, a
+    list or an object counts when the text fills it."""
+    required = tool.parameters.get("required")
+    if not isinstance(required, list) or not required:
+        return False
+    evidence = Evidence.of(tool, text)
+    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    for name in required:
+        if name not in filled or name not in slots:
+            return False
+        index = evidence.chosen.get(name)
+        if index is None:
+            continue  # a flag, a list, an object or free text the text filled
+        value = evidence.values[index]
+        if value.kind == "phrase" or (score(slots[name], value, evidence) or 0) < CLEARLY:
+            return False
+    return True

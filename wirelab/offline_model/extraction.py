@@ -50,7 +50,11 @@ HOST = re.compile(
     r"(?::\d{1,5})?(?![\w@-])"
 )
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
-CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
+CODE = re.compile(r"(?<![\w#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![\w/-])")
+PATH = re.compile(
+    r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
+)
+FOLDER = re.compile(r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)(?:[\w.-]{1,64}[\\/]?){0,12}(?![\w/\\])")
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
 ADDRESS = re.compile(
     rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
@@ -63,6 +67,12 @@ CLOCK = re.compile(
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
 COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
 ENUMERATORS = {"first", "second", "third", "each", "both", "respectively", "other", "another", "latter"}
+FILE_EXTENSIONS = set(
+    "txt csv tsv json jsonl pdf png jpg jpeg gif svg webp bmp py ipynb md rst html htm xml yaml yml toml ini"
+    " cfg log doc docx xls xlsx ppt pptx odt zip tar gz tgz bz2 7z rar mp3 mp4 wav avi mov mkv exe dll so"
+    " js ts java c cpp h hpp go rs rb php sh bat ps1 sql db sqlite parquet".split()
+)
+VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
 
@@ -118,6 +128,8 @@ def _patterns(text: str) -> list[Value]:
     found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
     urls = [(v.start, v.end) for v in found]
     for m in HOST.finditer(text):  # a host name or an IP address: "db.example.com", "10.0.0.5:8080"
+        if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
+            continue  # "notes.txt" is a file, not a host
         host = Value("url", m.group(), m.group(), m.start(), m.end())
         if not _overlaps(host, urls):
             found.append(host)
@@ -129,10 +141,18 @@ def _patterns(text: str) -> list[Value]:
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    addresses = [(v.start, v.end) for v in found if v.kind == "name"]
+    for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "C:/data/cars.csv", "report.pdf", "~/notes"
+        path = Value("code", m.group(), m.group(), m.start(), m.end())
+        if len(m.group()) > 2 and not _overlaps(path, [(v.start, v.end) for v in found]):
+            found.append(path)
+    for m in VERSION.finditer(text):
+        version = Value("code", m.group(), m.group(), m.start(), m.end())
+        if not _overlaps(version, [(v.start, v.end) for v in found]):
+            found.append(version)
+    taken = [(v.start, v.end) for v in found if v.kind in ("name", "url", "email", "code", "quoted")]
     for m in CODE.finditer(text):
         word = m.group()
-        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in addresses):
+        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in taken):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
 
@@ -141,6 +161,8 @@ def _looks_like_code(word: str) -> bool:
     """`A-123`, `#42`, `BA2490`, `ord_7`, `AAPL`: letters with digits, a `#`, or 2-5 capitals."""
     if word.startswith("#"):
         return len(word) > 1
+    if "_" in word.strip("_") or "/" in word and any(c.isalpha() for c in word):
+        return True  # an identifier ("unit_price"), or a code with a slash ("2021/KX88")
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
     if letters and digits:
         measure = re.fullmatch(r"\d+(?:\.\d+)?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd"

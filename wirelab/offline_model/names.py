@@ -146,7 +146,9 @@ def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
                 written = text[window[0].start : window[-1].end]
                 if not written.islower() and not written[0].isupper():
                     continue
-                if city(written) and (length > 1 or not written[0].isupper()):
+                after = tokens[k + length] if k + length < len(tokens) else None
+                name_goes_on = after is not None and after.capitalised and not state_code(after.text)
+                if city(written) and (length > 1 or not written[0].isupper()) and not name_goes_on:
                     found.append(Value("name", written, written, window[0].start, window[-1].end))
                     break
     return found

@@ -12,8 +12,9 @@ matches a word it begins ("temp" ~ "temperature") at 0.7. Generic words
 
 The "no tool" decision (`THRESHOLD`) asks two things, as a careful reader would:
 is the request *about* this tool's topic (it names most of the nouns of the tool's
-name, or, for a tool with an uninformative name, a word of its description),
-and does it score enough? Before any ranking, a message that is only small
+name, or, for a tool with an uninformative name, a word of its description; or it
+names some of them and clearly gives every value the tool requires: "the sum of 133
+and 34" for `sum_numbers(numbers)`), and does it score enough? Before any ranking, a message that is only small
 talk ("thanks, that's all!"), an opinion without a request ("I love trains"),
 or a negated action ("don't convert anything", "不要查天气") selects nothing.
 """
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.calls import announces, one_call
+from wirelab.offline_model.calls import announces, gives_what_it_needs, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import (
@@ -71,12 +72,14 @@ class Match:
     own: float
     topic: bool
     coverage: float  # the share of the request's words the tool knows
+    given: bool = False  # the request clearly gives every value the tool requires
 
     @property
     def chosen(self) -> bool:
-        """About the tool's topic, or matched broadly and strongly; and above the threshold."""
+        """About the tool's topic, matched broadly and strongly, or named and given all it
+        needs; and above the threshold."""
         broad = self.own >= STRONG and self.coverage >= COVERAGE
-        return self.own >= THRESHOLD and (self.topic or broad)
+        return self.own >= THRESHOLD and (self.topic or broad or self.given)
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,10 @@ def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Mat
             hits.add(hit)
     content = [w for w in concepts_of(request) if w not in GENERIC]
     coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
-    return Match(points, own, _about(hits, known, shared), coverage)
+    match = Match(points, own, _about(hits, known, shared), coverage)
+    if not match.chosen and own >= THRESHOLD and hits & (known.topic - shared or known.topic):
+        return Match(points, own, match.topic, coverage, gives_what_it_needs(request, tool))
+    return match
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:

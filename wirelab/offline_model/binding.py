@@ -39,7 +39,7 @@ from typing import Any
 from wirelab.offline_model.dates import date_as_asked, time_as_asked
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
-from wirelab.offline_model.free_text import labelled_text, remainder
+from wirelab.offline_model.free_text import after_colon, labelled_text, remainder
 from wirelab.offline_model.lexicon import STOPWORDS, concept
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.options import enum_values, example_values
@@ -408,7 +408,8 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
         return filled or None
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))
-        return labelled_text(names, evidence.tool_words, evidence.text) or left_over(evidence) or None
+        said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text)
+        return said or left_over(evidence) or None
     return None
 
 

@@ -52,7 +52,9 @@ class Evidence:
         evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
         evidence.tool_name = frozenset(named)
-        for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
+        properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
+        properties = properties if isinstance(properties, dict) else {}
+        for name in properties:
             named |= {concept(w) for w in identifier_words(str(name))}
         first = evidence.values[0] if evidence.values else None
         if (
@@ -62,6 +64,12 @@ class Evidence:
             and concept(first.text.casefold()) in own_words
         ):
             evidence.values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
+        labels = {str(n).casefold() for n in properties} | {
+            w for n in properties for w in identifier_words(str(n))
+        }
+        evidence.values = [
+            v for v in evidence.values if not (v.kind == "code" and v.text.casefold() in labels)
+        ]
         evidence.values += evidence._phrases(named)
         return evidence
 

@@ -35,6 +35,20 @@ def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | Non
     return None
 
 
+def after_colon(text: str) -> str | None:
+    """What a request gives after its last colon, when that is the end of it and says something:
+    "Read this aloud: the shop opens at nine" -> "the shop opens at nine".
+
+    >>> after_colon("Read this aloud: the shop opens at nine")
+    'the shop opens at nine'
+    """
+    head, colon, tail = text.rpartition(":")
+    tail = tail.strip(" \"'")
+    if not colon or len(tail.split()) < 2 or not head.strip() or "//" in tail[:2]:
+        return None
+    return tail
+
+
 def remainder(
     tokens: list[Token], text: str, used: list[tuple[int, int]], tool_words: set[str], clause: bool
 ) -> str:

@@ -33,6 +33,7 @@ what is left of the request (`free_text`). Several calls from one request are
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -80,6 +81,7 @@ AFTER_FROM = {"from", "从", "由"}
 AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往"}
 AFTER_AT = {"in", "at", "near", "for", "around", "在"}
 PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
+YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
@@ -160,7 +162,7 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
         for index, value in enumerate(evidence.values):
             if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
                 continue  # a word that names an enum option is that option, not a name
-            typed = typed_value(slot, value)
+            typed = typed_value(slot, value, evidence)
             if typed is not None and index not in evidence.used:
                 fits.append((rank, index, typed))
     # On a tie, the n-th slot takes the n-th value that fits it: "GCD of 96 and 128".
@@ -211,8 +213,9 @@ def _overlaps_used(evidence: Evidence, value: Value) -> bool:
     )
 
 
-def typed_value(slot: Slot, value: Value) -> Any:
-    """The value as this slot would take it, or None when the kinds do not fit."""
+def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
+    """The value as this slot would take it, or None when the kinds do not fit. With the
+    `evidence`, a date takes the year and the time written with it (see `_date_context`)."""
     kind = slot.kind
     if value.kind == "example":
         return value.value if value.owner == slot.name else None
@@ -235,7 +238,8 @@ def typed_value(slot: Slot, value: Value) -> Any:
     ):
         return None
     if kind == "date" and value.kind == "date":
-        return date_as_asked(value.text, str(slot.schema.get("description", "")))
+        year, clock = _date_context(value, evidence) if evidence else (None, "")
+        return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
     if kind == "time" and value.kind == "time":
         return time_as_asked(value.text, str(slot.schema.get("description", "")))
     if kind == "place" and value.kind == "name":
@@ -249,6 +253,15 @@ def typed_value(slot: Slot, value: Value) -> Any:
     if value.kind in ("number", "country", "language", "currency", "unit"):
         return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
     return value.value
+
+
+def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
+    """The year a later date of the text gives ("from May 3rd to May 5th 2024"), and the time
+    written right after this date ("June 3 at 4pm")."""
+    later = [v for v in evidence.values if v.kind == "date" and v.start > value.start]
+    years = [int(y) for v in later for y in YEAR.findall(v.text)]
+    clock = next((v.text for v in evidence.values if v.kind == "time" and 0 <= v.start - value.end <= 4), "")
+    return (years[0] if years and not YEAR.search(value.text) else None), clock
 
 
 def _in_percent(slot: Slot) -> bool:

@@ -111,8 +111,9 @@ def _written_at(text: str, at: int) -> datetime.date | None:
     return None
 
 
-def written_date(written: str) -> datetime.date | None:
-    """The date a month-day or numeric date names; without a year, in `TODAY`'s year (or None)."""
+def written_date(written: str, year: int | None = None) -> datetime.date | None:
+    """The date a month-day or numeric date names; without a year, in `year` if given, else in
+    `TODAY`'s year (or None)."""
     for pattern in WRITTEN_DATES:
         m = pattern.fullmatch(written.strip())
         if not m:
@@ -123,7 +124,7 @@ def written_date(written: str) -> datetime.date | None:
             else next(i for i, n in enumerate(MONTHS, 1) if n[:3] == m["m"][:3].lower())
         )
         today = TODAY.get()
-        year = int(m["y"]) if m["y"] else today.year if today else None
+        year = int(m["y"]) if m["y"] else year or (today.year if today else None)
         try:
             return datetime.date(year, int(month), int(m["d"] or 1)) if year else None
         except ValueError:
@@ -131,15 +132,30 @@ def written_date(written: str) -> datetime.date | None:
     return None
 
 
-def date_as_asked(written: str, description: str) -> str:
-    """A date written the way a description asks ("in the format MM/DD/YYYY", "e.g. 2024-05-01"),
-    ISO 8601 when it says nothing; as written when it cannot be read."""
+def date_as_asked(written: str, description: str, year: int | None = None, clock: str = "") -> str:
+    """A date written the way a description asks ("in the format MM/DD/YYYY", "month-day-year",
+    "e.g. 2024-05-01", "'mm-yyyy'"), ISO 8601 when it says nothing; as written when it cannot be
+    read. `year` is for a date written without one ("from May 3rd to May 5th 2024"); `clock` a
+    time written with it, for a description that asks for a date and time ("YYYY-MM-DDTHH:MM:SS").
+
+    >>> date_as_asked("June 3rd", "The day, in the format of month-day-year.", 2031)
+    '06-03-2031'
+    >>> date_as_asked("June 3, 2031", "When, e.g. 'YYYY-MM-DDTHH:MM:SS'.", clock="4pm")
+    '2031-06-03T16:00:00'
+    """
     resolved = resolve_date(written)
-    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written)
-    return date.strftime(_format_of(description)) if date else written
+    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written, year)
+    if date is None:
+        return written
+    if clock and DATE_TIME.search(description) and (hour := _hour_minute(clock)):
+        return datetime.datetime.combine(date, datetime.time(*hour)).isoformat()
+    return date.strftime(_format_of(description))
 
 
-_SPEC = re.compile(r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I)
+_SPEC = re.compile(r"\b(y{3,4}|mm|dd)([-/.])(y{3,4}|mm|dd)\2(y{3,4}|mm|dd)\b", re.I)
+_WORDS = re.compile(r"\b(year|month|day)[-/ ](year|month|day)[-/ ](year|month|day)\b", re.I)
+_MONTH_YEAR = re.compile(r"\b(mm|yyyy)([-/.])(mm|yyyy)\b", re.I)
+DATE_TIME = re.compile(r"T\s?HH|date[- ]?time|datetime", re.I)
 _EXAMPLES = [
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "%Y-%m-%d"),
     (re.compile(r"\b\d{2}/\d{2}/\d{4}\b"), "%m/%d/%Y"),
@@ -149,9 +165,15 @@ _EXAMPLES = [
 
 def _format_of(description: str) -> str:
     spec = _SPEC.search(description)
+    parts = {"yyy": "%Y", "yyyy": "%Y", "mm": "%m", "dd": "%d", "year": "%Y", "month": "%m", "day": "%d"}
     if spec:
-        parts = {"yyyy": "%Y", "mm": "%m", "dd": "%d"}
         return spec[2].join(parts[spec[i].lower()] for i in (1, 3, 4))
+    words = _WORDS.search(description)
+    if words and len({w.lower() for w in words.groups()}) == 3:
+        return "-".join(parts[w.lower()] for w in words.groups())
+    month_year = _MONTH_YEAR.search(description)
+    if month_year and month_year[1].lower() != month_year[3].lower():
+        return month_year[2].join(parts[month_year[i].lower()] for i in (1, 3))
     return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
 
 
@@ -223,6 +245,13 @@ def resolve_date(written: str) -> str | None:
 
 
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)
+
+
+def _hour_minute(written: str) -> tuple[int, int] | None:
+    m = CLOCK_TIME.fullmatch(written.strip())
+    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+        return None
+    return (int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])), int(m[2] or 0)
 
 
 def time_as_asked(written: str, description: str) -> str:

@@ -67,11 +67,13 @@ CLOCK = re.compile(
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
 COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
 ENUMERATORS = {"first", "second", "third", "each", "both", "respectively", "other", "another", "latter"}
-FILE_EXTENSIONS = set(
-    "txt csv tsv json jsonl pdf png jpg jpeg gif svg webp bmp py ipynb md rst html htm xml yaml yml toml ini"
-    " cfg log doc docx xls xlsx ppt pptx odt zip tar gz tgz bz2 7z rar mp3 mp4 wav avi mov mkv exe dll so"
-    " js ts java c cpp h hpp go rs rb php sh bat ps1 sql db sqlite parquet".split()
-)
+FILE_EXTENSIONS = {
+    *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
+    *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
+    *("doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "zip", "tar", "gz", "tgz", "bz2", "7z", "rar"),
+    *("mp3", "mp4", "wav", "avi", "mov", "mkv", "exe", "dll", "so", "js", "ts", "java", "c", "cpp", "h"),
+    *("hpp", "go", "rs", "rb", "php", "sh", "bat", "ps1", "sql", "db", "sqlite", "parquet"),
+}
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 

@@ -16,7 +16,8 @@ name, or, for a tool with an uninformative name, a word of its description; or i
 names some of them and clearly gives every value the tool requires: "the lap count of
 runner 7 over 400 m" for `lap_count(runner_id, track_length)`), and does it score enough?
 Before any ranking, a message that is only small talk ("thanks, that's all!"), an
-opinion without a request ("I love trains"), or a negated action ("don't convert anything", "不要查天气") selects nothing.
+opinion without a request ("I love trains"), or a negated action ("don't convert
+anything", "不要查天气") selects nothing.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ ACCEPTS = {
     "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
 }
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
-LABELLED_ONLY = {"number", "name", "phrase"}  # …only with its label next to it ("the 1998 vintage", "tier B")
+LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
 AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往"}
@@ -231,11 +231,7 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
             return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
         return value.value
-    if (
-        value.kind not in ACCEPTS.get(kind, ())
-        and not (value.kind in LABELLED_ONLY and kind in SPELLED)
-        or (kind == "text" and value.kind == "phrase")
-    ):
+    if value.kind not in ACCEPTS.get(kind, ()) and not (value.kind in LABELLED_ONLY and kind in SPELLED):
         return None
     if kind == "date" and value.kind == "date":
         year, clock = _date_context(value, evidence) if evidence else (None, "")

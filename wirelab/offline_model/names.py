@@ -105,7 +105,9 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             if _numbered(tokens, end):
                 end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
             phrase = text[token.start : tokens[end].end]
-            phrase = phrase.removesuffix("'s").removesuffix("’s")  # "Picasso's paintings": Picasso
+            after = tokens[end + 1] if end + 1 < len(tokens) else None
+            if after and after.kind == "word" and after.norm not in STOPWORDS:  # "Picasso's paintings"
+                phrase = phrase.removesuffix("'s").removesuffix("’s")  # ("at Chez Marie's" stays)
             if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
                 found.append(

@@ -285,6 +285,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
+    if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
+        cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
+    if value.kind == "number" and value.unit and slot.kind in SPELLED:
+        return None  # a measured quantity ("20 kg") is no name, code or text
     if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0:
         return None  # a number or a name for a string parameter only right next to its label
     points = 1.0 + cue
@@ -308,6 +312,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
+    if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
+        points -= 1.5  # "movies in Mumbai": a city the gazetteer knows is where, not a language
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
     points += _kind_fit(slot, value)
@@ -392,12 +398,13 @@ def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
     """About `top` for the slot's name next to the value, less further away or for a word of its
     description only."""
     return max(
-        (_cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words), default=0.0
+        (_cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words),
+        default=0.0,
     )
 
 
 def _cue_weight(slot: Slot, word: str) -> float:
-    """1 for a word of the slot's name (or a word it abbreviates), 0.5 for its description."""
+    """1 for a word of the slot's name (or a word it abbreviates), 0.35 for its description."""
     idea = concept(word)
     if idea in slot.name_words or any(
         len(short) >= 3 and (idea.startswith(short) or word.startswith(short)) for short in slot.name_words

@@ -132,6 +132,8 @@ def fill_object(
         if slot.name in values:
             continue
         value = _structured(slot, evidence, root, guess, depth)
+        if value is None and slot.kind == "enum":
+            value = _flag_option(slot, evidence)
         if value is None:
             value = _state_of_city(slot, evidence)
         if value is None and guess and slot.required:
@@ -289,7 +291,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
     if value.kind == "number" and value.unit and slot.kind in SPELLED:
         return None  # a measured quantity ("20 kg") is no name, code or text
-    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0:
+    year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
+    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
         return None  # a number or a name for a string parameter only right next to its label
     points = 1.0 + cue
     if slot.kind == "unit" and value.kind == "unit":
@@ -317,6 +320,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
     points += _kind_fit(slot, value)
+    if year:
+        points += 2.0  # "released in 1999" for `year`
     if slot.kind == "code" and value.kind == "number" and not cue:
         points -= 0.8
     if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
@@ -335,6 +340,11 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _a_year(value: Value) -> bool:
+    """A whole number written as a year: four digits from 1000 to 2999, no unit."""
+    return value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
 
 
 def _follows_a_number(evidence: Evidence, value: Value) -> bool:
@@ -370,6 +380,7 @@ def _label_before(slot: Slot, before: list[tuple[int, str]], seen: list[str]) ->
     ("dessert in Lyon": "in Lyon" is where, not which dessert), except the ones that
     introduce this parameter's kind of value ("depth of 3", "change to GBP", "in Oslo")."""
     own = LINKS | HEDGES | set(identifier_words(slot.name))  # "painted by", "is around 4.2"
+    own |= {"by"} if slot.kind == "person" else set()  # "sung by", "acted by"
     own |= AFTER_AT | AFTER_FROM | AFTER_TO if slot.kind in ("place", "date", "time") else set()
     if slot.role or slot.kind in ("unit", "enum", "currency", "language", "country"):
         own |= AFTER_FROM | AFTER_TO
@@ -452,6 +463,7 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
     words = {concept(w) for w in identifier_words(slot.name)} - {
         concept(w) for w in ("include", "is", "has", "use", "enable", "show", "with", "allow", "only")
     }
+    words = {w for w in words if w not in STOPWORDS}
     words = words - evidence.tool_name or words
     norms = [t.norm for t in evidence.tokens]
     for k, norm in enumerate(norms):
@@ -460,6 +472,19 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
                 norms[max(0, k - 3) : k]
             )
     return None
+
+
+FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def _flag_option(slot: Slot, evidence: Evidence) -> Any:
+    """An enum that is a flag in words (`["True", "False", "dontcare"]`), set as a boolean would
+    be: "with free parking" picks "True" for `free_parking`, "no free parking" picks "False"."""
+    flags = {FLAG_WORDS[str(o).casefold()]: o for o in slot.schema["enum"] if str(o).casefold() in FLAG_WORDS}
+    if len(flags) < 2:
+        return None
+    said = _boolean(slot, evidence)
+    return None if said is None else flags.get(said)
 
 
 def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any] | None:

@@ -8,23 +8,34 @@ messages (5,000 JSON-RPC request/response pairs) it measures
 - attached, publishing thread: what the transport's thread pays (append + poke);
 - attached, total: process CPU until every row is built, serialised and sent;
 
-and prints microseconds per message, totals and ratios. It also counts the
-IOPub bytes the client received for those comm messages. No pass/fail here.
+and the IOPub bytes the client received for those comm messages. Each of
+`--repeats` rounds (at least 5 for a spread worth quoting) measures detached and
+attached once, taking turns going first, after one warm-up round that is not
+counted; each attached round has a fresh wire and inspector. It prints
+microseconds per message as the median across rounds with the interquartile
+range [Q1–Q3], and each ratio attached / detached taken round by round, so a
+round the machine was busy slows both sides of its ratio. No pass/fail; it
+writes nothing (benchmarks/run_all.py puts its output in results.md).
 
-    .venv/bin/python benchmarks/inspector_cost.py
+    .venv/bin/python benchmarks/inspector_cost.py [--repeats 5]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import pathlib
+import statistics
+import sys
 
+from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
 
 N_PAIRS = 5_000
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
-KERNEL_CODE = f"""
+# Defined once in the kernel; each round is one `measure(...)` call, its own execute request.
+KERNEL_SETUP = f"""
 import json, time
 from wirelab.wire import Wire, WireMessage
 from wirelab.widgets import WireInspector
@@ -37,72 +48,117 @@ def messages():
             "result": {{"content": [{{"type": "text", "text": f"result {{i}}"}}]}}}})
 
 batch = list(messages())
+
 def publish_all(wire):
     start = time.perf_counter()
     for message in batch:
         wire.publish(message)
     return time.perf_counter() - start
 
-detached = min(publish_all(Wire()) for _ in range(3))
-wire = Wire()
-inspector = WireInspector(wire)
-cpu = time.process_time()
-attached = publish_all(wire)
-inspector.flush(timeout=60)
-total = time.process_time() - cpu
-print(json.dumps({{"n": len(batch), "detached_s": detached, "attached_publish_s": attached,
-                  "attached_total_cpu_s": total, "rows": len(inspector.rows())}}))
+def attached():
+    wire = Wire()
+    inspector = WireInspector(wire)
+    cpu = time.process_time()
+    publishing = publish_all(wire)
+    inspector.flush(timeout=60)
+    total = time.process_time() - cpu
+    rows = len(inspector.rows())
+    inspector.close()
+    return publishing, total, rows
+
+def measure(attached_first):
+    if attached_first:
+        publishing, total, rows = attached()
+        detached = publish_all(Wire())
+    else:
+        detached = publish_all(Wire())
+        publishing, total, rows = attached()
+    print(json.dumps({{"n": len(batch), "detached_s": detached, "attached_publish_s": publishing,
+                      "attached_total_cpu_s": total, "rows": rows}}))
 """
 
 
-def run_in_kernel(code: str) -> tuple[dict, int]:
-    """Run `code` in a fresh kernel; its last stdout line as JSON, and the comm bytes received."""
+def execute(client: BlockingKernelClient, code: str) -> tuple[str, int]:
+    """Run `code` and wait until the kernel is idle: its stdout, and the comm bytes received meanwhile."""
+    msg_id = client.execute(code)
+    stdout, comm_bytes = [], 0
+    while True:
+        message = client.get_iopub_msg(timeout=120)
+        if message["msg_type"] == "comm_msg":
+            comm_bytes += len(json.dumps(message["content"]))
+            comm_bytes += sum(len(b) for b in message.get("buffers", []))
+        elif message["msg_type"] == "stream" and message["parent_header"].get("msg_id") == msg_id:
+            stdout.append(message["content"]["text"])
+        elif message["msg_type"] == "error":
+            raise RuntimeError("\n".join(message["content"]["traceback"]))
+        elif (
+            message["msg_type"] == "status"
+            and message["content"]["execution_state"] == "idle"
+            and message["parent_header"].get("msg_id") == msg_id
+        ):
+            return "".join(stdout), comm_bytes
+
+
+def run_rounds(repeats: int) -> list[dict]:
+    """One warm-up round, then `repeats` rounds in a fresh kernel; each round's figures and comm bytes."""
     manager, client = start_new_kernel(kernel_name="python3")
     try:
-        client.execute(f"import sys; sys.path.insert(0, {str(REPO)!r})")
-        msg_id = client.execute(code)
-        stdout, comm_bytes = [], 0
-        while True:
-            message = client.get_iopub_msg(timeout=120)
-            if message["msg_type"] == "comm_msg":
-                comm_bytes += len(json.dumps(message["content"]))
-                comm_bytes += sum(len(b) for b in message.get("buffers", []))
-            elif message["msg_type"] == "stream" and message["parent_header"].get("msg_id") == msg_id:
-                stdout.append(message["content"]["text"])
-            elif message["msg_type"] == "error":
-                raise RuntimeError("\n".join(message["content"]["traceback"]))
-            elif (
-                message["msg_type"] == "status"
-                and message["content"]["execution_state"] == "idle"
-                and message["parent_header"].get("msg_id") == msg_id
-            ):
-                break
-        return json.loads("".join(stdout).strip().splitlines()[-1]), comm_bytes
+        execute(client, f"import sys; sys.path.insert(0, {str(REPO)!r})")
+        execute(client, KERNEL_SETUP)
+        execute(client, "measure(attached_first=False)")  # warm-up: imports, first allocations
+        rounds = []
+        for number in range(repeats):
+            print(f"round {number + 1} of {repeats}", file=sys.stderr)
+            stdout, comm_bytes = execute(client, f"measure(attached_first={number % 2 == 1})")
+            rounds.append(json.loads(stdout.strip().splitlines()[-1]) | {"comm_bytes": comm_bytes})
+        return rounds
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
 
 
-def report(result: dict, comm_bytes: int) -> None:
-    n = result["n"]
-    per = {key: result[key] / n * 1e6 for key in ("detached_s", "attached_publish_s", "attached_total_cpu_s")}
-    print(f"{n:,} messages in a real kernel (rows logged: {result['rows']:,})")
-    print(
-        f"  detached:                   {per['detached_s']:7.2f} µs/message, "
-        f"{result['detached_s'] * 1e3:8.1f} ms total"
-    )
-    print(
-        f"  attached, publishing thread:{per['attached_publish_s']:7.2f} µs/message, "
-        f"{result['attached_publish_s'] * 1e3:8.1f} ms total"
-    )
-    print(
-        f"  attached, total CPU:        {per['attached_total_cpu_s']:7.2f} µs/message, "
-        f"{result['attached_total_cpu_s'] * 1e3:8.1f} ms total"
-    )
-    print(f"  ratio publishing thread / detached: {per['attached_publish_s'] / per['detached_s']:.1f}x")
-    print(f"  ratio total CPU / detached:         {per['attached_total_cpu_s'] / per['detached_s']:.1f}x")
-    print(f"  IOPub comm traffic: {comm_bytes / 1e6:.2f} MB ({comm_bytes / n:.0f} bytes/message)")
+def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
+    """Median with the interquartile range across rounds: `1.23 [1.10–1.40]`."""
+    if len(values) < 2:
+        return f"{values[0]:,.{digits}f}{unit}"
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{median:,.{digits}f}{unit} [{q1:,.{digits}f}–{q3:,.{digits}f}]"
+
+
+def report(rounds: list[dict]) -> str:
+    """The figures of every round as text: medians [interquartile range] per message, and ratios."""
+    n = rounds[0]["n"]
+
+    def per_message(key: str) -> list[float]:
+        return [r[key] / n * 1e6 for r in rounds]
+
+    def ratio(key: str) -> list[float]:
+        return [r[key] / r["detached_s"] for r in rounds]
+
+    rows = sorted({r["rows"] for r in rounds})
+    lines = [
+        f"{n:,} messages in a real kernel, {len(rounds)} rounds (detached and attached taking turns "
+        f"going first); rows logged per round: {', '.join(f'{x:,}' for x in rows)}",
+        "median [interquartile range] across rounds:",
+        f"  detached:                    {spread(per_message('detached_s'), ' µs/message')}",
+        f"  attached, publishing thread: {spread(per_message('attached_publish_s'), ' µs/message')}",
+        f"  attached, total CPU:         {spread(per_message('attached_total_cpu_s'), ' µs/message')}",
+        f"  ratio publishing thread / detached: {spread(ratio('attached_publish_s'), 'x', 1)}",
+        f"  ratio total CPU / detached:         {spread(ratio('attached_total_cpu_s'), 'x', 1)}",
+        f"  IOPub comm traffic per round: {spread([r['comm_bytes'] / 1e6 for r in rounds], ' MB')} "
+        f"({spread([r['comm_bytes'] / n for r in rounds], ' bytes/message', 0)})",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="rounds counted (at least 5 for a spread)")
+    args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1, not {args.repeats}")
+    print(report(run_rounds(args.repeats)))
 
 
 if __name__ == "__main__":
-    report(*run_in_kernel(KERNEL_CODE))
+    main()

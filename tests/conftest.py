@@ -1,5 +1,8 @@
 """Fixtures shared across test folders: the MCP Inspector CLI and the SDK reference server on HTTP.
 
+`free_port` is shared as a plain function (`from tests.conftest import free_port`): a
+session- or module-scoped fixture that starts a server calls it.
+
 The servers themselves are in tests/servers.py (the fuzz target, the SDK reference server).
 """
 
@@ -39,6 +42,7 @@ def mcp_inspector() -> Path:
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]

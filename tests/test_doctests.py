@@ -3,12 +3,14 @@
 Collected by `pytest tests` (no `--doctest-modules` flag needed): one test per module that
 has examples. `__main__` modules are left out (importing one runs its command line).
 Examples marked `# doctest: +SKIP` need a built index or a server and are shown, not run.
+Examples are written one way, as `>>>` lines: a `# ->` comment showing a result is never checked.
 """
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,11 @@ MODULES = sorted(
     for path in PACKAGE.rglob("*.py")
     if path.name != "__main__.py"
 )
+# `# ->` examples not converted to `>>>` yet, as paths under wirelab/ (a folder ends in "/"):
+# offline_model/ is being edited elsewhere, and so are the HTTP server modules. Remove an entry
+# once its examples are doctests (a test below fails while an entry has nothing left to convert).
+ARROW_EXAMPLES_NOT_YET_CONVERTED = ("offline_model/", "mcp/http.py", "mcp/http_running.py")
+ARROW_EXAMPLE = re.compile(r"#\s*->")
 
 
 def examples(name: str) -> list[doctest.DocTest]:
@@ -39,3 +46,34 @@ def test_docstring_examples_run(name):
         runner.run(test)
     failed, attempted = runner.summarize(verbose=False)
     assert failed == 0, f"{failed} of {attempted} examples in {name} failed (see the output above)"
+
+
+def arrow_examples(paths: list[Path]) -> list[str]:
+    """`file:line` of every `# ->` result comment in `paths`."""
+    return [
+        f"{path.relative_to(PACKAGE)}:{number}"
+        for path in paths
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ARROW_EXAMPLE.search(line)
+    ]
+
+
+def not_yet_converted(path: Path) -> bool:
+    relative = path.relative_to(PACKAGE).as_posix()
+    return any(
+        relative.startswith(entry) if entry.endswith("/") else relative == entry
+        for entry in ARROW_EXAMPLES_NOT_YET_CONVERTED
+    )
+
+
+def test_no_docstring_example_shows_its_result_in_an_arrow_comment():
+    converted = [path for path in sorted(PACKAGE.rglob("*.py")) if not not_yet_converted(path)]
+    found = arrow_examples(converted)
+    assert not found, f"write these examples as >>> doctests: {', '.join(found)}"
+
+
+@pytest.mark.parametrize("entry", ARROW_EXAMPLES_NOT_YET_CONVERTED)
+def test_an_entry_left_unconverted_still_has_arrow_examples(entry):
+    paths = sorted((PACKAGE / entry).rglob("*.py")) if entry.endswith("/") else [PACKAGE / entry]
+    assert all(path.exists() for path in paths), f"{entry} is gone: drop it from the list"
+    assert arrow_examples(paths), f"{entry} has no # -> examples left: drop it from the list"

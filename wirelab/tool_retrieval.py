@@ -11,8 +11,16 @@ list of similar tools makes the choice harder. Three ways to send fewer:
 - dynamic injection: send a short catalogue and one `find_tools` tool; the
   full schemas of the tools it finds are added for the next turn.
 
-    index = ToolIndex(tools)
-    index.search("refund my last invoice", k=3)   # -> ['refund_invoice', 'get_invoice', ...]
+    >>> no_parameters = {"type": "object", "properties": {}}
+    >>> tools = [Tool(name, text, no_parameters, print) for name, text in [
+    ...     ("refund_invoice", "Refund a paid invoice to the customer."),
+    ...     ("get_invoice", "Look up an invoice by its number."),
+    ...     ("book_flight", "Book a flight between two cities."),
+    ...     ("get_weather", "Current weather for a city."),
+    ... ]]
+    >>> index = ToolIndex(tools)
+    >>> index.search("refund my last invoice", k=2)
+    ['refund_invoice', 'get_invoice']
 
 Token cost is measured, not estimated: `prompt_tokens` reads the
 `usage.prompt_tokens` the model reports (the offline model counts words and

@@ -13,7 +13,6 @@ import json
 import os
 import pathlib
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+
+from tests.conftest import free_port
 
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -69,12 +70,6 @@ def chromium() -> pathlib.Path:
     return CHROMIUM
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _lab_environment(home: pathlib.Path, **more: dict) -> dict[str, str]:
     chosen = {
         "apputils-extension/notification": {"fetchNews": "false"},
@@ -110,7 +105,7 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     home = tmp_path_factory.mktemp("lab")
     root = home / "notebooks"
     root.mkdir()
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     jupyter = pathlib.Path(sys.executable).parent / "jupyter"
     command = [
         str(jupyter),
@@ -176,7 +171,7 @@ def course(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> 
     """`./course` itself, with the options a headless run needs passed through to jupyter lab."""
     _set_up_already(REPO / ".venv")
     home = tmp_path_factory.mktemp("course")
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     command = [
         str(REPO / "course"),
         "open",

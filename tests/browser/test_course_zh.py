@@ -9,7 +9,6 @@ predates requirements.txt, since `./course` would then install.
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -17,16 +16,12 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from tests.conftest import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 STAMP = ROOT / ".venv" / ".installed"
 TOKEN = "course-zh-test"
 LESSON = "notebooks/zh/00_setup_and_the_offline_model.ipynb"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def set_up() -> bool:

@@ -3,6 +3,10 @@
 The learners: one submits the reference solution, two submit a typical wrong answer from
 tests/wrong_solutions/NN/ in place of the function it defines. The expected score of a wrong
 answer is the lab's total less the point of the check that answer is known to fail.
+
+The instructor's course folder and each learner's folder hold the committed
+classroom/nbgrader/nbgrader_config.py, as on a hub; only the exchange's root is set on the
+command line, to a temporary folder in place of /srv/nbgrader/exchange.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "classroom" / "nbgrader" / "source"
 WRONG = ROOT / "tests" / "wrong_solutions"
+CONFIG = ROOT / "classroom" / "nbgrader" / "nbgrader_config.py"
 FIXTURE = ROOT / "classroom" / "fixtures" / "grades.csv"
 CHECKS_FIXTURE = ROOT / "classroom" / "fixtures" / "checks.csv"
-COURSE_ID = "tools-on-the-wire"
+COURSE_ID = "tools-on-the-wire"  # what the committed config names
 # learner -> the wrong answer they submit, per lab (None: the reference solution)
 LEARNERS = {
     "ada": {"02": None, "08": None},
@@ -33,7 +38,9 @@ LEARNERS = {
 
 
 def nbgrader(*args: str, cwd: Path, exchange: Path, student: str | None = None) -> str:
-    config = [f"--Exchange.root={exchange}", f"--CourseDirectory.course_id={COURSE_ID}"]
+    """Run `nbgrader *args` in `cwd` (which holds the course's nbgrader_config.py) with `exchange`
+    as the exchange's root, as `student` when given; its output. Fails the test if nbgrader does."""
+    config = [f"--Exchange.root={exchange}"]
     if student:
         config.append(f"--CourseDirectory.student_id={student}")
     done = subprocess.run(
@@ -87,6 +94,7 @@ def gradebook(tmp_path_factory):
     course, exchange = tmp / "course", tmp / "exchange"
     exchange.mkdir()
     course.mkdir()
+    shutil.copy(CONFIG, course / "nbgrader_config.py")
     for lab in ("02", "08"):
         shutil.copytree(GENERATED / f"lab{lab}", course / "source" / f"lab{lab}")
         nbgrader("db", "assignment", "add", f"lab{lab}", cwd=course, exchange=exchange)
@@ -95,6 +103,7 @@ def gradebook(tmp_path_factory):
     for student, answers in LEARNERS.items():
         home = tmp / student
         home.mkdir()
+        shutil.copy(CONFIG, home / "nbgrader_config.py")
         for lab, wrong in answers.items():
             nbgrader("fetch_assignment", f"lab{lab}", cwd=home, exchange=exchange, student=student)
             (released,) = (home / f"lab{lab}").glob("*.ipynb")
@@ -120,7 +129,7 @@ def gradebook(tmp_path_factory):
         rows = list(csv.DictReader(f))
     with (tmp / "checks.csv").open() as f:
         checks = list(csv.DictReader(f))
-    yield course, rows, checks
+    yield course, rows, checks, exchange
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -141,7 +150,7 @@ def test_every_check_of_a_lab_is_an_autograded_cell_worth_points():
 
 
 def test_scores_full_for_the_reference_and_less_the_failed_check_for_each_wrong_answer(gradebook):
-    _, rows, _ = gradebook
+    _, rows, *_ = gradebook
     scores = {(r["assignment"], r["student_id"]): (float(r["score"]), float(r["max_score"])) for r in rows}
     for student, answers in LEARNERS.items():
         for lab, wrong in answers.items():
@@ -151,7 +160,7 @@ def test_scores_full_for_the_reference_and_less_the_failed_check_for_each_wrong_
 
 
 def test_each_learner_gets_feedback_naming_the_failed_check(gradebook):
-    course, _, _ = gradebook
+    course, *_ = gradebook
     for student, answers in LEARNERS.items():
         for lab, wrong in answers.items():
             (feedback,) = (course / "feedback" / student / f"lab{lab}").glob("*.html")
@@ -161,7 +170,7 @@ def test_each_learner_gets_feedback_naming_the_failed_check(gradebook):
 
 
 def test_each_wrong_answer_loses_exactly_the_point_of_the_check_it_is_known_to_fail(gradebook):
-    _, _, checks = gradebook
+    _, _, checks, _ = gradebook
     for student, answers in LEARNERS.items():
         for lab, wrong in answers.items():
             failed = [
@@ -178,10 +187,26 @@ def test_each_wrong_answer_loses_exactly_the_point_of_the_check_it_is_known_to_f
 
 
 def test_the_dashboards_fixtures_are_what_nbgrader_exports(gradebook):
-    _, rows, checks = gradebook
+    _, rows, checks, _ = gradebook
     with CHECKS_FIXTURE.open() as f:
         assert list(csv.DictReader(f)) == checks
     keep = ("assignment", "student_id", "score", "max_score")
     with FIXTURE.open() as f:
         fixture = [{k: r[k] for k in keep} for r in csv.DictReader(f)]
     assert fixture == [{k: r[k] for k in keep} for r in rows]
+
+
+def test_the_committed_nbgrader_config_is_the_one_nbgrader_ran_with(gradebook):
+    course, _, _, exchange = gradebook
+    assert f'course_id = "{COURSE_ID}"' in CONFIG.read_text()
+    assert sorted(p.name for p in exchange.iterdir()) == [COURSE_ID]
+    # the config's code stub replaced each solution in the released labs
+    stub = 'raise NotImplementedError("write this part (see the hint above)")'
+    assert stub in CONFIG.read_text()
+    for lab in ("02", "08"):
+        (released,) = (course / "release" / f"lab{lab}").glob("*.ipynb")
+        cells = nbformat.read(released, as_version=4).cells
+        solutions = [
+            c for c in cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")
+        ]
+        assert solutions and all(stub in c.source for c in solutions)

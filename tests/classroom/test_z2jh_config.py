@@ -1,15 +1,28 @@
-"""The Zero to JupyterHub config.yaml in docs/jupyterhub.md parses and uses only the chart's keys.
+"""The Zero to JupyterHub config.yaml in docs/jupyterhub.md parses, uses only the chart's keys, and
+its `hub.config` loads into JupyterHub's own classes.
 
 The chart's keys are read from its values schema (classroom/z2jh-values-paths.txt, made by
-classroom/z2jh_schema_paths.py). Kubernetes itself is not run.
+classroom/z2jh_schema_paths.py). `hub.config` is JupyterHub's configuration, which the schema
+leaves free-form: it is loaded here into the installed JupyterHub's classes (the app and the
+authenticator it names, whose validators run as they do when the hub starts), and KubeSpawner's
+section is checked against the traits its source declares (classroom/kubespawner-traits.txt, made
+by classroom/kubespawner_traits.py), since KubeSpawner needs the Kubernetes client to import.
+Kubernetes itself is not run.
 """
 
 from __future__ import annotations
 
+import copy
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
 
+import pytest
 import yaml
+from jupyterhub.app import JupyterHub
+from jupyterhub.auth import Authenticator
+from jupyterhub.spawner import Spawner
+from traitlets.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "jupyterhub.md").read_text()
@@ -18,9 +31,13 @@ KNOWN = [
     for line in (ROOT / "classroom" / "z2jh-values-paths.txt").read_text().splitlines()
     if line and not line.startswith("#")
 ]
+KUBESPAWNER_TRAITS_TXT = (ROOT / "classroom" / "kubespawner-traits.txt").read_text()
+KUBESPAWNER_OWN = {line for line in KUBESPAWNER_TRAITS_TXT.splitlines() if line and not line.startswith("#")}
+HOME = "/home/jovyan"  # the chart's singleuser.storage.homeMountPath, by default
 
 
 def config_yaml() -> dict:
+    """The copy-paste config.yaml of docs/jupyterhub.md, parsed."""
     (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", DOC, re.S) if "config.yaml" in b.split("\n")[0]]
     return yaml.safe_load(block)
 
@@ -44,6 +61,33 @@ def known(path: tuple[str, ...]) -> bool:
     return False
 
 
+def load_hub_config(hub_config: dict[str, Any]) -> tuple[JupyterHub, Authenticator, list[str]]:
+    """Load `hub.config` as the chart's hub does: the JupyterHub app, then the authenticator class
+    it names, each from a traitlets Config (a value a trait or its validator refuses raises here as
+    it would stop the hub). KubeSpawner, the chart's spawner, is not imported: its section is
+    checked by name only. Returns the app, the authenticator and every `Section.key` that no class
+    of the hub reads (traitlets would only log those, and the setting would do nothing)."""
+    config = Config(copy.deepcopy(hub_config))
+    app = JupyterHub(config=config)
+    authenticator = app.authenticator_class(parent=app)
+    authenticator.check_allow_config()
+    readers: dict[str, set[str]] = {}
+    for cls in (JupyterHub, app.authenticator_class):
+        for base in cls.mro():
+            if hasattr(base, "class_trait_names"):
+                readers.setdefault(base.__name__, set()).update(base.class_trait_names(config=True))
+    spawner_traits = set(Spawner.class_trait_names(config=True))
+    readers["Spawner"] = spawner_traits
+    readers["KubeSpawner"] = spawner_traits | KUBESPAWNER_OWN
+    unread = [
+        f"{section}.{key}"
+        for section, values in hub_config.items()
+        for key in values
+        if key not in readers.get(section, ())
+    ]
+    return app, authenticator, unread
+
+
 def test_the_schema_list_names_its_source_and_the_main_sections():
     assert "zero-to-jupyterhub-k8s@" in (ROOT / "classroom" / "z2jh-values-paths.txt").read_text()
     for section in ("hub", "singleuser", "cull", "prePuller", "singleuser.networkPolicy.egressAllowRules"):
@@ -62,7 +106,62 @@ def test_a_key_the_chart_does_not_have_is_caught():
     assert known(("singleuser", "extraEnv", "ANY_NAME"))
 
 
-def test_the_config_closes_egress_culls_and_sizes_from_the_measured_figures():
+def test_the_hub_config_loads_into_jupyterhubs_own_classes_and_every_setting_is_read():
+    app, authenticator, unread = load_hub_config(config_yaml()["hub"]["config"])
+    assert unread == []
+    assert type(authenticator).__name__ == "SharedPasswordAuthenticator"
+    assert len(authenticator.admin_password) >= authenticator._ADMIN_PASSWORD_MIN_LENGTH
+    assert authenticator.admin_users == {"instructor"} and authenticator.allow_all
+
+
+def test_an_admin_password_under_32_characters_stops_the_hub_as_jupyterhub_says():
+    hub_config = config_yaml()["hub"]["config"]
+    hub_config["SharedPasswordAuthenticator"]["admin_password"] = "change-this-instructor-password"  # 31
+    with pytest.raises(ValueError, match="at least 32 characters"):
+        load_hub_config(hub_config)
+
+
+def test_a_setting_no_class_of_the_hub_reads_is_caught():
+    hub_config = config_yaml()["hub"]["config"]
+    hub_config["KubeSpawner"]["workingDir"] = HOME  # the trait is working_dir
+    hub_config["SharedPasswordAuthenticator"]["password"] = "a-password-for-everyone"
+    hub_config["KubeSpawnr"] = {"working_dir": HOME}
+    *_, unread = load_hub_config(hub_config)
+    assert unread == [
+        "SharedPasswordAuthenticator.password",
+        "KubeSpawner.workingDir",
+        "KubeSpawnr.working_dir",
+    ]
+
+
+def test_the_kubespawner_trait_list_names_its_source_and_holds_the_traits_the_chart_sets():
+    assert KUBESPAWNER_TRAITS_TXT.startswith("# jupyterhub/kubespawner@")
+    # traits the chart's own jupyterhub_config.py sets from its values: they must be in the list
+    assert {
+        "working_dir",
+        "cmd",
+        "image",
+        "storage_capacity",
+        "volume_mounts",
+        "lifecycle_hooks",
+    } <= KUBESPAWNER_OWN
+    assert not KUBESPAWNER_OWN & {"notebook_dir", "default_url"}  # Spawner's, inherited: not listed
+
+
+def test_learners_work_in_their_persistent_home_and_get_their_copy_there():
+    config = config_yaml()
+    single = config["singleuser"]
+    home = single["storage"].get("homeMountPath", HOME)
+    # repo2docker's WORKDIR is the image's copy (--target-repo-dir), outside the persistent volume
+    assert config["hub"]["config"]["KubeSpawner"]["working_dir"] == home
+    command = single["lifecycleHooks"]["postStart"]["exec"]["command"]
+    assert command[:2] == ["gitpuller", "file:///srv/tools-on-the-wire"]
+    target = PurePosixPath(command[-1])
+    assert target.is_absolute() and target.parent == PurePosixPath(home)
+    assert "--target-repo-dir /srv/tools-on-the-wire" in DOC  # the image's copy, where repo2docker puts it
+
+
+def test_the_config_closes_egress_culls_and_shares_the_nbgrader_exchange():
     config = config_yaml()
     single = config["singleuser"]
     assert not any(single["networkPolicy"]["egressAllowRules"].values())
@@ -71,10 +170,3 @@ def test_the_config_closes_egress_culls_and_sizes_from_the_measured_figures():
     mounts = {m["mountPath"] for m in single["storage"]["extraVolumeMounts"]}
     assert "/srv/nbgrader/exchange" in mounts
     assert 'Exchange.root = "/srv/nbgrader/exchange"' in single["extraFiles"]["nbgrader-config"]["stringData"]
-    results = (ROOT / "benchmarks" / "results.md").read_text().split("## Classroom")[1]
-    measured_mb = int(re.search(r"max (\d+) MB", results)[1])  # a learner's server and one kernel
-    assert (
-        measured_mb
-        < int(single["memory"]["guarantee"].removesuffix("M"))
-        < int(single["memory"]["limit"].removesuffix("G")) * 1024
-    )

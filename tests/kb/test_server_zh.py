@@ -1,4 +1,8 @@
-"""The six knowledge-base tools over stdio, serving the Chinese corpus (`--corpus assets/kb/zh`)."""
+"""The six knowledge-base tools over stdio, serving the Chinese corpus (`--corpus assets/kb/zh`).
+
+The server runs with its default `--dense auto`: for a Chinese corpus that is the character
+n-gram vectors (MiniLM is English-only), built at once, with no lexical-only interim.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,12 @@ import sys
 import pytest
 
 from wirelab.kb.corpus import corpus_folder
+from wirelab.kb.dense import CHAR_NGRAMS
 from wirelab.mcp.host import McpHost
 
 pytestmark = pytest.mark.timeout(120)
 
-SERVER = [sys.executable, "-m", "wirelab.kb.server", "--dense", "off", "--corpus", str(corpus_folder("zh"))]
+SERVER = [sys.executable, "-m", "wirelab.kb.server", "--corpus", str(corpus_folder("zh"))]
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +62,9 @@ def test_documents_and_statistics_describe_the_chinese_corpus(host):
     document = structured(host, "get_document", {"doc_id": "transports"})
     assert "Streamable HTTP" in document["text"]
     assert structured(host, "kb_stats", {})["documents"] == len(listed)
+
+
+def test_by_default_the_chinese_server_uses_the_n_gram_vectors_from_its_first_answer(host):
+    stats = structured(host, "kb_stats", {})
+    assert stats["index"]["vector_backend"] == CHAR_NGRAMS
+    assert "note" not in stats  # no dense index is being built behind a lexical interim

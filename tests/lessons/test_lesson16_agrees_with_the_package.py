@@ -1,8 +1,9 @@
 """Lesson 16's SDK server offers what the package's hand-written notes server offers.
 
-The lesson writes its `MCPServer` into a file with `%%writefile` cells; this test
-writes the same cells to a file, imports it, and lists both servers' tools through
-clients: the same names, descriptions and schemas, leaving aside only what the
+The lesson writes its `MCPServer` into a file with `%%writefile` cells, each marked
+`# @reference wirelab.mcp.example.build_server`; this test writes the marked cells to a file
+with the course's one reader (tests/notebook_code.py), imports it, and lists both servers'
+tools through clients: the same names, descriptions and schemas, leaving aside only what the
 lesson names as different (pydantic's titles, an empty `required`, and
 `additionalProperties`). Then the same calls get the same answers over stdio.
 """
@@ -14,10 +15,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import nbformat
 import pytest
 from mcp import Client
 
+from tests.notebook_code import write_references
 from wirelab.mcp.client import connect_in_process, connect_stdio
 from wirelab.mcp.example import build_server
 
@@ -27,13 +28,9 @@ NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "16_the_official_
 
 
 def sdk_server_file(folder: Path) -> Path:
-    cells = [
-        c.source.split("\n", 1)[1]
-        for c in nbformat.read(NOTEBOOK, as_version=4).cells
-        if c.cell_type == "code" and c.source.startswith("%%writefile")
-    ]
-    path = folder / "notes_sdk.py"
-    path.write_text("\n".join(cells), encoding="utf-8")
+    """The lesson's notes_sdk.py, written into `folder` from its marked `%%writefile` cells."""
+    (path,) = write_references(NOTEBOOK, folder)
+    assert path.name == "notes_sdk.py"
     return path
 
 

@@ -22,6 +22,7 @@ MARKED = {
         "wirelab.mcp.server.Server.prompt",
     },
     "notebooks/10_mcp_client_and_host.ipynb": {"wirelab.mcp.host.openai_tool_spec"},
+    "notebooks/16_the_official_sdk.ipynb": {"wirelab.mcp.example.build_server"},
 }
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import free_port
+
 pytestmark = pytest.mark.timeout(300)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,12 +33,6 @@ def conformance() -> Path:
             pytest.fail(reason)
         pytest.skip(reason)
     return CONFORMANCE
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def listening(port: int) -> bool:

@@ -9,6 +9,7 @@ a loaded machine would blur. Install the suite with `npm ci`; without it these
 tests skip, except under CI (CI=true).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -36,14 +37,29 @@ def client_scenarios() -> list[str]:
 SCENARIOS = client_scenarios()
 
 
-def test_the_suite_is_installed_and_lists_the_client_scenarios():
+def test_the_pinned_suite_is_installed_and_lists_exactly_23_client_scenarios_19_of_them_auth():
     if not CONFORMANCE.exists():
         reason = f"the conformance suite is not installed at {CONFORMANCE}: run `npm ci` in {ROOT}"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    assert {"initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"} <= set(SCENARIOS)
-    assert len([s for s in SCENARIOS if s.startswith("auth/")]) >= 19
+    suite = ROOT / "node_modules" / "@modelcontextprotocol" / "conformance" / "package.json"
+    installed = json.loads(suite.read_text())["version"]
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"][
+        "@modelcontextprotocol/conformance"
+    ]
+    assert installed == pinned == "0.1.13", (
+        "a new suite: count its client scenarios again and update this test"
+    )
+    auth = [s for s in SCENARIOS if s.startswith("auth/")]
+    assert len(SCENARIOS) == len(set(SCENARIOS)) == 23
+    assert len(auth) == 19
+    assert set(SCENARIOS) - set(auth) == {
+        "initialize",
+        "tools_call",
+        "sse-retry",
+        "elicitation-sep1034-client-defaults",
+    }
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -3,7 +3,7 @@
 Each example runs a fresh `McpHttpApp` in-process through `httpx2.ASGITransport`
 (no sockets, so hundreds of examples take seconds); one fixed batch of nasty bodies
 also goes to a real uvicorn server. Whatever is POSTed (arbitrary bytes, wrong
-types, odd headers, duplicate ids, notifications between requests) the server
+types, odd or repeated headers, duplicate ids, notifications between requests) the server
 
 - answers with a status it documents, never 500, and a body that is strict JSON-RPC
   (an error object for every refusal), or 202 with no body for a notification;
@@ -12,6 +12,7 @@ types, odd headers, duplicate ids, notifications between requests) the server
 """
 
 import asyncio
+import collections
 import json
 
 import httpx2
@@ -145,30 +146,45 @@ def test_stamped_2026_requests_get_a_documented_status_and_their_own_id(sent):
     asyncio.run(exchange(post))
 
 
-@BOUNDED
-@given(
-    st.dictionaries(
-        st.sampled_from(
-            [
-                "Accept",
-                "Content-Type",
-                SESSION_HEADER,
-                "Origin",
-                "MCP-Protocol-Version",
-                "Mcp-Method",
-                "Mcp-Name",
-                "Authorization",
-            ]
+HEADER_NAMES = [
+    "Accept",
+    "Content-Type",
+    SESSION_HEADER,
+    "Origin",
+    "MCP-Protocol-Version",
+    "Mcp-Method",
+    "Mcp-Name",
+    "Authorization",
+]
+# a list of pairs, not a dict: a name may come twice, in any case (HTTP names are case-insensitive)
+header_pairs = st.lists(
+    st.tuples(
+        st.sampled_from(HEADER_NAMES).flatmap(
+            lambda name: st.sampled_from([name, name.lower(), name.upper()])
         ),
         header_text,
-        min_size=1,
-        max_size=4,
-    )
+    ),
+    min_size=1,
+    max_size=5,
 )
-def test_odd_header_values_are_refused_clearly_and_harm_no_session(headers):
+
+
+@BOUNDED
+@given(header_pairs)
+def test_odd_or_repeated_headers_are_refused_clearly_and_harm_no_session(pairs):
+    """Each generated header replaces the client's own of that name. Every one of these names
+    must come at most once: sent twice, whatever the values, it is a 400 that says so (a
+    gateway reading the other copy would see another request)."""
+
     async def post(http, session):
         body = json.dumps(jsonrpc.request(5, "tools/list")).encode()
-        check_answer(await http.post("/mcp", content=body, headers={**ACCEPT, **session, **headers}), body)
+        fuzzed = collections.Counter(name.lower() for name, _ in pairs)
+        own = [(name, value) for name, value in {**ACCEPT, **session}.items() if name.lower() not in fuzzed]
+        response = await http.post("/mcp", content=body, headers=[*own, *pairs])
+        check_answer(response, body)
+        if max(fuzzed.values()) > 1:
+            assert response.status_code == 400, (pairs, response.text)
+            assert "appears more than once" in response.json()["error"]["message"]
 
     asyncio.run(exchange(post))
 

@@ -297,3 +297,54 @@ def test_a_server_to_client_request_works_over_http():
     with serve_http(server) as running:
         result = asyncio.run(scenario(running.url))
     assert result["content"][0]["text"] == "Hello, Ada!"
+
+
+def test_connections_past_the_cap_get_503_and_the_server_serves_once_they_close():
+    """uvicorn's `limit_concurrency` is `max_connections`. It counts every open connection, the
+    request's own included: a request is served only while fewer than the cap are open; beyond,
+    it gets 503 and its connection is closed, so a crowd is shed until cap - 1 remain.
+
+    Connections are accepted in the order they were opened, so once the last one's request is
+    answered every other one is open on the server too: no sleep decides the outcome.
+    """
+    cap = 4
+    limits = HttpLimits(max_connections=cap, header_seconds=30, keep_alive_seconds=30)
+    body = json.dumps(INITIALIZE).encode()
+
+    def initialize(sock: socket.socket) -> int:
+        """The status `initialize` gets on `sock`, 0 if the server closed it without one."""
+        sock.sendall(head(running, f"Content-Length: {len(body)}\r\n") + body)
+        sock.settimeout(10)
+        try:
+            reply = sock.recv(65536)
+        except ConnectionResetError:
+            reply = b""
+        return status_of(reply) if reply else 0
+
+    with serve_http(build_server(), limits=limits) as running:
+        # under the cap: two idle connections and the one asking
+        idle = [socket.create_connection((running.host, running.port)) for _ in range(cap - 2)]
+        with socket.create_connection((running.host, running.port)) as asking:
+            assert initialize(asking) == 200
+        for sock in idle:
+            sock.close()
+        # twice the cap: refused and closed (the last-opened connection first) until cap - 1 remain
+        crowd = [socket.create_connection((running.host, running.port)) for _ in range(2 * cap)]
+        try:
+            statuses = [initialize(sock) for sock in reversed(crowd)]
+        finally:
+            for sock in crowd:
+                sock.close()
+        refused = [status for status in statuses if status in (503, 0)]
+        assert set(statuses) <= {200, 503, 0}, statuses
+        assert statuses[: cap + 1] == refused[: cap + 1], f"the first {cap + 1} were not refused: {statuses}"
+        assert len(statuses) - len(refused) <= cap - 1, f"more served than the cap allows: {statuses}"
+        # the crowd gone, the server serves again (it may take a moment to see the closes)
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.create_connection((running.host, running.port)) as sock:
+                status = initialize(sock)
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert status == 200

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from typing import Any
 import httpx2
 import pytest
 
+from tests.conftest import free_port
 from wirelab.mcp.client import Client
 from wirelab.mcp.host import McpHost
 from wirelab.mcp.http_client import HttpTransport
@@ -215,12 +215,6 @@ def test_the_memory_server_keeps_a_knowledge_graph_in_its_file(tmp_path):
 
 
 # --- server-everything over Streamable HTTP ---
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

@@ -341,6 +341,34 @@ def test_the_log_is_a_ring_buffer_that_counts_what_it_dropped():
     assert log.clear() == 20 and log.dropped == 0
 
 
+def test_requests_never_answered_are_remembered_only_while_their_rows_are_kept():
+    log = TrafficLog(max_rows=4)
+    for n in range(1000):
+        log.add(rpc("client", id=n, method="tools/call"))
+    log.drain()
+    assert (len(log), log.awaiting) == (4, 4)
+    log.add(rpc("server", id=999, result={}))
+    log.add(rpc("server", id=3, result={}))  # its request left the buffer long ago
+    late, early = log.rows()[-2:]
+    assert (late["pair"], late["method"]) == (999, "tools/call")
+    assert (early["pair"], early["method"]) == (None, None)
+    assert log.awaiting == 1  # id 998: 999 was answered, and the rows of 996 and 997 were dropped
+
+
+def test_an_id_sent_again_is_forgotten_with_its_newest_request_not_its_first():
+    log = TrafficLog(max_rows=3)
+    log.add(rpc("client", id=1, method="ping"))  # row 0
+    log.add(rpc("client", id=2, method="tools/list"))  # row 1
+    log.add(rpc("client", id=1, method="tools/call"))  # row 2: id 1 again
+    log.add(rpc("client", method="notifications/initialized"))  # row 3
+    log.add(rpc("client", method="notifications/initialized"))  # row 4: rows 0 and 1 dropped
+    log.drain()
+    assert log.awaiting == 1
+    log.add(rpc("server", id=2, result={}))
+    log.add(rpc("server", id=1, result={}))
+    assert [(row["pair"], row["method"]) for row in log.rows()[-2:]] == [(None, None), (2, "tools/call")]
+
+
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "10"])
 def test_a_ring_buffer_needs_a_positive_size(bad):
     with pytest.raises(ValueError, match="max_rows must be a positive integer"):

@@ -19,8 +19,16 @@ def _structure_problem(spec: Any) -> str | None:
         return 'put name, description and parameters under "function"'
     if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", str(fn.get("name", ""))):
         return "the name must be 1–64 letters, digits, _ or -"
-    if len(str(fn.get("description", ""))) < 10:
-        return "write a description of at least a few words: it is all the model knows"
+    if not fn.get("description"):
+        return (
+            'the function has no "description": the model would know the tool only by its name; '
+            "write a sentence saying what it does and when to use it"
+        )
+    if len(str(fn["description"])) < 10:
+        return (
+            f"the description {fn['description']!r} is too short: "
+            "write a few words at least, it is all the model knows"
+        )
     params = fn.get("parameters", {})
     if params.get("type") != "object" or not isinstance(params.get("properties"), dict):
         return 'parameters must be a JSON Schema {"type": "object", "properties": {...}}'
@@ -126,7 +134,7 @@ def _check_malformed(parse_tool_calls: Any, llm: Any, tools: list) -> None:
         .message
     )
     try:
-        parse_tool_calls(bad)
+        parsed = parse_tool_calls(bad)
     except ValueError as e:
         expect(
             bad.tool_calls[0].id in str(e),
@@ -139,4 +147,19 @@ def _check_malformed(parse_tool_calls: Any, llm: Any, tools: list) -> None:
             f"malformed arguments raised {type(e).__name__}: raise ValueError instead "
             "(json.JSONDecodeError is a ValueError: catch it and add the call id)",
         )
-    expect(False, "malformed arguments were accepted: json.loads them and let the error surface")
+    raw = bad.tool_calls[0].function.arguments
+    got = (
+        [c.get("arguments") for c in parsed]
+        if isinstance(parsed, list) and all(isinstance(c, dict) for c in parsed)
+        else parsed
+    )
+    became = (
+        "became {}, so the tool would run with arguments the model never sent"
+        if got == [{}]
+        else f"were accepted as {got!r}"
+    )
+    expect(
+        False,
+        f"malformed arguments {raw!r} {became}: "
+        "let json.loads fail and raise a ValueError naming the call's id",
+    )

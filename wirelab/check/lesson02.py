@@ -156,6 +156,16 @@ def _compare(got: Any, want: dict[str, Any], stream: str) -> None:
         "of the first fragment (part.id or call['id'])",
     )
     expect(
+        not (want["content"] is None and got.get("content") == ""),
+        f"for {stream} accumulate_message gave content '' where no text came: a message without "
+        "text has content None, not an empty string (join the text, then None if it is empty)",
+    )
+    expect(
+        "tool_calls" in want or got.get("tool_calls", "absent") == "absent",
+        f'for {stream} accumulate_message gave "tool_calls": {got.get("tool_calls")!r} although no '
+        'call came: leave the "tool_calls" key out of a message without calls',
+    )
+    expect(
         got.get("content") == want["content"] and ("tool_calls" in got) == ("tool_calls" in want),
         f"for {stream} accumulate_message gave content {got.get('content')!r} and tool_calls "
         f"{got.get('tool_calls', 'absent')!r}: content is the joined text or None when there is "

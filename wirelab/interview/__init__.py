@@ -15,6 +15,8 @@ From a terminal::
     python -m wirelab.interview check loop      # run the checks on drills/coding/loop/starter.py
     python -m wirelab.interview mock -n 5 --minutes 15
     python -m wirelab.interview mock -n 3 --minutes 3 --lang zh   # in Chinese
+    python -m wirelab.interview mock -n 3 --mode pitch --lang zh  # 60 s an answer (背诵版)
+    python -m wirelab.interview mock -n 3 --mode deep             # 180 s an answer
 
 Not here: the notebook flashcards (`wirelab.widgets.quiz`) and the checks themselves
 (`drills/coding/<drill>/test_<drill>.py`).
@@ -33,18 +35,30 @@ from wirelab.interview.bank import (
 )
 from wirelab.interview.cli import main
 from wirelab.interview.coding import CheckResult, CodingDrill, check_drill, coding_drills, get_drill, summary
-from wirelab.interview.language import DEEP_SECONDS, LANGUAGES, PITCH_SECONDS, in_language, translated
+from wirelab.interview.language import (
+    DEEP_SECONDS,
+    LABELS,
+    LANGUAGES,
+    MODES,
+    PITCH_SECONDS,
+    in_language,
+    label,
+    translated,
+)
 from wirelab.interview.mock import format_minutes, mock_interview, parse_hits
 from wirelab.interview.progress import Progress, progress_path
 
 __all__ = [
     "DEEP_SECONDS",
     "DRILLS_DIR",
+    "LABELS",
     "LANGUAGES",
+    "MODES",
     "PITCH_SECONDS",
     "Mistake",
     "Translation",
     "in_language",
+    "label",
     "translated",
     "CheckResult",
     "CodingDrill",

@@ -1,4 +1,9 @@
-"""The command line: `python -m wirelab.interview list|start|check|mock`."""
+"""The command line: `python -m wirelab.interview list|start|check|mock`.
+
+python -m wirelab.interview mock -n 5 --minutes 15        # the whole set against 15 minutes
+python -m wirelab.interview mock -n 3 --mode pitch --lang zh   # 60 s per answer, in Chinese
+python -m wirelab.interview mock -n 3 --mode deep         # 180 s per answer
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,12 @@ from pathlib import Path
 
 from wirelab.interview.bank import DrillError, load_bank, pick_mock
 from wirelab.interview.coding import check_drill, coding_drills, get_drill, summary
-from wirelab.interview.language import LANGUAGES, translated
+from wirelab.interview.language import DEEP_SECONDS, LANGUAGES, MODES, PITCH_SECONDS, translated
 from wirelab.interview.mock import mock_interview
 from wirelab.interview.progress import Progress
 
 DESCRIPTION = "Interview drills: timed coding drills and mock interviews against a clock."
+DEFAULT_MINUTES = 15.0
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -44,7 +50,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_mock(args: argparse.Namespace) -> int:
     pool = [q for q in load_bank() if args.lang == "en" or q.zh is not None]
     questions = translated(pick_mock(pool, args.n, topic=args.topic, seed=args.seed), args.lang)
-    mock_interview(questions, args.minutes, Progress())
+    minutes = None if args.mode else (DEFAULT_MINUTES if args.minutes is None else args.minutes)
+    mock_interview(questions, minutes, Progress(), mode=args.mode, language=args.lang)
     return 0
 
 
@@ -61,7 +68,16 @@ def _parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_cmd_check)
     mock = commands.add_parser("mock", help="mock interview: random questions against a timer")
     mock.add_argument("-n", type=int, default=5, help="number of questions (default 5)")
-    mock.add_argument("--minutes", type=float, default=15, help="time limit (default 15)")
+    clocks = mock.add_mutually_exclusive_group()
+    clocks.add_argument(
+        "--minutes", type=float, help=f"time limit for the whole set (default {DEFAULT_MINUTES:g})"
+    )
+    clocks.add_argument(
+        "--mode",
+        choices=tuple(MODES),
+        help=f"a time limit per question instead: pitch ({PITCH_SECONDS} s, the 背诵版) or deep "
+        f"({DEEP_SECONDS} s); an answer over it counts as missed",
+    )
     mock.add_argument("--topic", help="only this topic")
     mock.add_argument("--seed", type=int, help="repeatable draw")
     mock.add_argument("--lang", choices=LANGUAGES, default="en", help="ask in English or Chinese (zh)")

@@ -45,7 +45,12 @@ def check_query(query: object, k: object) -> None:
 
 
 class KnowledgeBase:
-    """Chunks of `documents` in a BM25 index and a vector index, built in the constructor."""
+    """Chunks of `documents` in a BM25 index and a vector index, built in the constructor.
+
+    `dense` picks the vectors (`wirelab.kb.dense.load_embedder`): "auto" is MiniLM where it
+    is installed, except for a Chinese corpus, which gets character n-grams (MiniLM is
+    English-only); "off" is always the n-grams, "require" always MiniLM.
+    """
 
     def __init__(self, documents: Sequence[Document], dense: str = "auto") -> None:
         started = time.perf_counter()

@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
@@ -109,7 +109,9 @@ async def read_body(request: Request, limits: HttpLimits) -> bytes:
     """The body, refused (413) by its `Content-Length` or as soon as it grows past the limit.
 
     A body that has not all arrived within `limits.body_seconds` is 408. Either way the
-    connection is closed: the rest of the body is never read.
+    connection is closed: the rest of the body is never read. A connection that ends before
+    the body does (the client left, or uvicorn refused a malformed chunk) is a 400 nobody
+    receives, not an exception in the app.
     """
     too_large = Refusal(
         413, f"Payload Too Large: the body is over {limits.max_body_bytes} bytes", headers=CLOSE
@@ -128,6 +130,8 @@ async def read_body(request: Request, limits: HttpLimits) -> bytes:
         raise Refusal(
             408, f"Request Timeout: the body did not arrive within {limits.body_seconds} s", headers=CLOSE
         ) from None
+    except ClientDisconnect:
+        raise Refusal(400, "Bad Request: the connection ended before the body did", headers=CLOSE) from None
     return bytes(body)
 
 

@@ -2,6 +2,9 @@
 
     serve_http(server, limits=HttpLimits(max_sessions=100, session_idle_seconds=60))
 
+The offline model's server (`wirelab.offline_model.server`) runs uvicorn with them too,
+all but the sessions.
+
 Each limit answers a way to hold the server down (issue 14's red-team run):
 
 - a body too large: refused by its `Content-Length`, or counted while it streams
@@ -9,7 +12,8 @@ Each limit answers a way to hold the server down (issue 14's red-team run):
 - a body that never ends, or trickles in: 408 once `body_seconds` have passed;
 - a request head that never ends (slowloris), or a connection that sends nothing:
   closed after `header_seconds`; a head over `max_header_bytes`: 400 from h11;
-- too many connections at once: uvicorn answers 503 beyond `max_connections`;
+- too many connections at once: once `max_connections` are open (uvicorn counts the
+  request's own), a request gets 503 and its connection is closed;
 - sessions nobody ends: closed after `session_idle_seconds` without a request
   (the client then gets 404 and initializes again, as the specification says);
   beyond `max_sessions`, `initialize` gets 503.
@@ -22,7 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+# h11 is uvicorn's dependency, not one wirelab declares (tests/test_dependencies.py): its states
+# are taken from the module whose protocol this file extends, so they are the very ones it uses.
+from uvicorn.protocols.http.h11_impl import H11Protocol, h11
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,19 @@ class HeadTimeoutH11(H11Protocol):
         self._head_received()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's 400 for a malformed request (a chunk size that lies), then the connection
+        closes. Without the two guards uvicorn raises (h11 `LocalProtocolError`) when the app
+        answers without reading the body (a 415): if the app has answered already, the
+        connection just closes; if it has yet to, its answer is dropped."""
+        if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+            self.transport.close()
+            return
+        super().send_400_response(msg)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+
     def _waiting_for_head(self) -> bool:
         return self.cycle is None or self.cycle.response_complete
 
@@ -86,11 +106,13 @@ class HeadTimeoutH11(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_config(app: Any, limits: HttpLimits) -> uvicorn.Config:
-    """uvicorn's configuration for `app` under `limits` (h11, with a deadline for request heads)."""
+def uvicorn_config(app: Any, limits: HttpLimits, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for `app` under `limits` (h11, with a deadline for request heads);
+    `options` go to `uvicorn.Config` as well (`host`, `port`)."""
     protocol = type("LimitedH11", (HeadTimeoutH11,), {"header_seconds": limits.header_seconds})
     return uvicorn.Config(
         app,
+        **options,
         http=protocol,
         log_level="warning",
         lifespan="off",

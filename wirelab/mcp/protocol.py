@@ -4,8 +4,10 @@ The server (`wirelab.mcp.server`, `wirelab.mcp.session`) and the client
 (`wirelab.mcp.client`) import these from here, so neither imports the other
 for a constant:
 
-    decode_cursor("tools", encode_cursor("tools", 50), 120)  # -> 50
-    argument_problems({"required": ["a"]}, {})  # -> ["arguments: 'a' is a required property"]
+    >>> decode_cursor("tools", encode_cursor("tools", 50), 120)
+    50
+    >>> argument_problems({"required": ["a"]}, {})
+    ["arguments: 'a' is a required property"]
 """
 
 from __future__ import annotations

@@ -3,20 +3,23 @@
 A `Server` holds what is registered on it: tools, resources, resource
 templates, prompts and completions. Each connection gets a `Session`, which
 keeps the lifecycle state (initialized? which protocol version? which log
-level and subscriptions?) and answers one message at a time:
+level and subscriptions?) and answers one message at a time (`await session.handle(...)`
+in a notebook or a coroutine; `asyncio.run` here):
 
-    server = Server("notes")
-
-    @server.tool()
-    def add(a: int, b: int) -> int:
-        '''Add two integers.'''
-        return a + b
-
-    session = server.connect(send=print)      # `send` carries notifications out
-    await session.handle(request(1, "initialize", {"protocolVersion": "2025-11-25",
-                                                   "capabilities": {}, "clientInfo": {...}}))
-    await session.handle(request(2, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}))
-    # -> {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "3"}]}}
+    >>> import asyncio
+    >>> from wirelab.jsonrpc import request
+    >>> server = Server("notes")
+    >>> @server.tool()
+    ... def add(a: int, b: int) -> int:
+    ...     '''Add two integers.'''
+    ...     return a + b
+    >>> session = server.connect(send=print)  # `send` carries notifications out
+    >>> hello = {"protocolVersion": "2025-11-25", "capabilities": {},
+    ...          "clientInfo": {"name": "me", "version": "1"}}
+    >>> asyncio.run(session.handle(request(1, "initialize", hello)))["result"]["capabilities"]
+    {'tools': {'listChanged': True}}
+    >>> asyncio.run(session.handle(request(2, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})))
+    {'jsonrpc': '2.0', 'id': 2, 'result': {'content': [{'type': 'text', 'text': '3'}]}}
 
 The capabilities `initialize` declares are derived from what is registered
 (`Server.capabilities`). The session lives in `wirelab.mcp.session`, the

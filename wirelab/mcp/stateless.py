@@ -228,10 +228,22 @@ def supported_versions() -> list[str]:
 class StatelessServer:
     """Answer 2026-07-28 requests for `server`, each with a fresh, throw-away `Session`.
 
-    stateless = StatelessServer(server)
-    await stateless.handle(stamp(request(1, "tools/list"), {"name": "me", "version": "1"}), print)
-    # -> {"jsonrpc": "2.0", "id": 1, "result": {"tools": [...], "resultType": "complete",
-    #     "ttlMs": 0, "cacheScope": "public", "_meta": {"io.modelcontextprotocol/serverInfo": ...}}}
+    >>> import asyncio
+    >>> from wirelab.jsonrpc import request
+    >>> server = Server("notes")
+    >>> @server.tool()
+    ... def add(a: int, b: int) -> int:
+    ...     '''Add two integers.'''
+    ...     return a + b
+    >>> stateless = StatelessServer(server)
+    >>> message = stamp(request(1, "tools/list"), {"name": "me", "version": "1"})
+    >>> result = asyncio.run(stateless.handle(message, print))["result"]
+    >>> [tool["name"] for tool in result["tools"]], result["resultType"]
+    (['add'], 'complete')
+    >>> result["ttlMs"], result["cacheScope"]
+    (0, 'public')
+    >>> result["_meta"]
+    {'io.modelcontextprotocol/serverInfo': {'name': 'notes', 'version': '0.1.0'}}
     """
 
     def __init__(self, server: Server) -> None:

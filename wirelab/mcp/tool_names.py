@@ -6,9 +6,11 @@ Chat Completions accepts only `^[a-zA-Z0-9_-]{1,64}$`, and two servers may
 both offer `search`. So a host gives every tool a chat name and keeps the
 mapping both ways; it never parses a chat name back:
 
-    names = ToolNames({"notes": ["search", "notes.add"], "web": ["search"]})
-    names.chat_name("notes", "notes.add")  # -> 'notes__notes_add'
-    names.original("web__search")          # -> ('web', 'search')
+    >>> names = ToolNames({"notes": ["search", "notes.add"], "web": ["search"]})
+    >>> names.chat_name("notes", "notes.add")
+    'notes__notes_add'
+    >>> names.original("web__search")
+    ('web', 'search')
 
 Rules: each character outside `[a-zA-Z0-9_-]` becomes `_`; with a namespace
 (the host's own label for the server, not its self-declared `serverInfo.name`,

@@ -12,7 +12,8 @@ import argparse
 
 import uvicorn
 
-from wirelab.offline_model.server import create_app
+from wirelab.mcp.http_limits import uvicorn_config
+from wirelab.offline_model.server import LIMITS, create_app
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8808, help="port (default 8808)")
     options = parser.parse_args(argv)
     print(f"offline model at http://{options.host}:{options.port}/v1 (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=options.host, port=options.port, log_level="warning")
+    uvicorn.Server(uvicorn_config(create_app(), LIMITS, host=options.host, port=options.port)).run()
 
 
 if __name__ == "__main__":

@@ -7,8 +7,16 @@ Routes: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
 `stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. Errors have OpenAI's
 shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
 client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
-with 413; a body nested too deeply or holding a lone UTF-16 surrogate
-(`"\\ud800"`, valid JSON but not Unicode text) with 400.
+with 413, by its `Content-Length` or as soon as it streams past the limit; one
+that has not all arrived within `LIMITS.body_seconds` (30 s) with 408. A body that
+is not JSON (`jsonrpc.decode`'s reading: nesting too deep, NaN, an integer too
+long, or the same key twice in one object, which parsers read differently)
+or holds a lone UTF-16 surrogate (`"\\ud800"`, valid JSON but not Unicode
+text) gets a 400.
+
+uvicorn runs with the MCP server's limits (`wirelab.mcp.http_limits`): a
+deadline for each request head, a keep-alive timeout, a cap on header size
+and on open connections (503 beyond it).
 
 The model runs in a worker thread (`run_in_threadpool`), so one slow request
 never stalls the event loop; each request's work is bounded anyway (see
@@ -22,6 +30,7 @@ accepted) and every other OpenAI endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -33,10 +42,13 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from wirelab import jsonrpc
+from wirelab.mcp.http_limits import HttpLimits, uvicorn_config
 from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.policy import warm_up
@@ -45,6 +57,10 @@ from wirelab.offline_model.wire_format import CREATED
 
 MAX_BODY_BYTES = 1_000_000
 MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
+# The MCP server's defaults (timeouts, connection cap), with this server's body limit; sessions
+# are the MCP server's alone.
+LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES)
+CLOSE = {"Connection": "close"}  # a body refused before its end is not read on: the connection ends
 
 
 async def chat_completions(request: HTTPRequest) -> Response:
@@ -58,58 +74,82 @@ async def chat_completions(request: HTTPRequest) -> Response:
             )
         return JSONResponse(await run_in_threadpool(complete, body))
     except RequestError as error:
-        return JSONResponse(error.body(), status_code=error.status)
+        headers = CLOSE if error.status in (408, 413) or error.code == "connection_ended" else None
+        return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 async def _json_body(request: HTTPRequest) -> Any:
-    declared = request.headers.get("content-length", "0")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise _too_large()
-    raw = b""
-    async for part in request.stream():
-        raw += part
-        if len(raw) > MAX_BODY_BYTES:
-            raise _too_large()
+    """The body's JSON value, read within the app's limits (413, 408) and refused (400) unless it
+    is JSON that every parser reads alike, holding only Unicode text. It is parsed in a worker
+    thread: a megabyte of tiny objects takes a tenth of a second, which the event loop is spared."""
+    raw = await _read(request, request.app.state.limits)
+    return await run_in_threadpool(_parse, raw)
+
+
+def _parse(raw: bytes) -> Any:
+    """`raw` as JSON, read by `jsonrpc.decode`; a `RequestError` (400) for what it refuses, or for
+    a lone surrogate."""
     try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        body = jsonrpc.decode(raw)
+    except jsonrpc.JsonRpcError as error:
+        reason = error.message.removeprefix("Parse error: ")
         raise RequestError(
             400,
-            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object.",
+            f"We could not parse the JSON body of your request: {reason}. The body must be one JSON object.",
         ) from error
-    except RecursionError as error:
-        raise RequestError(400, "The JSON body of your request is nested too deeply to read.") from error
-    if b"\\u" in raw:
-        _check_unicode(body)
-    return body
-
-
-def _check_unicode(body: Any) -> None:
-    """Refuse a lone UTF-16 surrogate (valid JSON, e.g. "\\ud800", but no Unicode character)."""
-    try:
-        json.dumps(body, ensure_ascii=False).encode()
-    except UnicodeEncodeError as error:
+    if b"\\u" in raw and jsonrpc.lone_surrogate(body) is not None:
         raise RequestError(
             400,
             'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not '
             "a Unicode character. Send valid Unicode text.",
             None,
             "invalid_unicode",
-        ) from error
+        )
+    return body
 
 
-def _too_large() -> RequestError:
+async def _read(request: HTTPRequest, limits: HttpLimits) -> bytes:
+    """The raw body: 413 by its `Content-Length` or once it grows past the limit, 408 if it has
+    not all arrived within `limits.body_seconds`, 400 if the connection ends first."""
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise _too_large(limits.max_body_bytes)
+    raw = bytearray()
+    try:
+        async with asyncio.timeout(limits.body_seconds):
+            async for part in request.stream():
+                raw += part
+                if len(raw) > limits.max_body_bytes:
+                    raise _too_large(limits.max_body_bytes)
+    except TimeoutError:
+        message = f"The request body did not all arrive within {limits.body_seconds:g} seconds."
+        raise RequestError(408, message, None, "request_timeout") from None
+    except ClientDisconnect:
+        message = "The connection ended before the request body did."
+        raise RequestError(400, message, None, "connection_ended") from None
+    return bytes(raw)
+
+
+def _too_large(limit: int) -> RequestError:
     return RequestError(
         413,
-        f"The request body is larger than {MAX_BODY_BYTES:,} bytes, the offline model's limit.",
+        f"The request body is larger than {limit:,} bytes, the offline model's limit.",
         None,
         "request_too_large",
     )
 
 
+# Characters that Python's `str.splitlines` (and so httpx's `iter_lines`) takes for line ends,
+# which JSON leaves unescaped; the others it splits on are control characters JSON escapes.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 async def _events(chunks: Iterable[dict[str, Any]]) -> AsyncIterator[str]:
+    """Server-Sent Events, one `data:` line per chunk. A line ends only at CR or LF in the
+    specification, but a client reading lines with httpx's `iter_lines` would cut one at
+    U+0085 or U+2028 in a message: they are written escaped, as JSON allows."""
     for chunk in chunks:
-        yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+        yield f"data: {json.dumps(chunk, ensure_ascii=False).translate(_LINE_BREAKS)}\n\n"
     yield "data: [DONE]\n\n"
 
 
@@ -139,9 +179,9 @@ async def _http_error(request: HTTPRequest, error: Exception) -> Response:
     return JSONResponse(body, status_code=status)
 
 
-def create_app() -> Starlette:
-    """The ASGI app of the offline model."""
-    return Starlette(
+def create_app(limits: HttpLimits = LIMITS) -> Starlette:
+    """The ASGI app of the offline model; it reads request bodies within `limits`."""
+    app = Starlette(
         routes=[
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/models", list_models, methods=["GET"]),
@@ -149,17 +189,18 @@ def create_app() -> Starlette:
         ],
         exception_handlers={HTTPException: _http_error},
     )
+    app.state.limits = limits
+    return app
 
 
 class OfflineServer:
-    """A uvicorn server running the app on a daemon thread; a context manager."""
+    """A uvicorn server running the app on a daemon thread, within `limits`; a context manager."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: HttpLimits = LIMITS) -> None:
         self._socket = socket.create_server((host, port))
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
         self.host, self.port = self._socket.getsockname()[:2]
-        config = uvicorn.Config(create_app(), log_level="warning", lifespan="off")
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(uvicorn_config(create_app(limits), limits))
         self._thread = threading.Thread(
             target=self._server.run, args=([self._socket],), name=f"offline-model:{self.port}", daemon=True
         )
@@ -197,9 +238,9 @@ class OfflineServer:
         return f"OfflineServer({self.base_url!r})"
 
 
-def serve(host: str = "127.0.0.1", port: int = 0) -> OfflineServer:
+def serve(host: str = "127.0.0.1", port: int = 0, limits: HttpLimits = LIMITS) -> OfflineServer:
     """A started `OfflineServer`; port 0 picks a free port."""
-    return OfflineServer(host, port).start()
+    return OfflineServer(host, port, limits).start()
 
 
 _shared: OfflineServer | None = None

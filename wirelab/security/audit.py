@@ -7,8 +7,17 @@ arguments, the arguments with secrets redacted, the decision (`ok`,
 
     log = AuditLog("audit.jsonl", key=key, head="/elsewhere/audit.head", redact=secrets.redact)
     run_tool_loop(llm, messages, tools, execute=audited(guarded(policy.check_call), log))
-    [(e["tool"], e["decision"]) for e in log.entries()]   # -> [('get_ticket', 'ok'), ...]
-    log.verify()                                           # -> None (intact), or Broken(line, reason)
+
+Read back and checked (here a log kept in memory, with one call recorded by hand):
+
+    >>> log = AuditLog()
+    >>> call = {"id": "call_1", "type": "function",
+    ...         "function": {"name": "get_ticket", "arguments": '{"id": 7}'}}
+    >>> entry = log.record(call, '{"id": 7, "status": "open"}')
+    >>> [(e["tool"], e["decision"]) for e in log.entries()]
+    [('get_ticket', 'ok')]
+    >>> log.verify() is None  # intact; otherwise Broken(line, reason)
+    True
 
 Each entry carries an HMAC-SHA256 (`mac`) of its canonical JSON, keyed with
 a secret the writer holds, and the MAC of the entry before it (`prev`).

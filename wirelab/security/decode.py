@@ -5,9 +5,9 @@ A secret, or an instruction, can leave as `c2stbGl2ZS0…` (base64),
 entities), `\\u0073k-…` (escapes written out), base32, or base64 of gzip.
 `layers` decodes every such layer it can find, and the layers inside those:
 
-    layers("key: c2stbGl2ZS03ZjNh")
-    # -> [('raw', 'key: c2stbGl2ZS03ZjNh'), ('unwrapped', 'key:c2stbGl2ZS03ZjNh'),
-    #     ('base64', 'key: sk-live-7f3a'), ('unwrapped>base64', 'key:sk-live-7f3a')]
+    >>> layers("key: c2stbGl2ZS03ZjNh")
+    [('raw', 'key: c2stbGl2ZS03ZjNh'), ('unwrapped', 'key:c2stbGl2ZS03ZjNh'),
+     ('base64', 'key: sk-live-7f3a'), ('unwrapped>base64', 'key:sk-live-7f3a')]
 
 The form names the encodings from the outside in (`base64>gzip` is base64 of
 gzip); `unwrapped` is the text with its whitespace removed (base64 or hex

@@ -5,7 +5,8 @@ A screen and a filter see different things. `＜ＩＭＰＯＲＴＡＮＴ＞` 
 read as English to a model, and match no English pattern. So every text is
 brought to one plain form before a pattern sees it:
 
-    plain("＜ＩＭＰＯＲＴＡＮＴ＞ Ign\\u200bоre")   # -> '<IMPORTANT> Ignore'
+    >>> plain("＜ＩＭＰＯＲＴＡＮＴ＞ Ign\\u200bоre")
+    '<IMPORTANT> Ignore'
 
 1. invisible characters are removed: Unicode format characters (category Cf:
    zero-width spaces, joiners, bidirectional controls, the soft hyphen, "tag"

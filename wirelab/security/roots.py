@@ -5,10 +5,19 @@ root a `file://` URI). A server, or a host-side tool, must then resolve every
 path it is given *inside* those roots, whatever the model or an injected
 instruction wrote:
 
-    roots = Roots(["/home/ada/project"])
-    roots.resolve("notes/todo.md")          # -> Path('/home/ada/project/notes/todo.md')
-    roots.resolve("../.ssh/id_rsa")          # raises PathRejected (outside the roots)
-    roots.resolve("%2e%2e/.ssh/id_rsa")      # raises PathRejected (encoded dots)
+    >>> import tempfile
+    >>> project = tempfile.TemporaryDirectory()  # the folder the user shared, say /home/ada/project
+    >>> roots = Roots([project.name])
+    >>> roots.resolve("notes/todo.md").relative_to(roots.folders[0]).as_posix()
+    'notes/todo.md'
+    >>> roots.resolve("../.ssh/id_rsa")
+    Traceback (most recent call last):
+    wirelab.security.roots.PathRejected: path '../.ssh/id_rsa' rejected: it resolves to ...,
+    outside the allowed roots (...)
+    >>> roots.resolve("%2e%2e/.ssh/id_rsa")
+    Traceback (most recent call last):
+    wirelab.security.roots.PathRejected: path '%2e%2e/.ssh/id_rsa' rejected:
+    percent-encoded dots, slashes or percent signs are refused
 
 A path is resolved the way the operating system would (`Path.resolve`:
 `..` collapsed, symlinks followed), then must lie inside a root. Refused

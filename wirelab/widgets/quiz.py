@@ -17,8 +17,10 @@ a test drives it with `button.click()` without a browser, and JupyterLab renders
 widget manager it already ships; there is no front-end code of our own to keep in step.
 The timer is a `Play` widget, so the front end ticks it and no kernel thread is needed.
 
-Not here: loading the bank and grading rules (`wirelab.interview`). A saved notebook without
-widget state (nbconvert, GitHub) shows the `text/html` fallback of the current card instead.
+Not here: loading the bank and grading rules (`wirelab.interview`), and the labels in both
+languages and the timed modes (`wirelab.interview.language`), which the terminal mock shares.
+A saved notebook without widget state (nbconvert, GitHub) shows the `text/html` fallback of
+the current card instead.
 """
 
 from __future__ import annotations
@@ -32,8 +34,6 @@ from typing import Any
 import ipywidgets as widgets
 
 from wirelab.interview import (
-    DEEP_SECONDS,
-    PITCH_SECONDS,
     Progress,
     Question,
     covered_enough,
@@ -41,52 +41,7 @@ from wirelab.interview import (
     in_language,
     pick_mock,
 )
-
-LABELS = {
-    "en": {
-        "reveal": "Reveal answer",
-        "grade": "Record grade",
-        "next": "Next",
-        "shuffle": "Shuffle",
-        "missed": "Review missed",
-        "card": "Card",
-        "of": "of",
-        "lesson": "lesson",
-        "follow_ups": "Follow-ups",
-        "mistakes": "Common mistakes",
-        "tick": "Tick the key points you covered:",
-        "answered": "answered",
-        "missed_verdict": "missed - it will come back in Review missed",
-        "key_points": "key points",
-        "time_up": "Time is up.",
-        "left": "left of",
-        "untranslated": "",
-        "nothing_missed": "Nothing missed yet: the deck stays as it is.",
-        "reviewing": "Reviewing {n} missed question(s).",
-    },
-    "zh": {
-        "reveal": "显示答案",
-        "grade": "记录自评",
-        "next": "下一题",
-        "shuffle": "打乱",
-        "missed": "复习答错的题",
-        "card": "第",
-        "of": "题 / 共",
-        "lesson": "课",
-        "follow_ups": "追问",
-        "mistakes": "常见错误",
-        "tick": "勾选你答到的要点：",
-        "answered": "答到",
-        "missed_verdict": "未答到，会在“复习答错的题”中再次出现",
-        "key_points": "个要点",
-        "time_up": "时间到。",
-        "left": "剩余，总时长",
-        "untranslated": "（此题暂无中文版，显示英文）",
-        "nothing_missed": "还没有答错的题：题组保持不变。",
-        "reviewing": "正在复习 {n} 道答错的题。",
-    },
-}
-MODES = {"pitch": PITCH_SECONDS, "deep": DEEP_SECONDS}
+from wirelab.interview.language import LABELS, MODES  # one table for the widget and the terminal
 
 
 def _rich(text: str) -> str:

@@ -16,7 +16,10 @@ the other way; its row takes the request's method, so filtering by method
 finds both. Rows are plain JSON-ready dicts, the same in Python, in the
 browser and in the JSON Lines export. The log is a ring buffer: it keeps the
 last `max_rows` rows (`MAX_ROWS` by default) and counts the older ones it
-dropped, so a notebook that talks for hours does not grow without bound.
+dropped, so a notebook that talks for hours does not grow without bound. A
+request awaiting its response is remembered only as long as its row is kept:
+a response that comes after its request left the buffer is shown unpaired,
+and requests never answered cannot pile up either.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class TrafficLog:
         self._add_lock = threading.Lock()
         self._drain_lock = threading.Lock()
         self._rows: list[Row] = []
+        # requests awaiting a response, oldest first: (channel, sender, id) -> (seq, time, method)
         self._open: dict[tuple[str, str, str], tuple[int, float, str | None]] = {}
         self._next_seq = 0
         self._start: float | None = None
@@ -88,6 +92,7 @@ class TrafficLog:
                 self._alerts -= sum(row["alert"] for row in self._rows[:excess])
                 self.dropped += excess
                 del self._rows[:excess]
+                self._forget_requests_before(self._rows[0]["seq"])
             return new[-self.max_rows :]
 
     def rows(
@@ -113,6 +118,11 @@ class TrafficLog:
     def alerts(self) -> int:
         """How many kept rows stand out as errors (drained rows only)."""
         return self._alerts
+
+    @property
+    def awaiting(self) -> int:
+        """How many kept requests await their response (drained rows only); at most `max_rows`."""
+        return len(self._open)
 
     @property
     def next_seq(self) -> int:
@@ -157,11 +167,9 @@ class TrafficLog:
         if message.exchange is None or message.kind in ("notification", "invalid"):
             return None, None, message.method
         if message.kind == "request":
-            self._open[_key(message.channel, message.sender, message.exchange)] = (
-                seq,
-                message.time,
-                message.method,
-            )
+            key = _key(message.channel, message.sender, message.exchange)
+            self._open.pop(key, None)  # an id sent again is the newest open request, not the oldest
+            self._open[key] = (seq, message.time, message.method)
             return None, None, message.method
         requester = "server" if message.sender == "client" else "client"
         opened = self._open.pop(_key(message.channel, requester, message.exchange), None)
@@ -169,6 +177,14 @@ class TrafficLog:
             return None, None, message.method
         request_seq, sent_at, method = opened
         return request_seq, round((message.time - sent_at) * 1000, 3), message.method or method
+
+    def _forget_requests_before(self, first_kept: int) -> None:
+        """Forget the open requests whose rows were dropped (the oldest come first in `_open`)."""
+        while self._open:
+            oldest = next(iter(self._open))
+            if self._open[oldest][0] >= first_kept:
+                return
+            del self._open[oldest]
 
 
 def _key(channel: str, sender: str, exchange: Any) -> tuple[str, str, str]:

@@ -1,8 +1,11 @@
 """A small OAuth 2.1 authorization server for the lesson and the tests (starlette, PyJWT tokens).
 
-    authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
-    running = serve_authorization_server(authority)      # wirelab.mcp.auth.local
-    authority.issuer                                     # -> 'http://127.0.0.1:54321'
+    >>> from wirelab.mcp.auth.local import serve_authorization_server
+    >>> authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
+    >>> running = serve_authorization_server(authority)  # doctest: +SKIP
+    >>> authority.issuer  # doctest: +SKIP
+    'http://127.0.0.1:54321'
+    >>> running.stop()  # doctest: +SKIP
 
 It serves RFC 8414 metadata, `/register` (RFC 7591 dynamic registration),
 `/authorize` (authorization code; PKCE S256 required; the user's consent is

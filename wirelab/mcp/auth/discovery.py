@@ -7,11 +7,11 @@ Each step tries a list of URLs in the order the 2025-11-25 specification gives
 (`basic/authorization.mdx`); these functions compute the lists, parse the
 challenge, and check that the metadata names the server the client wants.
 
-    parse_challenge('Bearer resource_metadata="https://mcp.example/prm", scope="files:read"')
-    # -> {'scheme': 'bearer', 'resource_metadata': 'https://mcp.example/prm', 'scope': 'files:read'}
-    resource_metadata_urls("https://mcp.example/public/mcp")
-    # -> ['https://mcp.example/.well-known/oauth-protected-resource/public/mcp',
-    #     'https://mcp.example/.well-known/oauth-protected-resource']
+    >>> parse_challenge('Bearer resource_metadata="https://mcp.example/prm", scope="files:read"')
+    {'scheme': 'bearer', 'resource_metadata': 'https://mcp.example/prm', 'scope': 'files:read'}
+    >>> resource_metadata_urls("https://mcp.example/public/mcp")
+    ['https://mcp.example/.well-known/oauth-protected-resource/public/mcp',
+     'https://mcp.example/.well-known/oauth-protected-resource']
 """
 
 from __future__ import annotations

@@ -1,11 +1,15 @@
 """Access tokens as signed JWTs (PyJWT, ES256): what the authorization server issues and the MCP
 server checks.
 
-    key = SigningKey.generate()
-    token = issue(key, issuer="http://as.local", audience="http://mcp.local/mcp", subject="ada",
-                  client_id="c1", scopes={"notes:read"})
-    claims = verify(token, key.public_jwk(), issuer="http://as.local", audience="http://mcp.local/mcp")
-    claims["scope"]  # -> 'notes:read'
+    >>> key = SigningKey.generate()
+    >>> token = issue(key, issuer="http://as.local", audience="http://mcp.local/mcp", subject="ada",
+    ...               client_id="c1", scopes={"notes:read"})
+    >>> claims = verify(token, key.public_jwk(), issuer="http://as.local", audience="http://mcp.local/mcp")
+    >>> claims["scope"]
+    'notes:read'
+    >>> verify(token, key.public_jwk(), issuer="http://as.local", audience="http://other.local/mcp")
+    Traceback (most recent call last):
+    wirelab.mcp.auth.tokens.InvalidToken: the token is for another resource, not http://other.local/mcp
 
 The audience (`aud`) is the resource the token was asked for (RFC 8707): a
 server accepts only tokens whose audience is itself, so a token stolen from,

@@ -1,4 +1,8 @@
-"""The interview question bank validates, and the drill helpers do what wirelab.interview says."""
+"""wirelab.interview does what it says: the bank's validation, mock sets, progress, the mock
+interview (timed, in English or Chinese) and the command line.
+
+The tests of the data in drills/ (the questions, the coding drills) are in tests/drills/.
+"""
 
 import json
 import re
@@ -26,20 +30,6 @@ def write_bank(tmp_path: Path, data) -> Path:
     path = tmp_path / "questions.yaml"
     path.write_text(yaml.safe_dump(data))
     return path
-
-
-def test_the_bank_validates_and_holds_at_least_forty_questions():
-    assert len(interview.load_bank()) >= 40
-
-
-def test_every_topic_of_the_course_has_at_least_three_questions():
-    topics = [question.topic for question in interview.load_bank()]
-    assert {topic: topics.count(topic) >= 3 for topic in TOPICS} == dict.fromkeys(TOPICS, True)
-
-
-def test_every_question_has_three_to_six_key_points_and_a_follow_up():
-    for question in interview.load_bank():
-        assert 3 <= len(question.key_points) <= 6 and question.follow_ups, question.id
 
 
 @pytest.mark.parametrize("field", ["model_answer", "key_points", "lesson", "topic"])
@@ -198,14 +188,6 @@ def test_the_end_of_input_ends_a_mock_interview_without_losing_grades(tmp_path):
     assert list(Progress(tmp_path / "p.json").data["questions"]) == [questions[0].id]
 
 
-def test_every_coding_drill_has_a_starter_a_solution_checks_and_a_time_box():
-    listed = interview.coding_drills()
-    assert set(listed) == {"loop", "arguments", "parallel", "stdio_server"}
-    for drill in listed.values():
-        assert drill.starter.is_file() and drill.solution.is_file() and drill.checks.is_file()
-        assert drill.minutes > 0 and drill.brief
-
-
 def test_an_unknown_drill_is_refused_with_the_list_of_drills(capsys):
     assert interview.main(["check", "sorting"]) == 2
     assert "choose one of: loop, arguments" in capsys.readouterr().err
@@ -276,65 +258,117 @@ def test_a_chinese_mock_interview_in_the_terminal_asks_in_chinese(monkeypatch, t
     monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
     asked = []
     monkeypatch.setattr(
-        interview.cli, "mock_interview", lambda questions, minutes, progress: asked.extend(questions)
+        interview.cli, "mock_interview", lambda questions, minutes, progress, **_: asked.extend(questions)
     )
     assert interview.main(["mock", "-n", "3", "--lang", "zh", "--seed", "1"]) == 0
     assert len(asked) == 3 and all(q.question == q.zh.question for q in asked)
 
 
-def test_every_question_is_bilingual_with_answered_follow_ups_and_common_mistakes():
-    for q in interview.load_bank():
-        assert q.zh is not None, q.id
-        assert len(q.zh.key_points) == len(q.key_points), q.id
-        assert (
-            len(q.follow_up_answers)
-            == len(q.follow_ups)
-            == len(q.zh.follow_ups)
-            == len(q.zh.follow_up_answers)
-        ), q.id
-        assert q.common_mistakes and all(m.en and m.zh for m in q.common_mistakes), q.id
+# --- timed answers (pitch 60 s, deep 180 s) and Chinese prompts in the terminal ---------------
 
 
-HAN = re.compile(r"[\u4e00-\u9fff]")
-CHINESE = "\u4e00-\u9fff\u3000-\u303f\uff00-\uffef"  # Han, CJK punctuation, fullwidth forms (，：（）)
-PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
-# What a folded YAML line leaves in Chinese text: a space between two characters, or next to a
-# full-width punctuation mark. A space between Chinese and a Latin word (一个 JSON 字符串) is fine.
-STRAY_SPACE = re.compile(rf"[{CHINESE}]\s+[{CHINESE}]|[{PUNCTUATION}]\s|\s[{PUNCTUATION}]")
-
-
-def strings(node, where=""):
-    """Every string of a YAML tree, with where it sits: ('questions/3/zh/model_answer', '...')."""
-    if isinstance(node, str):
-        yield where, node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from strings(value, f"{where}/{key}")
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from strings(value, f"{where}/{index}")
-
-
-def test_no_space_sits_between_two_chinese_characters(raw_bank):
-    """Chinese has no spaces between words; one there is a folded YAML line (write Chinese on one line)."""
-    found = [
-        f"{where}: ...{text[max(0, m.start() - 8) : m.end() + 8]}..."
-        for where, text in strings(raw_bank)
-        for m in STRAY_SPACE.finditer(text)
-    ]
-    assert found == []
-    assert any(HAN.search(text) for _, text in strings(raw_bank)), "the check must see Chinese text"
+def every_point(question) -> str:
+    return " ".join(str(i) for i in range(1, len(question.key_points) + 1))
 
 
 @pytest.mark.parametrize(
-    ("text", "flagged"),
+    ("mode", "seconds", "answered"),
+    [("pitch", 59, True), ("pitch", 61, False), ("deep", 179, True), ("deep", 181, False)],
+)
+def test_a_timed_answer_over_its_limit_counts_as_missed_whatever_it_covered(mode, seconds, answered):
+    question = interview.pick_mock(interview.load_bank(), 1, seed=5)[0]
+    times, said = iter([0, 0, seconds, seconds]), []
+    results = interview.mock_interview(
+        [question],
+        None,
+        None,
+        ask=Script("", every_point(question)),
+        say=said.append,
+        clock=lambda: next(times),
+        mode=mode,
+    )
+    assert results == [(question.id, answered)]
+    limit = interview.format_minutes(interview.MODES[mode])
+    assert any(f"{limit} to answer" in line for line in said)
+    assert any(f"over the {limit} limit" in line for line in said) is not answered
+
+
+def test_each_timed_question_gets_its_own_clock_so_a_slow_first_does_not_end_the_set():
+    questions = interview.pick_mock(interview.load_bank(), 2, seed=5)
+    times = iter([0, 0, 100, 500, 530, 530])  # 100 s on the first, 30 s on the second
+    replies = Script("", every_point(questions[0]), "", every_point(questions[1]))
+    results = interview.mock_interview(
+        questions, None, None, ask=replies, say=lambda _: None, clock=lambda: next(times), mode="pitch"
+    )
+    assert results == [(questions[0].id, False), (questions[1].id, True)]
+
+
+def test_the_terminal_mock_prompts_in_chinese_from_the_widgets_label_table():
+    from wirelab.widgets import quiz
+
+    assert quiz.LABELS is interview.LABELS and quiz.MODES is interview.MODES
+    question = interview.translated(interview.pick_mock(interview.load_bank(), 1, seed=5), "zh")[0]
+    replies, said = Script("", "九", every_point(question)), []
+    results = interview.mock_interview(
+        [question], None, None, ask=replies, say=said.append, clock=lambda: 0, mode="pitch", language="zh"
+    )
+    assert results == [(question.id, True)]
+    assert replies.prompts == [
+        interview.LABELS["zh"]["mock.speak"],
+        interview.LABELS["zh"]["mock.covered"],
+        interview.LABELS["zh"]["mock.covered"],
+    ]
+    text = "\n".join(said)
+    assert "背诵版：每题限时 1:00" in text and "本题限时 1:00" in text and question.zh.question in text
+    assert "参考答案：" in text and "请输入 1 到" in text and "答到" in text
+    assert not re.search(r"Model answer|Key points|Answered \d", text)
+
+
+def test_every_label_has_both_languages_with_the_same_placeholders():
+    english, chinese = interview.LABELS["en"], interview.LABELS["zh"]
+    assert set(english) == set(chinese)
+    for key in english:
+        assert set(re.findall(r"{(\w+)}", english[key])) == set(re.findall(r"{(\w+)}", chinese[key])), key
+
+
+@pytest.mark.parametrize(
+    ("arguments", "minutes", "mode"),
     [
-        ("再把结果 作为", True),
-        ("结果\n  作为", True),
-        ("归应用负责。 函数", True),
-        ("注册动作， `@server.resource`", True),
-        ("一个 JSON 字符串，`finish_reason` 为 stop", False),
+        ([], 15, None),
+        (["--minutes", "3"], 3, None),
+        (["--mode", "pitch"], None, "pitch"),
+        (["--mode", "deep", "--lang", "zh"], None, "deep"),
     ],
 )
-def test_the_space_check_flags_folded_lines_but_not_spaces_around_english(text, flagged):
-    assert bool(STRAY_SPACE.search(text)) is flagged
+def test_the_mock_command_times_the_set_or_each_question(monkeypatch, tmp_path, arguments, minutes, mode):
+    monkeypatch.setenv("WIRELAB_HOME", str(tmp_path))
+    seen = {}
+    monkeypatch.setattr(
+        interview.cli,
+        "mock_interview",
+        lambda questions, minutes, progress, **options: seen.update(minutes=minutes, **options),
+    )
+    assert interview.main(["mock", "-n", "2", "--seed", "1", *arguments]) == 0
+    language = "zh" if "zh" in arguments else "en"
+    assert seen == {"minutes": minutes, "mode": mode, "language": language}
+
+
+def test_the_mock_command_refuses_minutes_and_a_mode_together(capsys):
+    with pytest.raises(SystemExit):
+        interview.main(["mock", "--minutes", "5", "--mode", "pitch"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("minutes", "options", "complaint"),
+    [
+        (None, {}, "exactly one of the two"),
+        (5, {"mode": "pitch"}, "exactly one of the two"),
+        (None, {"mode": "marathon"}, "mode must be one of pitch, deep"),
+        (5, {"language": "fr"}, "language must be one of en, zh"),
+    ],
+)
+def test_a_mock_interview_refuses_a_clock_or_language_it_cannot_run(minutes, options, complaint):
+    question = interview.load_bank()[0]
+    with pytest.raises(DrillError, match=complaint):
+        interview.mock_interview([question], minutes, None, ask=Script(), say=lambda _: None, **options)

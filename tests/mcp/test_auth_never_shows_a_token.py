@@ -1,0 +1,117 @@
+"""The OAuth client never logs a token nor shows one in the wire inspector.
+
+The whole flow runs against our authorization server and protected MCP server: discovery,
+registration, authorization with PKCE, a step-up to a wider scope, and a refresh. Every log
+record at DEBUG (ours, httpx2's, httpcore's, the servers') and every row the inspector holds
+or renders is then searched for each access and refresh token the authorization server
+issued. Tokens travel in headers, form bodies and JSON answers; the inspector may show their
+first characters, never a whole one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from wirelab.mcp.auth import OAuth, approve_headlessly
+from wirelab.mcp.auth.authorization_server import AuthorizationServer
+from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
+from wirelab.mcp.auth.resource import tools_call_needs
+from wirelab.mcp.client import Client
+from wirelab.mcp.example import build_server
+from wirelab.mcp.http_client import HttpTransport
+from wirelab.widgets.inspector import WireInspector
+
+pytestmark = pytest.mark.timeout(60)
+LOGGERS = ("", "wirelab", "httpx2", "httpcore2", "uvicorn", "uvicorn.error", "uvicorn.access", "starlette")
+
+
+@pytest.fixture
+def everything_logged(caplog):
+    """caplog at DEBUG for every logger, also those that do not propagate to the root."""
+    quiet = []
+    for name in LOGGERS:
+        caplog.set_level(logging.DEBUG, logger=name)
+        logger = logging.getLogger(name)
+        if name and not logger.propagate:
+            logger.addHandler(caplog.handler)
+            quiet.append(logger)
+    yield caplog
+    for logger in quiet:
+        logger.removeHandler(caplog.handler)
+
+
+@pytest.fixture
+def flow(everything_logged):
+    """Run the whole flow with an inspector on the OAuth and MCP wires; the tokens issued."""
+    authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
+    issued = []
+    tokens_for = authority.tokens_for
+
+    def recorded(grant):
+        tokens = tokens_for(grant)
+        issued.append(tokens)
+        return tokens
+
+    authority.tokens_for = recorded
+    with (
+        serve_authorization_server(authority),
+        serve_protected(
+            build_server(),
+            authority,
+            required_scopes={"notes:read"},
+            scopes_for=tools_call_needs("notes:write"),
+        ) as mcp,
+    ):
+        auth = OAuth(mcp.url, on_authorize=approve_headlessly)
+        client = Client(HttpTransport(mcp.url, auth=auth, timeout=10), timeout=10)
+        inspector = WireInspector(auth, client)
+
+        async def session():
+            try:
+                async with client:
+                    await client.list_tools()  # 401: discover, register, authorize
+                    authority.token_lifetime = 1  # the next token is expired at once
+                    await client.call_tool("search_notes", {"query": "stdio"})  # 403: step-up
+                    await client.list_tools()  # expired: refresh
+            finally:
+                await auth.aclose()
+
+        try:
+            asyncio.run(session())
+            inspector.traffic.drain()
+            shown = [inspector.export_jsonl(), inspector._static_text(), inspector._static_html()]
+        finally:
+            inspector.close()
+    log = [f"{r.name} {r.getMessage()} {r.exc_text or ''}" for r in everything_logged.records]
+    return issued, shown, "\n".join(log), auth
+
+
+def secrets_of(issued):
+    return [tokens[kind] for tokens in issued for kind in ("access_token", "refresh_token")]
+
+
+def test_the_flow_authorizes_steps_up_and_refreshes(flow):
+    issued, shown, log, auth = flow
+    assert auth.authorizations == 2  # to read, then to call (step-up)
+    assert len(issued) > 2 and '"grant_type":"refresh_token"' in shown[0]  # and refreshed
+    assert len(set(secrets_of(issued))) == 2 * len(issued)
+
+
+def test_no_log_record_holds_a_token(flow):
+    issued, shown, log, auth = flow
+    assert "POST http" in log and "/token" in log, "the log did not see the token requests"
+    assert "httpcore2.http11 send_request_body" in log, "the log was not at DEBUG"
+    leaked = [token[:12] for token in secrets_of(issued) if token in log]
+    assert not leaked, f"tokens in the log: {leaked}"
+
+
+def test_the_inspector_shows_only_the_start_of_each_token(flow):
+    issued, shown, log, auth = flow
+    rows = shown[0]
+    assert '"method":"POST /token"' in rows
+    for token in secrets_of(issued):
+        assert token[:8] in rows  # the tap saw it, shortened
+        assert not any(token in view for view in shown), f"token {token[:12]}… shown whole"

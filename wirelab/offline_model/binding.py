@@ -1,6 +1,9 @@
 """Stage 4, bind values to parameters: fill a tool's arguments from its JSON Schema.
 
-    bind(weather, "weather in Paris in Fahrenheit")   # -> {"city": "Paris", "unit": "fahrenheit"}
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> bind(weather, "weather in Paris in Fahrenheit")
+    {'city': 'Paris', 'unit': 'fahrenheit'}
 
 Every (parameter, value) pair gets a score, and the best pairs win, each value
 used once (a greedy assignment). What raises a pair's score:

@@ -1,8 +1,12 @@
 """What a request offers binding: its tokens, its values, and the words around each value.
 
-    evidence = Evidence.of(weather, "weather in Paris, then Rome")
-    [(v.kind, v.text) for v in evidence.values]   # -> [('name', 'Paris'), ('name', 'Rome')]
-    evidence.near(evidence.values[0], -1, 3)       # -> ([(1, 'weather')], ['in', 'weather'])
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> evidence = Evidence.of(weather, "weather in Paris, then Rome")
+    >>> [(v.kind, v.text) for v in evidence.values]
+    [('name', 'Paris'), ('name', 'Rome')]
+    >>> evidence.near(evidence.values[0], -1, 3)
+    ([(1, 'weather')], ['in', 'weather'])
 
 `Evidence.of` extracts the typed values (`extraction`) and adds *phrases*: runs of
 content words no value covers ("water", "plasma membrane"), what a string

@@ -1,8 +1,10 @@
 """Enum options and described examples in a request: where the text names one of a
 parameter's allowed values, or one of the values its description gives as examples.
 
-    [v.value for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
-    # -> ['mi', 'km']
+    >>> from wirelab.offline_model.request import Tool
+    >>> units = Tool("convert_length", "Convert a length.", {"type": "object", "properties": {}})
+    >>> [(v.value, v.text) for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
+    [('km', 'kilometres'), ('mi', 'miles')]
 
 An option is named by its value ("desc"), its words in any form ("Family
 Counselor" by "family counseling"), a synonym, an abbreviation ("desc" by

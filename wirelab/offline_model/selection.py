@@ -1,6 +1,9 @@
 """Stage 2b, select tools or none: rank the tools against each intent, and know when to call nothing.
 
-    score("What's the weather in Paris?", weather_tool)   # -> Match(points=5.0, topic=True)
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> score("What's the weather in Paris?", weather)
+    Match(points=3.0, own=3.0, topic=True, coverage=0.5, given=False)
 
 A tool is described by three fields, each word weighted by where it appears:
 its name (3), its description (2) and its parameters' names, descriptions and

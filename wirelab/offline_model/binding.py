@@ -515,14 +515,16 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
 def _numbers_listed(item: Slot, evidence: Evidence) -> list[Any] | None:
     """The first list of numbers not used yet ("scores 85, 90, 88"), its numbers then used;
     without a written list, every number not used."""
+    real = item.kind == "number"  # a list of `number` items is written as reals: [12.0, 15.0]
     for group in evidence.groups():
         if not set(group) & evidence.used:
             numbers = [typed_value(item, evidence.values[k]) for k in group]
             if None not in numbers and len(numbers) > 1:
                 evidence.used |= set(group)
-                return numbers
+                return [float(n) for n in numbers] if real else numbers
     numbers = [typed_value(item, v) for k, v in enumerate(evidence.values) if k not in evidence.used]
-    return [n for n in numbers if n is not None] or None
+    found = [float(n) if real else n for n in numbers if n is not None]
+    return found or None
 
 
 def _mentioned(slot: Slot, evidence: Evidence) -> bool:

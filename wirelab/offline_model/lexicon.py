@@ -119,6 +119,9 @@ address 地址
 phone 电话
 map 地图
 photo picture image 照片 图片
+command cmd shell terminal console prompt commandline 命令 终端 命令行
+computer pc laptop desktop machine 电脑 计算机 笔记本
+drive disk folder directory 磁盘 硬盘 文件夹 目录
 read 读 阅读
 write 写
 open 打开
@@ -150,7 +153,7 @@ GENERIC = _words(
 get set fetch retrieve obtain return returns find calculate compute given specific value values data
 information info details detail result results number numbers based using use function tool provide
 provides api call name type specified specify optional default list check determine make perform run
-current latest
+current latest controller manager handler helper service services client util utils
 """
 )
 

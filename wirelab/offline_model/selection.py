@@ -36,6 +36,7 @@ from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
+    EN_NUMBERS,
     GENERIC,
     NEGATIONS,
     SMALL_TALK,
@@ -134,11 +135,14 @@ def profile(tool: Tool) -> Profile:
     for option in _options(tool):  # a request that names an option names the tool's topic
         weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
     verbs = {concept(v) for v in TOPIC_VERBS}
-    nouns = [w for w in name if w not in GENERIC and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
+    generic = GENERIC | {concept(w) for w in GENERIC}  # "controller" is the concept "control"
+    nouns = [w for w in name if w not in generic and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
+    if not nouns:  # a name that is only a verb says what the tool does: `sum`, `sum_numbers`
+        nouns = [w for w in name if w not in generic and w not in STOPWORDS and len(w) > 1]
     named = bool(nouns)
     if not named:
         first = tool.description.split(". ")[0]
-        nouns = [w for w in concepts_of(first) if w not in GENERIC and w not in ACTION_WORDS]
+        nouns = [w for w in concepts_of(first) if w not in GENERIC | ACTION_WORDS and w not in EN_NUMBERS]
     own = frozenset(name) | frozenset(description) | frozenset(_options(tool))
     return Profile(weights, frozenset(nouns), own, named, frozenset(_options(tool)))
 

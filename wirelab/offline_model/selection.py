@@ -137,7 +137,7 @@ def profile(tool: Tool) -> Profile:
     verbs = {concept(v) for v in TOPIC_VERBS}
     generic = GENERIC | {concept(w) for w in GENERIC}  # "controller" is the concept "control"
     nouns = [w for w in name if w not in generic and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
-    if not nouns:  # a name that is only a verb says what the tool does: `sum`, `sum_numbers`
+    if not nouns:  # a name that is only a verb says what the tool does: `tally`, `tally_scores`
         nouns = [w for w in name if w not in generic and w not in STOPWORDS and len(w) > 1]
     named = bool(nouns)
     if not named:

@@ -227,6 +227,8 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "enum":
         return next((o for o in slot.schema["enum"] if value.kind == "enum" and o == value.value), None)
     if kind in ("integer", "number"):
+        if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
+            return _clock_part(slot, value)  # "6:30 PM" for `hours` and `minutes`
         if value.kind != "number":
             return None
         if kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
@@ -263,6 +265,17 @@ def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
     years = [int(y) for v in later for y in YEAR.findall(v.text)]
     clock = next((v.text for v in evidence.values if v.kind == "time" and 0 <= v.start - value.end <= 4), "")
     return (years[0] if years and not YEAR.search(value.text) else None), clock
+
+
+CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
+
+
+def _clock_part(slot: Slot, value: Value) -> int | None:
+    """The hour or the minute of a clock time, as the parameter's name asks (12-hour as written)."""
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", value.text.strip())
+    if not m:
+        return None
+    return int(m[1]) if {"hour", "hours"} & set(identifier_words(slot.name)) else int(m[2] or 0)
 
 
 def _in_percent(slot: Slot) -> bool:
@@ -308,6 +321,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     elif value.dimension and slot.kind in ("integer", "number"):
         points -= 0.5  # a count ("number of guests") is more likely "6" than "12 years"
     last = set(seen[:2])
+    if "between" in seen[:3]:
+        last |= {"from"}  # "between 300 and 400": the first is where a range starts
+    elif _second_of_a_range(evidence, value):
+        last |= {"to"}
     if slot.role == "origin":
         points += 1.5 if last & AFTER_FROM else -0.5 if last & AFTER_TO else 0.0
     elif slot.role == "target":
@@ -343,6 +360,13 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _second_of_a_range(evidence: Evidence, value: Value) -> bool:
+    """Whether `value` follows "between X and" ("between 300 and 400": 400 ends the range)."""
+    k = bisect.bisect_left(evidence.starts, value.start)
+    words = [t.norm for t in evidence.tokens[max(0, k - 6) : k]]
+    return len(words) >= 2 and words[-1] == "and" and "between" in words[:-2]
 
 
 def _a_year(value: Value) -> bool:

@@ -82,16 +82,40 @@ class Evidence:
         "plasma membrane"): what a string parameter takes when the text marks nothing."""
         found: list[Value] = []
         run: list[Token] = []
-        for token in [*self.tokens, None]:
+        for k, token in enumerate([*self.tokens, None]):
             if token is not None and self._phrase_word(token, named):
                 run.append(token)
                 continue
+            if token is not None and token.norm == "of" and run and self._noun_follows(k, named):
+                run.append(token)  # "theory of evolution", "bag of rice": one name for one thing
+                continue
+            if run and run[-1].norm == "of":
+                run.pop()
             if run:
                 for end in range(len(run), 0, -1):  # the whole run, then shorter ones from its start
-                    if end <= PHRASE_WORDS:
+                    if end <= PHRASE_WORDS and run[end - 1].norm != "of":
                         words = self.text[run[0].start : run[end - 1].end]
                         found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
                 run = []
+        return found + self._modifiers()
+
+    def _noun_follows(self, k: int, named: set[str]) -> bool:
+        after = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
+        return after is not None and self._phrase_word(after, named)
+
+    def _modifiers(self) -> list[Value]:
+        """The kind a hyphenated compound names by its first part: "gas" of "gas-powered",
+        "wood" of "wood-fired" (the second part a verb's participle)."""
+        found = []
+        for token in self.tokens:
+            head, _, rest = token.text.partition("-")
+            if (
+                rest
+                and head.isalpha()
+                and names_a_thing(head.casefold())
+                and not names_a_thing(rest.casefold())
+            ):
+                found.append(Value("phrase", head, head, token.start, token.start + len(head)))
         return found
 
     def _phrase_word(self, token: Token, named: set[str]) -> bool:

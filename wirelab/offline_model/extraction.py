@@ -74,6 +74,7 @@ FILE_EXTENSIONS = {
     *("mp3", "mp4", "wav", "avi", "mov", "mkv", "exe", "dll", "so", "js", "ts", "java", "c", "cpp", "h"),
     *("hpp", "go", "rs", "rb", "php", "sh", "bat", "ps1", "sql", "db", "sqlite", "parquet"),
 }
+YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
@@ -147,6 +148,8 @@ def _patterns(text: str) -> list[Value]:
         path = Value("code", m.group(), m.group(), m.start(), m.end())
         if len(m.group()) > 2 and not _overlaps(path, [(v.start, v.end) for v in found]):
             found.append(path)
+    for m in YEAR_SPAN.finditer(text):  # "the 2022-23 season": one span, not two numbers
+        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
     for m in VERSION.finditer(text):
         version = Value("code", m.group(), m.group(), m.start(), m.end())
         if not _overlaps(version, [(v.start, v.end) for v in found]):
@@ -190,6 +193,9 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             continue
         last = tokens[k + length - 1]
         negative = k > 0 and tokens[k - 1].text == "-" and tokens[k - 1].end == token.start
+        negative = negative and not (
+            k > 1 and tokens[k - 2].kind == "number" and tokens[k - 2].end == tokens[k - 1].start
+        )
         start = tokens[k - 1].start if negative else token.start
         unit, written, words = unit_at(tokens, k + length, text)
         dimension = unit.dimension if unit else ""

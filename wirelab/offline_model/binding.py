@@ -244,11 +244,11 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         year, clock = _date_context(value, evidence) if evidence else (None, "")
         return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
     if kind == "time" and value.kind == "time":
-        return time_as_asked(value.text, str(slot.schema.get("description", "")))
+        return time_as_asked(value.value, str(slot.schema.get("description", "")))
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))
-        return as_asked(value.region or value.text, value.text, description)
+        return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
     if kind in ("country", "language") and value.kind == kind:
         return value.value if _wants_code(slot) else value.text
     if kind == "currency":
@@ -297,6 +297,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
     before = before if value.kind == "country" else _label_before(slot, before, seen)
+    after = _label_before(slot, after, said, ("in",))  # "Paris with a departure"; "Ann in the cast"
     if before and _labels_the_number_before(evidence, value):
         before = []  # "180 hits and 600 at-bats": "hits" labels 180, not 600
     if len(said) > 1 and said[1] in LINKS:
@@ -402,11 +403,13 @@ def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     return None if owned else 0.0
 
 
-def _label_before(slot: Slot, before: list[tuple[int, str]], seen: list[str]) -> list[tuple[int, str]]:
+def _label_before(
+    slot: Slot, before: list[tuple[int, str]], seen: list[str], allowed: tuple[str, ...] = ()
+) -> list[tuple[int, str]]:
     """The words before a value that may label it. A preposition between them ends the label
     ("dessert in Lyon": "in Lyon" is where, not which dessert), except the ones that
     introduce this parameter's kind of value ("depth of 3", "change to GBP", "in Oslo")."""
-    own = LINKS | HEDGES | set(identifier_words(slot.name))  # "painted by", "is around 4.2"
+    own = LINKS | HEDGES | set(identifier_words(slot.name)) | set(allowed)  # "painted by", "is around 4.2"
     own |= {"by"} if slot.kind == "person" else set()  # "sung by", "acted by"
     own |= AFTER_AT | AFTER_FROM | AFTER_TO if slot.kind in ("place", "date", "time") else set()
     if slot.role or slot.kind in ("unit", "enum", "currency", "language", "country"):

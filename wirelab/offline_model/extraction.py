@@ -37,6 +37,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     ZH_DIGITS,
     ZH_UNITS,
+    singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import Token, segment
@@ -63,6 +64,9 @@ ADDRESS = re.compile(
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
     r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
+)
+DAYPART = re.compile(
+    r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
 )
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
 COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
@@ -140,13 +144,23 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in DAYPART.finditer(text):  # "5 in the afternoon" is 5pm, "7 at night" 7pm
+        half = "am" if (m[3] or "").lower() == "morning" else "pm"
+        found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
     for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
     for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "C:/data/cars.csv", "report.pdf", "~/notes"
         path = Value("code", m.group(), m.group(), m.start(), m.end())
-        if len(m.group()) > 2 and not _overlaps(path, [(v.start, v.end) for v in found]):
+        foldered = any(mark in m.group() for mark in "/\\")
+        stem, _, extension = m.group().rpartition(".")
+        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "D.C." is no file
+        if (
+            (foldered or known)
+            and len(m.group()) > 2
+            and not _overlaps(path, [(v.start, v.end) for v in found])
+        ):
             found.append(path)
     for m in YEAR_SPAN.finditer(text):  # "the 2022-23 season": one span, not two numbers
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
@@ -349,9 +363,19 @@ def list_items(phrase: str) -> list[str]:
 
 
 def _trim(text: str) -> str:
+    """An item without small words at its ends, and without the count before it, its name then
+    in the singular: "two Big Macs" -> "Big Mac" (how many is another parameter's)."""
     tokens = text.split()
     while tokens and tokens[0].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop(0)
     while tokens and tokens[-1].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop()
+    if len(tokens) > 1 and (tokens[0].isdigit() or tokens[0].lower() in EN_NUMBERS):
+        counted = tokens[0] not in ("1", "one")
+        tokens = tokens[1:]
+        of = next((k for k in (1, 2) if k < len(tokens) - 1 and tokens[k].lower() == "of"), 0)
+        if of:  # "three bottles of olive oil", "five pound bag of rice": what is in them
+            tokens, counted = tokens[of + 1 :], False
+        if counted and tokens[-1].isalpha():
+            tokens[-1] = singular(tokens[-1])
     return " ".join(tokens).strip(" .,:;!?\"'")

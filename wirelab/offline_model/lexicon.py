@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getLemma
 
 from wirelab.offline_model.normalize import stem
 
@@ -261,6 +261,17 @@ def known(word: str) -> bool:
 def content_words(tokens: list[str]) -> list[str]:
     """The tokens that carry a topic: no stopwords, no punctuation."""
     return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]
+
+
+def singular(word: str) -> str:
+    """A noun in the singular, in the case it was written: "Macs" -> "Mac", "boxes" -> "box".
+
+    >>> singular("Tacos"), singular("boxes"), singular("fish")
+    ('Taco', 'box', 'fish')
+    """
+    lemma = getLemma(word.lower(), upos="NOUN")
+    base = lemma[0] if lemma else word
+    return word[: len(base)] if word.lower().startswith(base) else base
 
 
 @lru_cache(maxsize=65536)

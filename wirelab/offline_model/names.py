@@ -100,6 +100,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
                 or tokens[end + 1].norm in NAME_JOINERS
                 and end + 2 < len(tokens)
                 and tokens[end + 2].capitalised
+                or _abbreviated(tokens, end)
             ):
                 end += 1
             if _numbered(tokens, end):
@@ -120,6 +121,21 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             k = end
         k += 1
     return found
+
+
+TITLES = {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "mt", "ft"}
+
+
+def _abbreviated(tokens: list[Token], end: int) -> bool:
+    """Whether the name ending at token `end` goes on through a full stop: after a title or an
+    initial, before another capital ("Dr. Ruiz", "Ada K. Lin", "Port St. Lucie"), or at the end
+    of initials ("U.S.", "D.C.")."""
+    if end + 1 >= len(tokens) or tokens[end + 1].text != "." or tokens[end + 1].start != tokens[end].end:
+        return False
+    short = tokens[end].norm in TITLES or len(tokens[end].text) == 1 and tokens[end].text.isupper()
+    after = tokens[end + 2] if end + 2 < len(tokens) else None
+    initials = len(tokens[end].text) == 1 and end > 0 and tokens[end - 1].text == "."
+    return short and (after is not None and after.capitalised or initials)
 
 
 def _numbered(tokens: list[Token], end: int) -> bool:
@@ -165,7 +181,12 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
         last = end + 2
         while last + 1 < len(tokens) and tokens[last + 1].capitalised:
             last += 1
-        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
+        listed = last + 1 < len(tokens) and (
+            tokens[last + 1].norm in ("and", "or", "&")
+            or tokens[last + 1].text == ","
+            and last + 2 < len(tokens)
+            and tokens[last + 2].capitalised  # "Riga, Latvia, Oslo, Norway" lists; "Riga, Latvia, in May" not
+        )
         return "" if listed else text[tokens[first].start : tokens[last].end]
     after = tokens[end + 1] if end + 1 < len(tokens) else None
     lower_state = (

@@ -228,7 +228,7 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         return next((o for o in slot.schema["enum"] if value.kind == "enum" and o == value.value), None)
     if kind in ("integer", "number"):
         if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
-            return _clock_part(slot, value)  # "6:30 PM" for `hours` and `minutes`
+            return _clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
         if value.kind != "number":
             return None
         if kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
@@ -297,9 +297,9 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
     before = before if value.kind == "country" else _label_before(slot, before, seen)
-    after = _label_before(slot, after, said, ("in",))  # "Paris with a departure"; "Ann in the cast"
+    after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
     if before and _labels_the_number_before(evidence, value):
-        before = []  # "180 hits and 600 at-bats": "hits" labels 180, not 600
+        before = []  # "12 apples and 30 pears": "apples" labels 12, not 30
     if len(said) > 1 and said[1] in LINKS:
         after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
     cue = _cue(slot, before, 3.0) if before else 0.0
@@ -323,7 +323,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points -= 0.5  # a count ("number of guests") is more likely "6" than "12 years"
     last = set(seen[:2])
     if "between" in seen[:3]:
-        last |= {"from"}  # "between 300 and 400": the first is where a range starts
+        last |= {"from"}  # "between 12 and 20": the first is where a range starts
     elif _second_of_a_range(evidence, value):
         last |= {"to"}
     if slot.role == "origin":
@@ -364,7 +364,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
 
 
 def _second_of_a_range(evidence: Evidence, value: Value) -> bool:
-    """Whether `value` follows "between X and" ("between 300 and 400": 400 ends the range)."""
+    """Whether `value` follows "between X and" ("between 12 and 20": 20 ends the range)."""
     k = bisect.bisect_left(evidence.starts, value.start)
     words = [t.norm for t in evidence.tokens[max(0, k - 6) : k]]
     return len(words) >= 2 and words[-1] == "and" and "between" in words[:-2]

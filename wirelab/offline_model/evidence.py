@@ -87,7 +87,7 @@ class Evidence:
                 run.append(token)
                 continue
             if token is not None and token.norm == "of" and run and self._noun_follows(k, named):
-                run.append(token)  # "theory of evolution", "bag of rice": one name for one thing
+                run.append(token)  # "law of gravity", "jar of honey": one name for one thing
                 continue
             if run and run[-1].norm == "of":
                 run.pop()
@@ -104,7 +104,7 @@ class Evidence:
         return after is not None and self._phrase_word(after, named)
 
     def _modifiers(self) -> list[Value]:
-        """The kind a hyphenated compound names by its first part: "gas" of "gas-powered",
+        """The kind a hyphenated compound names by its first part: "solar" of "solar-powered",
         "wood" of "wood-fired" (the second part a verb's participle)."""
         found = []
         for token in self.tokens:

@@ -144,25 +144,25 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
-    for m in DAYPART.finditer(text):  # "5 in the afternoon" is 5pm, "7 at night" 7pm
+    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
         half = "am" if (m[3] or "").lower() == "morning" else "pm"
         found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
     for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "C:/data/cars.csv", "report.pdf", "~/notes"
+    for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "D:/logs/run.log", "report.pdf", "~/notes"
         path = Value("code", m.group(), m.group(), m.start(), m.end())
         foldered = any(mark in m.group() for mark in "/\\")
         stem, _, extension = m.group().rpartition(".")
-        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "D.C." is no file
+        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
         if (
             (foldered or known)
             and len(m.group()) > 2
             and not _overlaps(path, [(v.start, v.end) for v in found])
         ):
             found.append(path)
-    for m in YEAR_SPAN.finditer(text):  # "the 2022-23 season": one span, not two numbers
+    for m in YEAR_SPAN.finditer(text):  # "the 1998-99 term": one span, not two numbers
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
     for m in VERSION.finditer(text):
         version = Value("code", m.group(), m.group(), m.start(), m.end())
@@ -364,7 +364,7 @@ def list_items(phrase: str) -> list[str]:
 
 def _trim(text: str) -> str:
     """An item without small words at its ends, and without the count before it, its name then
-    in the singular: "two Big Macs" -> "Big Mac" (how many is another parameter's)."""
+    in the singular: "two green apples" -> "green apple" (how many is another parameter's)."""
     tokens = text.split()
     while tokens and tokens[0].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop(0)
@@ -374,7 +374,7 @@ def _trim(text: str) -> str:
         counted = tokens[0] not in ("1", "one")
         tokens = tokens[1:]
         of = next((k for k in (1, 2) if k < len(tokens) - 1 and tokens[k].lower() == "of"), 0)
-        if of:  # "three bottles of olive oil", "five pound bag of rice": what is in them
+        if of:  # "two jars of honey", "a ten kilo sack of flour": what is in them
             tokens, counted = tokens[of + 1 :], False
         if counted and tokens[-1].isalpha():
             tokens[-1] = singular(tokens[-1])

@@ -129,7 +129,7 @@ TITLES = {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "mt", "ft"}
 def _abbreviated(tokens: list[Token], end: int) -> bool:
     """Whether the name ending at token `end` goes on through a full stop: after a title or an
     initial, before another capital ("Dr. Ruiz", "Ada K. Lin", "Port St. Lucie"), or at the end
-    of initials ("U.S.", "D.C.")."""
+    of initials ("U.S.", "U.K.")."""
     if end + 1 >= len(tokens) or tokens[end + 1].text != "." or tokens[end + 1].start != tokens[end].end:
         return False
     short = tokens[end].norm in TITLES or len(tokens[end].text) == 1 and tokens[end].text.isupper()

@@ -20,6 +20,7 @@ import datetime
 import re
 from contextvars import ContextVar
 
+from wirelab.offline_model.lexicon import count_of
 from wirelab.offline_model.normalize import Token
 
 MONTHS = [
@@ -38,8 +39,13 @@ MONTHS = [
 ]
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
+_ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_DAYS = re.compile(
-    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]|(?:下|上|这)(?:周|个月|月)"
+    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
+    rf"|(?:下|上|这)个?月{_ZH_COUNT}[号日]|(?:下|上|这)(?:周|个月|月)|{_ZH_COUNT}天(?:以)?后"
+)
+EN_RELATIVE = re.compile(
+    r"\b(?:the )?day after tomorrow\b|\bin (\w+) days?\b|\b(\w+) days? (?:from now|later)\b", re.I
 )
 
 
@@ -76,6 +82,10 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
                 taken.append((m.start(), m.end()))
     found += taken
     found += [(m.start(), m.end()) for m in ZH_DAYS.finditer(text)]
+    for m in EN_RELATIVE.finditer(text):  # "the day after tomorrow", "in three days"
+        if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None:
+            found = [(a, b) for a, b in found if not (m.start() <= a and b <= m.end())]
+            found.append((m.start(), m.end()))
     return found
 
 
@@ -228,8 +238,18 @@ def resolve_date(written: str) -> str | None:
         return None
     word = written.casefold().strip()
     offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
+    if offset is None:
+        offset = _days_ahead(word)
     if offset is not None:
         return (today + datetime.timedelta(days=offset)).isoformat()
+    month_day = re.fullmatch(rf"([下上这])个?月({_ZH_COUNT})[号日]", word)
+    if month_day and (day := count_of(month_day[2])):
+        month = today.month + {"下": 1, "上": -1, "这": 0}[month_day[1]]
+        year, month = today.year + (month - 1) // 12, (month - 1) % 12 + 1
+        try:
+            return datetime.date(year, month, day).isoformat()  # 下个月一号: the 1st of next month
+        except ValueError:
+            return None
     weekday, later = None, 0
     parts = word.split()
     if parts and parts[-1] in WEEKDAYS:
@@ -242,6 +262,16 @@ def resolve_date(written: str) -> str | None:
     if later:
         ahead = 7 - today.weekday() + weekday
     return (today + datetime.timedelta(days=ahead)).isoformat()
+
+
+def _days_ahead(word: str) -> int | None:
+    """Days from today that "the day after tomorrow", "in 3 days", "three days later", "三天后" say."""
+    if re.fullmatch(r"(?:the )?day after tomorrow", word):
+        return 2
+    m = re.fullmatch(r"in (\w+) days?|(\w+) days? (?:from now|later)", word) or re.fullmatch(
+        rf"({_ZH_COUNT})天(?:以)?后", word
+    )
+    return count_of(next(g for g in m.groups() if g)) if m else None
 
 
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)

@@ -27,6 +27,7 @@ from wirelab.offline_model.normalize import Token, clean, identifier_words, segm
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
+NOT_THINGS = set("vdpucrmqfy")  # jieba's tags that name no thing (verb, adverb, preposition, …)
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
@@ -123,6 +124,8 @@ class Evidence:
             return False
         if concept(token.norm) in named or token.norm in GENERIC or not names_a_thing(token.norm):
             return False
+        if token.kind == "han" and token.tag[:1] in NOT_THINGS:
+            return False  # jieba's verbs, adverbs, particles, measure words…: "来", "点", "到", "里"
         return not any(
             v.start <= token.start < v.end and v.kind not in ("enum", "example") for v in self.values
         )

@@ -35,8 +35,8 @@ from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
     STOPWORDS,
-    ZH_DIGITS,
-    ZH_UNITS,
+    chinese_number,
+    count_of,
     singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
@@ -51,7 +51,7 @@ HOST = re.compile(
     r"(?::\d{1,5})?(?![\w@-])"
 )
 QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
-CODE = re.compile(r"(?<![\w#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![\w/-])")
+CODE = re.compile(r"(?<![A-Za-z0-9_#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])")
 PATH = re.compile(
     r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
 )
@@ -68,6 +68,10 @@ CLOCK = re.compile(
 DAYPART = re.compile(
     r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
 )
+ZH_CLOCK = re.compile(
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
+)
+AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
 COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
 ENUMERATORS = {"first", "second", "third", "each", "both", "respectively", "other", "another", "latter"}
@@ -144,6 +148,11 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in ZH_CLOCK.finditer(text):  # "晚上七点" is 19:00, "下午三点半" 15:30
+        hour, minute = count_of(m[2]), 30 if m[3] == "半" else count_of(m[4] or "0")
+        if hour is not None and minute is not None and hour < 24 and minute < 60:
+            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
+            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
     for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
         half = "am" if (m[3] or "").lower() == "morning" else "pm"
         found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
@@ -336,23 +345,6 @@ def _digits(text: str) -> int | float | None:
     except ValueError:
         return None
     return int(number) if number.is_integer() and "." not in plain else number
-
-
-def chinese_number(text: str) -> int:
-    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123."""
-    if not any(ch in ZH_UNITS for ch in text):
-        return int("".join(str(ZH_DIGITS[ch]) for ch in text))
-    total, section, digit = 0, 0, 0
-    for ch in text:
-        if ch in ZH_DIGITS:
-            digit = ZH_DIGITS[ch]
-        elif ch in ("万", "亿"):
-            total = (total + section + digit) * ZH_UNITS[ch]
-            section, digit = 0, 0
-        else:
-            section += (digit or 1) * ZH_UNITS[ch]
-            digit = 0
-    return total + section + digit
 
 
 def list_items(phrase: str) -> list[str]:

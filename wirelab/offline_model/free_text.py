@@ -14,7 +14,7 @@ readings, tried in order:
 
 from __future__ import annotations
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept
 from wirelab.offline_model.normalize import Token, clean, segment
 
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
@@ -78,13 +78,21 @@ def remainder(
 
 
 def trim(tokens: list[Token]) -> list[Token]:
-    """The tokens without stopwords and punctuation at either end."""
+    """The tokens without stopwords, punctuation and Chinese function words at either end
+    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word)."""
     start, end = 0, len(tokens)
-    while start < end and (tokens[start].norm in STOPWORDS or tokens[start].kind == "punct"):
+    while start < end and _edge(tokens[start]):
         start += 1
-    while end > start and (tokens[end - 1].norm in STOPWORDS or tokens[end - 1].kind == "punct"):
+    while end > start and _edge(tokens[end - 1]):
         end -= 1
     return tokens[start:end]
+
+
+def _edge(token: Token) -> bool:
+    if token.norm in STOPWORDS or token.kind == "punct":
+        return True
+    numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+    return token.kind == "han" and (token.tag[:1] in "vdpucrqfy" or numeral)  # a numeral, not a noun jieba tags m
 
 
 def join(tokens: list[Token], text: str) -> str:

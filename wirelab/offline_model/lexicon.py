@@ -161,7 +161,7 @@ SMALL_TALK = _words(
     """
 hi hello hey thanks thank thx cheers bye goodbye morning evening night ok okay cool great nice
 awesome lol haha yes no sure welcome sorry 你好 您好 嗨 谢谢 多谢 感谢 再见 拜拜 好的 早上好 晚上好
-晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情
+晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情 好 不错 随便 开心 高兴
 """
 )
 
@@ -285,3 +285,33 @@ def names_a_thing(word: str) -> bool:
     """
     readings = getAllLemmas(word)
     return not readings or bool({"NOUN", "ADJ", "PROPN"} & set(readings))
+
+
+def chinese_number(text: str) -> int:
+    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123."""
+    if not any(ch in ZH_UNITS for ch in text):
+        return int("".join(str(ZH_DIGITS[ch]) for ch in text))
+    total, section, digit = 0, 0, 0
+    for ch in text:
+        if ch in ZH_DIGITS:
+            digit = ZH_DIGITS[ch]
+        elif ch in ("万", "亿"):
+            total = (total + section + digit) * ZH_UNITS[ch]
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * ZH_UNITS[ch]
+            digit = 0
+    return total + section + digit
+
+
+def count_of(word: str) -> int | None:
+    """A whole number written in digits, in English words up to twenty, or in Chinese numerals:
+    '3', 'three', '三', '十五' -> 3, 3, 3, 15; None for anything else."""
+    word = word.strip().casefold()
+    if word.isdigit():
+        return int(word)
+    if word in EN_NUMBERS:
+        return EN_NUMBERS[word]
+    if word and all(ch in ZH_DIGITS or ch in ZH_UNITS for ch in word):
+        return chinese_number(word)
+    return None

@@ -55,6 +55,7 @@ THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
+DAY_WORDS = {"today", "tonight", "tomorrow", "今天", "今晚", "明天"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
 
 
@@ -238,10 +239,10 @@ def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match
 
 def asks_for_nothing(text: str) -> bool:
     """Small talk, an opinion without a request, or a negated action: no tool is wanted."""
-    tokens = [t.norm for t in segment(clean(text)) if t.kind != "punct"]
+    tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in segment(clean(text)) if t.kind != "punct"]
     content = [t for t in tokens if t not in STOPWORDS]
-    if not content or all(t in SMALL_TALK for t in content):
-        return True
+    if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
+        return True  # "thanks, that's all", "今天好开心，随便说说吧" ("today" asks for nothing)
     if (
         tokens
         and tokens[0] in SMALL_TALK

@@ -81,7 +81,7 @@ SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelle
 LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
-AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往"}
+AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄给", "发给", "送给", "至"}
 AFTER_AT = {"in", "at", "near", "for", "around", "在"}
 PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
@@ -429,6 +429,8 @@ def _kind_fit(slot: Slot, value: Value) -> float:
     if slot.kind == value.kind or (slot.kind, value.kind) in (("code", "code"), ("url", "url")):
         return 1.0
     if slot.kind in ("person", "place") and value.kind == "name":
+        if value.sort and value.sort != slot.kind and value.sort != "org":
+            return -1.0  # "王芳" is a person, "上海" a place
         return 1.0 + 0.5 * (slot.kind == "person" and " " in value.text)  # "Liam Neeson"
     if slot.kind == "other" and value.kind in ("country", "language", "currency"):
         return -0.5
@@ -495,6 +497,7 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
     }
     words = {w for w in words if w not in STOPWORDS}
     words = words - evidence.tool_name or words
+    words |= _asked_whether(slot)
     norms = [t.norm for t in evidence.tokens]
     for k, norm in enumerate(norms):
         if words and concept(norm) in words:
@@ -502,6 +505,14 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
                 norms[max(0, k - 3) : k]
             )
     return None
+
+
+def _asked_whether(slot: Slot) -> set[str]:
+    """The words a flag's description asks about: "是否加急" -> {加急}, "Whether to gift-wrap it" ->
+    {gift-wrap}."""
+    described = str(slot.schema.get("description", ""))
+    m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
+    return {concept(m[1].strip("。.,，?？").casefold())} if m else set()
 
 
 FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}

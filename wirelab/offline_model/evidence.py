@@ -142,6 +142,9 @@ class Evidence:
         seen: list[str] = []
         while 0 <= k < len(self.tokens) and len(content) < limit:
             token = self.tokens[k]
+            if step < 0 and token.norm == "的" and k > 0 and self._inside_other(self.tokens[k - 1], value):
+                k -= 2  # "上海的王芳": what is before "上海的" is before 王芳 too
+                continue
             if token.text in STOPS or self._inside_other(token, value):
                 break
             if token.kind != "punct" or token.text in ("=", ":"):

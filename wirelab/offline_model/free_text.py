@@ -92,7 +92,9 @@ def _edge(token: Token) -> bool:
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
-    return token.kind == "han" and (token.tag[:1] in "vdpucrqfy" or numeral)  # a numeral, not a noun jieba tags m
+    return token.kind == "han" and (
+        token.tag[:1] in "vdpucrqfy" or numeral
+    )  # a numeral, not a noun jieba tags m
 
 
 def join(tokens: list[Token], text: str) -> str:

@@ -88,7 +88,9 @@ recipe cook cooking 菜谱 食谱 做法
 train rail railway 火车 高铁
 bus 公交 巴士
 car vehicle 汽车 车
-taxi ride cab 出租车 打车
+taxi ride cab 出租车 打车 叫车 网约车 专车
+ship shipping deliver delivery courier 寄 寄送 邮寄 快递 投递 发货
+parcel package packet 包裹 邮包
 ticket 票 门票
 payment pay 支付 付款
 refund 退款

@@ -92,7 +92,13 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             k += 1
             continue
         if token.kind == "han" and _chinese_name(token):
-            found.append(Value("name", token.text, token.text, token.start, token.end))
+            end = k  # "西湖酒店", "杭州东站": a place's name goes on with what is there
+            while token.tag == "ns" and end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
+                end += 1
+            sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
+            written = text[token.start : tokens[end].end]
+            found.append(Value("name", written, written, token.start, tokens[end].end, sort=sort))
+            k = end
         elif token.capitalised and not _sentence_start_word(tokens, k):
             end = k
             while end + 1 < len(tokens) and (
@@ -173,6 +179,15 @@ def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
 
 
 CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
+FACILITY_ENDS = set("店场站馆园院校学路街道区县镇村湖山桥厦港寺宫城楼庙塔门府堂")
+
+
+def _facility(token: Token) -> bool:
+    """A noun that names a kind of place, by its last character: 酒店, 机场, 东站, 广场, 大学."""
+    return token.tag == "n" and token.text[-1:] in FACILITY_ENDS
+
+
+CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}
 
 
 def _region(tokens: list[Token], first: int, end: int, text: str) -> str:

@@ -26,3 +26,4 @@ class Value:
     unit_words: int = 0  # for a number, how many tokens its unit takes
     region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
     owner: str = ""  # for an example or an option: the parameter whose description or enum names it
+    sort: str = ""  # for a name, what it names when that is known: "place", "person" or "org"

@@ -85,6 +85,8 @@ AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄�
 AFTER_AT = {"in", "at", "near", "for", "around", "在"}
 PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
+REQUIRED_FIRST = 1.0
+TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Bitcoin": what the text is about
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
@@ -135,6 +137,8 @@ def fill_object(
         if slot.name in values:
             continue
         value = _structured(slot, evidence, root, guess, depth)
+        if value is None and slot.kind == "integer" and set(identifier_words(slot.name)) & CLOCK_PARTS:
+            value = next((_clock_part(slot, v) for v in evidence.values if v.kind == "time"), None)
         if value is None and slot.kind == "enum":
             value = _flag_option(slot, evidence)
         if value is None:
@@ -180,6 +184,7 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
         if points is None:
             continue
         points += 3.0 if paired.get(index) == rank else 0.0
+        points += REQUIRED_FIRST * scalar[rank].required  # what the call needs before what it may take
         order = abs(takers_of[index].index(rank) - values_of[rank].index(index))
         pairs.append((points - 0.05 * order, rank, index, scalar[rank], typed))
     pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
@@ -309,6 +314,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "number" and value.unit and slot.kind in SPELLED:
         return None  # a measured quantity ("20 kg") is no name, code or text
     year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
+    if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
+        cue = max(cue, 2.5)
     if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
         return None  # a number or a name for a string parameter only right next to its label
     points = 1.0 + cue

@@ -457,7 +457,11 @@ def _cue_weight(slot: Slot, word: str) -> float:
     """1 for a word of the slot's name (or a word it abbreviates), 0.35 for its description."""
     idea = concept(word)
     if idea in slot.name_words or any(
-        len(short) >= 3 and (idea.startswith(short) or word.startswith(short)) for short in slot.name_words
+        len(short) >= 3
+        and (idea.startswith(short) or word.startswith(short))
+        or len(word) >= 4
+        and short.startswith(word)  # "user" for `username`
+        for short in slot.name_words
     ):
         return 1.0
     return 0.35 if idea in slot.words else 0.0

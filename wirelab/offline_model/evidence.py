@@ -27,6 +27,8 @@ from wirelab.offline_model.normalize import Token, clean, identifier_words, segm
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
+DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
+DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
 NOT_THINGS = set("vdpucrmqfy")  # jieba's tags that name no thing (verb, adverb, preposition, …)
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
@@ -122,7 +124,9 @@ class Evidence:
     def _phrase_word(self, token: Token, named: set[str]) -> bool:
         if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
             return False
-        if concept(token.norm) in named or token.norm in GENERIC or not names_a_thing(token.norm):
+        if token.norm in DETERMINERS or concept(token.norm) in named or token.norm in GENERIC:
+            return False
+        if not names_a_thing(token.norm):
             return False
         if token.kind == "han" and token.tag[:1] in NOT_THINGS:
             return False  # jieba's verbs, adverbs, particles, measure words…: "来", "点", "到", "里"

@@ -34,6 +34,7 @@ from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
+    ROMAN,
     STOPWORDS,
     chinese_number,
     count_of,
@@ -191,6 +192,8 @@ def _looks_like_code(word: str) -> bool:
     """`A-123`, `#42`, `BA2490`, `ord_7`, `AAPL`: letters with digits, a `#`, or 2-5 capitals."""
     if word.startswith("#"):
         return len(word) > 1
+    if ROMAN.fullmatch(word):
+        return False  # "Pope Leo XIII", "Rocky II": a numeral of a name
     if "_" in word.strip("_") or "/" in word and any(c.isalpha() for c in word):
         return True  # an identifier ("unit_price"), or a code with a slash ("2021/KX88")
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)

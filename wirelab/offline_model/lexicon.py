@@ -16,6 +16,7 @@ tool described with the user's own words is always found.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lemminflect import getAllLemmas, getLemma
@@ -218,6 +219,7 @@ EN_NUMBERS = {
         ]
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")  # a numeral of a name: "Leo XIII", "Rocky II"
 EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 ZH_DIGITS = {
     "零": 0,

@@ -20,14 +20,14 @@ from functools import lru_cache
 
 from babel import Locale
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, known
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, ROMAN, STOPWORDS, known
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
-NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san"}
+NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san", "vs", "v"}
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +103,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             end = k
             while end + 1 < len(tokens) and (
                 tokens[end + 1].capitalised
+                or ROMAN.fullmatch(tokens[end + 1].text) is not None
                 or tokens[end + 1].norm in NAME_JOINERS
                 and end + 2 < len(tokens)
                 and tokens[end + 2].capitalised

@@ -155,11 +155,22 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
     known = {(v.kind, v.start, repr(v.value), v.owner) for v in evidence.values}
     for slot in slots:
         found = enum_values(slot.schema["enum"], evidence) if slot.kind == "enum" else []
+        if not slot.required:  # "attractions" names `find_attractions`, not its option "Tourist Attraction"
+            found = [v for v in found if not _names_the_tool(slot, v, evidence)]
         found += example_values(slot.name, slot.examples, evidence) if slot.kind != "enum" else []
         for value in found:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
                 known.add((value.kind, value.start, repr(value.value), value.owner))
                 evidence.values.append(value)
+
+
+def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
+    """Whether the words that named an option are all words of the tool's own name, with no
+    label of the parameter next to them ("of type MPN" is the option)."""
+    words = {concept(w) for w in value.text.casefold().split()}
+    before, _ = evidence.near(value, -1, 1)
+    labelled = any(_cue_weight(slot, word) == 1.0 for _, word in before)
+    return bool(words) and words <= evidence.tool_name and not labelled
 
 
 def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]:

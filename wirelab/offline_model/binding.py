@@ -72,7 +72,7 @@ ACCEPTS = {
     "language": ("language", "name"),
     "unit": ("unit",),
     "code": ("code", "quoted", "number", "url"),
-    "place": ("name", "country", "quoted", "phrase"),
+    "place": ("name", "country", "quoted", "phrase", "code"),
     "person": ("name", "quoted", "email", "code", "phrase"),
     "text": ("quoted",),
     "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
@@ -261,6 +261,9 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
     if kind == "time" and value.kind == "time":
         return time_as_asked(value.value, str(slot.schema.get("description", "")))
+    if kind == "place" and value.kind == "code":
+        known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
+        return as_asked(known.name, known.name, str(slot.schema.get("description", ""))) if known else None
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))

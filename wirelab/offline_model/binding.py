@@ -158,6 +158,8 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
         if not slot.required:  # "attractions" names `find_attractions`, not its option "Tourist Attraction"
             found = [v for v in found if not _names_the_tool(slot, v, evidence)]
         found += example_values(slot.name, slot.examples, evidence) if slot.kind != "enum" else []
+        for meaning, code in slot.codes:  # "ironing service" where "2 for ironing service": 2
+            found += [replace(v, value=code) for v in example_values(slot.name, (meaning,), evidence)]
         for value in found:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
                 known.add((value.kind, value.start, repr(value.value), value.owner))

@@ -38,6 +38,11 @@ EXAMPLES = re.compile(
 )
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 MAX_EXAMPLES = 12
+CODED = re.compile(
+    r"(?<![\w.])(?P<code>\d{1,3})\s*(?:represents|stands for|means|corresponds to|for|=|:)\s+"
+    r"(?:an? |the |to )?"
+    r"(?P<meaning>[A-Za-z][\w' -]{0,40}?)(?=,|;|\.|\)| and |$)"
+)
 DEFAULT = re.compile(
     r"\bdefaults?(?: value)?(?: is| to| of|:| =)\s*(?:'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|([\w.+-]{1,40}))",
     re.I,
@@ -83,6 +88,7 @@ class Slot:
     dimension: str = ""  # for a number: what it measures ("time", "length", …)
     role: str = ""  # "origin", "target" or ""
     examples: tuple[str, ...] = ()  # values its description gives as examples ("such as kayak, canoe")
+    codes: tuple[tuple[str, Any], ...] = ()  # meanings its description gives codes ("1 for economy")
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
@@ -99,7 +105,25 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     dimension = dimension_of(named + described) if kind in ("integer", "number", "unit") else ""
     origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
     role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
-    return Slot(name, schema, required, kind, words, name_words, dimension, role, examples_of(description))
+    codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
+    return Slot(
+        name, schema, required, kind, words, name_words, dimension, role, examples_of(description), codes
+    )
+
+
+def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
+    """The codes a description gives meanings to: "1 for economy, 2 for business" ->
+    (("economy", 1), ("business", 2)); also "1 represents …", "1 = …", "1: …", "… (1)".
+
+    >>> coded_options("Seat class. For example, 1 represents economy, 2 for business class.")
+    (('economy', 1), ('business class', 2))
+    """
+    found = []
+    for match in CODED.finditer(description[:600]):
+        code, meaning = match["code"], match["meaning"].strip(" .'\"")
+        if meaning and len(meaning) <= 40:
+            found.append((meaning, int(code) if code.isdigit() else code))
+    return tuple(found)[:MAX_EXAMPLES]
 
 
 def examples_of(description: str) -> tuple[str, ...]:

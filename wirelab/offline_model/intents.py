@@ -34,6 +34,21 @@ class Piece:
     end: int = 0
 
 
+def unwrap(text: str) -> str:
+    """The message without one pair of quotes around all of it: a request pasted in quotes is
+    the request, not a quoted value.
+
+    >>> unwrap('"Add 2 and 3, then double it."')
+    'Add 2 and 3, then double it.'
+    >>> unwrap('"Hello" is what I said')
+    '"Hello" is what I said'
+    """
+    inner = text.strip()
+    if len(inner) > 2 and inner[0] in "\"'" and inner[-1] == inner[0] and inner[0] not in inner[1:-1]:
+        return inner[1:-1].strip()
+    return text
+
+
 def pieces(text: str) -> list[Piece]:
     """The message cut at every possible intent boundary (see the module docstring)."""
     text = clean(text)

@@ -28,7 +28,7 @@ from typing import Any
 
 from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.intents import pieces
+from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     GENERIC,
@@ -255,7 +255,7 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     items for the same tool become one when together they still make one call, or when the
     first only announces what the next one spells out ("I need a server. Its host is …").
     """
-    text = clean(text)
+    text = unwrap(clean(text))
     items: list[tuple[int, int, Tool]] = []
     waiting: int | None = None
     for piece in pieces(text):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from wirelab.offline_model.calls import bind_all
+from wirelab.offline_model.frames import cuts
 from wirelab.offline_model.intents import unwrap
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import plan
+from wirelab.offline_model.sharing import bind_plan
 
 
 def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:
@@ -32,3 +35,80 @@ def test_a_message_pasted_in_quotes_is_read_as_the_message():
     assert unwrap('"Attic" is the room') == '"Attic" is the room'
     items = plan('"Boil water to 80 degrees, then switch the lamp in the attic."', (KETTLE, LAMP))
     assert [item.tool for item in items] == [KETTLE, LAMP]
+
+
+NUMBER = {"type": "number"}
+AREA = tool(
+    "room_area",
+    "Area of a rectangular room.",
+    {"width": {"type": "number", "description": "width in metres"}, "length": NUMBER},
+    ("width", "length"),
+)
+SPEED = tool(
+    "average_speed",
+    "Average speed of a trip leg.",
+    {
+        "distance_km": {"type": "number", "description": "distance in kilometres"},
+        "hours": {"type": "number", "description": "time taken in hours"},
+        "unit": {"type": "string", "enum": ["kmh", "mph"], "description": "unit of the answer"},
+    },
+    ("distance_km", "hours"),
+)
+PARCEL = tool(
+    "parcel_price",
+    "Price of sending a parcel to a city.",
+    {"weight_kg": {"type": "number", "description": "weight in kg"}, "city": {"type": "string"}},
+    ("weight_kg", "city"),
+)
+MUSEUMS = tool(
+    "find_museums",
+    "Find museums in a city.",
+    {"city": {"type": "string"}, "theme": {"type": "string", "description": "what the museum is about"}},
+    ("city",),
+)
+RAIN = tool("yearly_rainfall", "Rainfall in a year.", {"year": {"type": "integer"}}, ("year",))
+HARVEST = tool("yearly_harvest", "Grain harvest in a year.", {"year": {"type": "integer"}}, ("year",))
+
+
+def calls_of(text: str, *tools: Tool) -> list[tuple[str, dict]]:
+    return [(item.tool.name, item.arguments) for item in bind_plan(plan(text, tools))]
+
+
+def test_values_given_again_in_order_make_another_call():
+    assert bind_all(AREA, "Room A is 4 m by 5 m, room B 3 m by 6 m") == [
+        {"width": 4, "length": 5},
+        {"width": 3, "length": 6},
+    ]
+    assert cuts(AREA, "Room A is 4 m by 5 m, room B 3 m by 6 m")[0] == [20]
+
+
+def test_each_sentence_with_a_full_set_of_values_is_a_call():
+    text = "The first leg was 40 km in 2 hours. The second leg was 65 km in 3 hours. Give both in mph."
+    assert bind_all(SPEED, text) == [
+        {"distance_km": 40, "hours": 2, "unit": "mph"},
+        {"distance_km": 65, "hours": 3, "unit": "mph"},
+    ]
+
+
+def test_a_later_call_keeps_what_it_does_not_change():
+    text = "How much is a 3 kg parcel to Oslo, and then a 5 kg one?"
+    assert bind_all(PARCEL, text) == [{"weight_kg": 3, "city": "Oslo"}, {"weight_kg": 5, "city": "Oslo"}]
+
+
+def test_a_listed_name_goes_with_the_parameter_of_the_name_before_it():
+    assert [call["city"] for call in bind_all(MUSEUMS, "Find museums near Lyon and Turin")] == [
+        "Lyon",
+        "Turin",
+    ]
+
+
+def test_an_intent_without_its_value_takes_it_from_the_intent_before():
+    found = calls_of(
+        "What was the rainfall in 1984 and 1990? Also, the harvest in those years?", RAIN, HARVEST
+    )
+    assert found == [
+        ("yearly_rainfall", {"year": 1984}),
+        ("yearly_rainfall", {"year": 1990}),
+        ("yearly_harvest", {"year": 1984}),
+        ("yearly_harvest", {"year": 1990}),
+    ]

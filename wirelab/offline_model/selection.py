@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.calls import announces, one_call
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
@@ -248,15 +247,15 @@ def asks_for_nothing(text: str) -> bool:
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A piece that selects no tool belongs to the item before it: as more of the same call
-    ("…, with a play time of 20 minutes"), or as the same request again when it gives new
-    values for what that item filled ("$30 in Chicago, $52 in Sacramento"). A piece before
-    the first item, or after a full stop, waits for the next item and joins it. Neighbouring
-    items for the same tool become one when together they still make one call, or when the
-    first only announces what the next one spells out ("I need a server. Its host is …").
+    A piece that selects no tool belongs to the item before it ("…, with a play time of
+    20 minutes"); a piece before the first item, or after a full stop, waits for the next
+    item and joins it. Neighbouring items for the same tool are one intent, whose frames
+    `calls.bind_all` finds ("€12 in Lyon, €19 in Turin"), unless the second names the
+    tool again after "then" or "also" ("…; also, how long for the attic?"): that asks for
+    the call again, and `sharing` lets it keep what the first one said.
     """
     text = unwrap(clean(text))
-    items: list[tuple[int, int, Tool]] = []
+    items: list[tuple[int, int, Tool, bool]] = []
     waiting: int | None = None
     for piece in pieces(text):
         if asks_for_nothing(piece.text):
@@ -264,39 +263,33 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         tool, match = best_tool(piece.text, tools)
         start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
-            items.append((start, piece.end, tool))
+            again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
+            items.append((start, piece.end, tool, again))
         elif items and piece.joiner in ("and", "then", ",", ""):
-            _continue(items, text, start, piece.end)
+            _continue(items, start, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             waiting = start
             continue
         waiting = None
     if waiting is not None and items:
-        _continue(items, text, waiting, len(text))
+        _continue(items, waiting, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
-            items.append((0, len(text), tool))
-    merged: list[tuple[int, int, Tool]] = []
-    for start, end, tool in items:
-        if merged and merged[-1][2] is tool and _same_call(tool, text, merged[-1], end):
-            merged[-1] = (merged[-1][0], end, tool)
+            items.append((0, len(text), tool, False))
+    merged: list[tuple[int, int, Tool, bool]] = []
+    for start, end, tool, again in items:
+        if merged and merged[-1][2] is tool and not again:
+            merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
-            merged.append((start, end, tool))
-    return [PlanItem(text[start:end], tool) for start, end, tool in merged]
+            merged.append((start, end, tool, again))
+    return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
 
 
-def _continue(items: list[tuple[int, int, Tool]], text: str, start: int, end: int) -> None:
-    """Add text[start:end] to the last item, or make it that tool's next call."""
-    first, _, tool = items[-1]
-    if one_call(tool, text[first:end]):
-        items[-1] = (first, end, tool)
-    else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
-        items.append((start, end, tool))
-
-
-def _same_call(tool: Tool, text: str, before: tuple[int, int, Tool], end: int) -> bool:
-    return announces(tool, text[before[0] : before[1]]) or one_call(tool, text[before[0] : end])
+def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:
+    """Add the piece ending at `end` to the last item."""
+    first, _, tool, again = items[-1]
+    items[-1] = (first, end, tool, again)
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -1,0 +1,126 @@
+"""Stage 5c, shared context: what one intent leaves unsaid, the intents around it say.
+
+    bind_plan(plan("Give me the forecast for Oslo and the tides there", tools))
+    # the tides call takes `city: "Oslo"` from the forecast call
+
+A careful reader fills a gap in one request from the requests next to it:
+
+- **the same call again**: an item that asks for the previous item's tool again
+  ("…; also, the same for the attic") keeps every argument it does not change;
+- **a value another intent gave**: a required parameter an item gives no value
+  for, or only unmarked words ("for the same period"), takes the value of a
+  parameter of the same name (or sharing a word of it and its type) from the
+  nearest item before it, else after it ("the tide and wind report for Brest":
+  the tide item takes Brest from the next one). When that item made one call
+  per value ("in 1984 and 1990"), so does this one.
+
+What is still missing is guessed from the item's own text (`calls.guessed`), or,
+when nothing could say it, reported as `missing` so the model asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, inherit
+from wirelab.offline_model.lexicon import GENERIC
+from wirelab.offline_model.normalize import identifier_words
+from wirelab.offline_model.request import Tool
+from wirelab.offline_model.selection import PlanItem
+from wirelab.offline_model.slots import resolve, schema_type
+
+GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
+
+
+def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
+    """Every item's calls with their arguments and what is still missing (see above)."""
+    calls = [bind_calls(item.tool, item.request) for item in items]
+    for k in range(1, len(items)):
+        if items[k].tool is items[k - 1].tool:  # asked again: keep what it does not change
+            base = calls[k - 1][-1]
+            calls[k] = [inherit(base, bound) for bound in calls[k]]
+    for k in range(len(items)):
+        calls[k] = _carried(items, calls, k)
+    bound = []
+    for item, found in zip(items, calls, strict=True):
+        for call in found:
+            missing = unsaid(item.tool, call.arguments)
+            bound.append(
+                PlanItem(item.request, item.tool, guessed(item.tool, item.request, call.arguments), missing)
+            )
+    return bound
+
+
+def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bound]:
+    """Item k's calls with its gaps filled from the nearest item that has a kin parameter."""
+    tool = items[k].tool
+    found = calls[k]
+    for name in _gaps(tool, found):
+        order = [*range(k - 1, -1, -1), *range(k + 1, len(items))]
+        for other in order:
+            kin = _kin(tool, name, items[other].tool)
+            values = _values(calls[other], kin) if kin else []
+            if values:
+                found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
+                break
+    return found
+
+
+def _gaps(tool: Tool, found: list[Bound]) -> list[str]:
+    """Required parameters no call of the item fills, or fills only with unmarked words."""
+    required = tool.parameters.get("required", [])
+    required = required if isinstance(required, list) else []
+    return [
+        name
+        for name in required
+        if all(name not in bound.arguments or name in bound.unmarked for bound in found)
+    ]
+
+
+def _with(bound: Bound, name: str, value: Any) -> Bound:
+    return Bound({**bound.arguments, name: value}, bound.unmarked - {name})
+
+
+def _values(found: list[Bound], name: str) -> list[Any]:
+    """The distinct values the calls give `name` with marked words, in order."""
+    values: list[Any] = []
+    for bound in found:
+        value = bound.arguments.get(name)
+        if name in bound.arguments and name not in bound.unmarked and value not in values:
+            values.append(value)
+    return values
+
+
+def _kin(tool: Tool, name: str, other: Tool) -> str | None:
+    """The parameter of `other` that holds what `name` holds: the same name, else one that
+    shares a word of it (not a generic one) and its type ("company" ~ "company_name")."""
+    mine, theirs = _properties(tool), _properties(other)
+    if name in theirs:
+        return name
+    words = set(identifier_words(name)) - GENERIC
+    kind = schema_type(resolve(mine.get(name), tool.parameters))
+    for candidate, schema in theirs.items():
+        if (
+            words & set(identifier_words(candidate))
+            and schema_type(resolve(schema, other.parameters)) == kind
+        ):
+            return candidate
+    return None
+
+
+def _properties(tool: Tool) -> dict[str, Any]:
+    properties = tool.parameters.get("properties", {})
+    return properties if isinstance(properties, dict) else {}
+
+
+def unsaid(tool: Tool, given: dict[str, Any]) -> tuple[str, ...]:
+    """Required parameters with no value in the request and none the schema gives: a string,
+    a number or an option only the user can say (a flag can be false, a list empty)."""
+    properties = _properties(tool)
+    required = tool.parameters.get("required", [])
+    missing = []
+    for name in required if isinstance(required, list) else []:
+        schema = resolve(properties.get(name), tool.parameters)
+        if name not in given and "default" not in schema and schema_type(schema) not in GUESSABLE:
+            missing.append(name)
+    return tuple(missing)

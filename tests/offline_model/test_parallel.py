@@ -112,3 +112,34 @@ def test_an_intent_without_its_value_takes_it_from_the_intent_before():
         ("yearly_harvest", {"year": 1984}),
         ("yearly_harvest", {"year": 1990}),
     ]
+
+
+FENCE = tool(
+    "paint_fence",
+    "Paint a fence.",
+    {
+        "color": {"type": "string", "description": "paint color"},
+        "meters": {"type": "number", "description": "length of fence in meters"},
+    },
+    ("color", "meters"),
+)
+PLANTS = tool("water_plants", "Water the plants.", {"liters": {"type": "number"}}, ("liters",))
+
+
+def test_a_closing_question_that_asks_again_makes_no_second_call():
+    text = (
+        "Paint 20 meters of fence in green. Then water the plants with 5 liters. "
+        "So, can you paint the fence and water the plants?"
+    )
+    assert calls_of(text, FENCE, PLANTS) == [
+        ("paint_fence", {"color": "green", "meters": 20}),
+        ("water_plants", {"liters": 5}),
+    ]
+
+
+def test_a_count_in_words_is_not_a_value_when_digits_give_them():
+    text = "You have two rooms, a kitchen and a hall. The kitchen is 4 m by 5 m. The hall is 2 m by 6 m."
+    assert calls_of(text, AREA) == [
+        ("room_area", {"width": 4, "length": 5}),
+        ("room_area", {"width": 2, "length": 6}),
+    ]

@@ -39,6 +39,7 @@ from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
+from wirelab.offline_model.values import Value
 
 MAX_CALLS = 8  # calls one intent may become
 BETTER = 0.5  # how much better a list's parameter must fit a listed value to take it
@@ -49,10 +50,11 @@ LEAD_WORDS = 12  # the most words that lead into every frame
 @dataclass(frozen=True)
 class Bound:
     """The arguments of one call, and the parameters only unmarked words filled (a phrase
-    such as "same duration"), which context says better when it can."""
+    such as "same period", a number word), which context says better when it can."""
 
     arguments: dict[str, Any]
     unmarked: frozenset[str] = frozenset()
+    frame: int = 0  # which frame of its intent the call comes from
 
 
 def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any]]:
@@ -92,8 +94,8 @@ def bind_calls(tool: Tool, text: str) -> list[Bound]:
             found = [inherit(base, bound) for bound in found]
             shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
         frames.append(found)
-    calls = [bound for found in frames for bound in found][:MAX_CALLS]
-    return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked) for b in calls]
+    calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
+    return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n) for n, b in calls]
 
 
 def _lead(tool: Tool, words: str) -> str:
@@ -146,13 +148,18 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     if tail:
         head = _first_sentence_end(evidence)
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
-    unmarked = frozenset(k for k, i in evidence.chosen.items() if evidence.values[i].kind == "phrase")
+    unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots)
     if not lists:
         return [Bound(first, unmarked)], later
     respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
     spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
     return [Bound(arguments, unmarked) for arguments in spread], later
+
+
+def _unmarked(value: Value) -> bool:
+    """Words no mark sets apart: a phrase, or a number written as a word ("two shapes")."""
+    return value.kind == "phrase" or value.kind == "number" and value.text[:1].isalpha()
 
 
 def _lists(evidence: Evidence, slots: dict[str, Slot]) -> list[tuple[str, list[Any]]]:

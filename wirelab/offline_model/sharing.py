@@ -30,6 +30,7 @@ from wirelab.offline_model.selection import PlanItem
 from wirelab.offline_model.slots import resolve, schema_type
 
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
+MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
 
 
 def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
@@ -39,16 +40,48 @@ def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
         if items[k].tool is items[k - 1].tool:  # asked again: keep what it does not change
             base = calls[k - 1][-1]
             calls[k] = [inherit(base, bound) for bound in calls[k]]
+    said = [any(set(b.arguments) - b.unmarked for b in found) for found in calls]
     for k in range(len(items)):
         calls[k] = _carried(items, calls, k)
+    kept = [
+        (item, found)
+        for item, found, own in zip(items, calls, said, strict=True)
+        if own or not any(s and other.tool is item.tool for other, s in zip(items, said, strict=True))
+    ]
     bound = []
-    for item, found in zip(items, calls, strict=True):
+    for item, found in kept:
         for call in found:
             missing = unsaid(item.tool, call.arguments)
             bound.append(
                 PlanItem(item.request, item.tool, guessed(item.tool, item.request, call.arguments), missing)
             )
-    return bound
+    return _distinct(bound)
+
+
+def _distinct(bound: list[PlanItem]) -> list[PlanItem]:
+    """The calls less any that a call of another intent for the same tool already makes, with
+    the same or more arguments: a summary that asks again for what was asked ("So what are
+    the …?"). Calls of one intent are its frames and lists, meant apart."""
+    by_tool: dict[str, list[PlanItem]] = {}
+    for item in bound:
+        by_tool.setdefault(item.tool.name, []).append(item)
+    dropped: set[int] = set()
+    for same in by_tool.values():
+        same = same[:MAX_COMPARED]
+        for k, item in enumerate(same):
+            for j, other in enumerate(same):
+                if other.request == item.request or id(other) in dropped:
+                    continue
+                if _within(item, other) and (j < k or not _within(other, item)):
+                    dropped.add(id(item))
+                    break
+    return [item for item in bound if id(item) not in dropped]
+
+
+def _within(item: PlanItem, other: PlanItem) -> bool:
+    """Whether every argument of `item` is also an argument of `other`, with the same value."""
+    mine, theirs = item.arguments or {}, other.arguments or {}
+    return all(k in theirs and theirs[k] == v for k, v in mine.items())
 
 
 def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bound]:
@@ -59,7 +92,7 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
         order = [*range(k - 1, -1, -1), *range(k + 1, len(items))]
         for other in order:
             kin = _kin(tool, name, items[other].tool)
-            values = _values(calls[other], kin) if kin else []
+            values = _values(calls[other], kin, other < k) if kin else []
             if values:
                 found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
                 break
@@ -81,10 +114,14 @@ def _with(bound: Bound, name: str, value: Any) -> Bound:
     return Bound({**bound.arguments, name: value}, bound.unmarked - {name})
 
 
-def _values(found: list[Bound], name: str) -> list[Any]:
-    """The distinct values the calls give `name` with marked words, in order."""
+def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
+    """The distinct values the calls give `name` with marked words, in order, from the frame
+    nearest the item they go to (the last frame of an item before it)."""
     values: list[Any] = []
-    for bound in found:
+    if not found:
+        return values
+    nearest = found[-1].frame if before else found[0].frame
+    for bound in (b for b in found if b.frame == nearest):
         value = bound.arguments.get(name)
         if name in bound.arguments and name not in bound.unmarked and value not in values:
             values.append(value)

@@ -143,3 +143,27 @@ def test_a_count_in_words_is_not_a_value_when_digits_give_them():
         ("room_area", {"width": 4, "length": 5}),
         ("room_area", {"width": 2, "length": 6}),
     ]
+
+
+def test_context_after_a_full_stop_waits_for_the_next_intent():
+    text = (
+        "First, water the plants with 5 liters. Second, I have 12 meters of wood, "
+        "and green is my color. Please paint the fence."
+    )
+    assert calls_of(text, FENCE, PLANTS) == [
+        ("water_plants", {"liters": 5}),
+        ("paint_fence", {"color": "green", "meters": 12}),
+    ]
+
+
+NEWS = tool(
+    "company_news",
+    "Latest news about a company.",
+    {"company": {"type": "string", "description": "company name"}, "days": {"type": "integer"}},
+    ("company",),
+)
+
+
+def test_a_name_said_again_in_short_is_the_same_value():
+    text = "Get the news about Acme Widgets from the last 3 days; I mean the news about Acme."
+    assert bind_all(NEWS, text) == [{"company": "Acme Widgets", "days": 3}]

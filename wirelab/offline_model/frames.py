@@ -109,7 +109,7 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot]) -> list[int]
         points, slot, typed = fits[0]
         held = filled[slot.name]
         tuples = group is not None and _tuple(owners.get(group, {}))  # "3 and 4, 5 and 12"
-        if held.typed == typed or group is not None and held.group == group and not tuples:
+        if _same(held.typed, typed) or group is not None and held.group == group and not tuples:
             continue  # the same value said again, or the next value of a list
         if not _sure(held, owners) and points > held.points + PEER:
             _fill(filled, owners, value, fits[0], False, group)  # a stray value was there
@@ -307,6 +307,16 @@ def _fits(slots: list[Slot], value: Value, evidence: Evidence) -> list[Fit]:
             fits.append((points, -rank, slot, typed))
     fits.sort(key=lambda fit: (fit[0], fit[1]), reverse=True)
     return [(points, slot, typed) for points, _, slot, typed in fits]
+
+
+def _same(one: Any, other: Any) -> bool:
+    """The same value, or a name and its short form ("Acme Inc" and "Acme")."""
+    if one == other:
+        return True
+    if isinstance(one, str) and isinstance(other, str):
+        one, other = one.casefold(), other.casefold()
+        return one.startswith(other + " ") or other.startswith(one + " ")
+    return False
 
 
 def _digits(value: Value) -> bool:

@@ -249,10 +249,11 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
 
     A piece that selects no tool belongs to the item before it ("…, with a play time of
     20 minutes"); a piece before the first item, or after a full stop, waits for the next
-    item and joins it. Neighbouring items for the same tool are one intent, whose frames
-    `calls.bind_all` finds ("€12 in Lyon, €19 in Turin"), unless the second names the
-    tool again after "then" or "also" ("…; also, how long for the attic?"): that asks for
-    the call again, and `sharing` lets it keep what the first one said.
+    item and joins it, and so do the pieces after it until one selects a tool.
+    Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
+    finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
+    "then" or "also" ("…; also, how long for the attic?"): that asks for the call again,
+    and `sharing` lets it keep what the first one said.
     """
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
@@ -265,6 +266,8 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         if tool is not None and match.chosen:
             again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
             items.append((start, piece.end, tool, again))
+        elif waiting is not None:
+            continue  # still context for the next item: "Second, I have 36 and 48, and …"
         elif items and piece.joiner in ("and", "then", ",", ""):
             _continue(items, start, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")

@@ -167,3 +167,16 @@ NEWS = tool(
 def test_a_name_said_again_in_short_is_the_same_value():
     text = "Get the news about Acme Widgets from the last 3 days; I mean the news about Acme."
     assert bind_all(NEWS, text) == [{"company": "Acme Widgets", "days": 3}]
+
+
+MEDIAN = tool(
+    "median_of",
+    "Median of a list of numbers.",
+    {"values": {"type": "array", "items": {"type": "number"}, "description": "the numbers"}},
+    ("values",),
+)
+
+
+def test_each_list_in_brackets_for_a_list_parameter_is_a_call():
+    text = "Team A scored [3, 9, 4] and team B scored [7, 1, 8]. What is the median of each team?"
+    assert bind_all(MEDIAN, text) == [{"values": [3, 9, 4]}, {"values": [7, 1, 8]}]

@@ -149,7 +149,7 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
         head = _first_sentence_end(evidence)
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
-    lists = _lists(evidence, slots)
+    lists = _lists(evidence, slots, first)
     if not lists:
         return [Bound(first, unmarked)], later
     respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
@@ -162,12 +162,16 @@ def _unmarked(value: Value) -> bool:
     return value.kind == "phrase" or value.kind == "number" and value.text[:1].isalpha()
 
 
-def _lists(evidence: Evidence, slots: dict[str, Slot]) -> list[tuple[str, list[Any]]]:
-    """Each parameter that took one value of a written list, with the whole list's values."""
+def _lists(evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """Each parameter that took one value of a written list, with the whole list's values;
+    not a list a parameter that takes a list holds some of ("[4, 8, 15]")."""
+    held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
     lists = []
     for group in written_lists(evidence):
         taken = [name for name, index in evidence.chosen.items() if index in group]
         free = [k for k in group if k not in evidence.used]
+        if any(repr(evidence.values[k].value) in held for k in group):
+            continue
         if len(taken) == 1 and free:
             slot = slots[taken[0]]
             typed = [

@@ -43,6 +43,7 @@ LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fil
 PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = {"and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 SCALAR = ("array", "object", "boolean")
 MAX_FRAMES = 8
@@ -69,18 +70,26 @@ def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
     ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen")."""
     evidence = Evidence.of(tool, text)
     fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = [s for s in slots_of(tool.parameters, tool.parameters) if s.kind not in SCALAR]
+    every = slots_of(tool.parameters, tool.parameters)
+    slots = [s for s in every if s.kind not in SCALAR]
+    arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
     written = [v.start for v in evidence.values if v.kind not in SKIPPED]
-    return frame_starts(tool, evidence, slots), min(written, default=0)
+    return frame_starts(tool, evidence, slots, arrays), min(written, default=0)
 
 
-def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot]) -> list[int]:
-    """The cut before each value that begins a new frame (see the module docstring)."""
+def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot]) -> list[int]:
+    """The cut before each value that begins a new frame (see the module docstring).
+
+    A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a
+    list of numbers: a second such list, when every such parameter has one, is another frame.
+    """
     chosen = _chosen(evidence, evidence, slots, 0)
     members = _list_members(evidence, chosen)
     structured = _structured(evidence)
     groups = {k: number for number, group in enumerate(written_lists(evidence)) for k in group}
-    found = _candidates(evidence, slots)
+    units = _bracketed(evidence, arrays)
+    inner = {k for group in evidence.groups() if group[0] in units for k in group[1:]}
+    found = _candidates(evidence, slots, units)
     filled: dict[str, Fill] = {}
     owners: dict[int, dict[str, str]] = {}  # the parameters (and kinds) each list's values went to
     starts: list[int] = []
@@ -88,7 +97,12 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot]) -> list[int]
     while i < len(found):
         k, value, fits = found[i]
         i += 1
-        if k in structured:
+        if k in inner:
+            continue  # inside a list in brackets
+        if k in units:
+            fits = [(UNIT_POINTS, slot, units[k]) for slot in arrays if slot.name not in filled]
+            fits = fits or [(UNIT_POINTS, arrays[0], units[k])]
+        elif k in structured:
             continue  # a value binding put in a list or an object parameter
         if any(fill.value.start <= value.start < _reach(fill.value) for fill in filled.values()):
             continue  # the region written after a name ("Porto, Portugal")
@@ -153,7 +167,26 @@ def _chosen(evidence: Evidence, part: Evidence, slots: list[Slot], offset: int) 
     return chosen
 
 
-def _candidates(evidence: Evidence, slots: list[Slot]) -> list[tuple[int, Value, list[Fit]]]:
+def _bracketed(evidence: Evidence, arrays: list[Slot]) -> dict[int, tuple[Any, ...]]:
+    """First value of each list of numbers written in brackets -> the list's numbers."""
+    units: dict[int, tuple[Any, ...]] = {}
+    text = evidence.text
+    for group in evidence.groups() if arrays else []:
+        first, last = evidence.values[group[0]], evidence.values[group[-1]]
+        before, after = text[: first.start].rstrip()[-1:], text[last.end :].lstrip()[:1]
+        if first.kind == "number" and before in "[(" and after in "])" and before and after:
+            units[group[0]] = tuple(evidence.values[k].value for k in group)
+    return units
+
+
+def _item_type(slot: Slot) -> str:
+    items = slot.schema.get("items")
+    return str(items.get("type", "")) if isinstance(items, dict) else ""
+
+
+def _candidates(
+    evidence: Evidence, slots: list[Slot], units: dict[int, tuple[Any, ...]]
+) -> list[tuple[int, Value, list[Fit]]]:
     """The values that can start or fill a frame, in text order, each with its fits."""
     digits = any(v.kind == "number" and _digits(v) for v in evidence.values)
     enums = [v for v in evidence.values if v.kind == "enum"]
@@ -165,7 +198,7 @@ def _candidates(evidence: Evidence, slots: list[Slot]) -> list[tuple[int, Value,
         if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
             continue  # a word that names an option is that option
         fits = _fits(slots, value, evidence)
-        if fits:
+        if fits or k in units:
             found.append((k, value, fits))
     return found
 

@@ -180,3 +180,48 @@ MEDIAN = tool(
 def test_each_list_in_brackets_for_a_list_parameter_is_a_call():
     text = "Team A scored [3, 9, 4] and team B scored [7, 1, 8]. What is the median of each team?"
     assert bind_all(MEDIAN, text) == [{"values": [3, 9, 4]}, {"values": [7, 1, 8]}]
+
+
+DINER = tool(
+    "find_diner",
+    "Find a diner in a city by cuisine.",
+    {"city": {"type": "string"}, "cuisine": {"type": "string", "enum": ["Thai", "Greek", "Mexican"]}},
+    ("city", "cuisine"),
+)
+DICE = tool(
+    "dice_odds",
+    "Chance of rolling a total with some dice.",
+    {"dice": {"type": "integer", "description": "number of dice"}, "total": {"type": "integer"}},
+    ("dice", "total"),
+)
+
+
+def test_a_wish_is_a_request_not_an_opinion():
+    assert calls_of("I would like to water the plants with 5 liters.", PLANTS) == [
+        ("water_plants", {"liters": 5})
+    ]
+    assert not plan("I like watering plants.", (PLANTS,))
+
+
+def test_options_listed_together_make_one_call_each():
+    assert bind_all(DINER, "Find Thai and Greek diners in Lyon") == [
+        {"city": "Lyon", "cuisine": "Thai"},
+        {"city": "Lyon", "cuisine": "Greek"},
+    ]
+
+
+def test_context_between_intents_goes_where_its_values_fit():
+    text = (
+        "Water the plants with 5 liters, then what are the odds with dice? I roll 3 dice for a total of 12."
+    )
+    assert calls_of(text, PLANTS, DICE) == [
+        ("water_plants", {"liters": 5}),
+        ("dice_odds", {"dice": 3, "total": 12}),
+    ]
+    text = (
+        "What are the odds with dice? I roll 3 dice for a total of 12. Also water the plants with 5 liters."
+    )
+    assert calls_of(text, PLANTS, DICE) == [
+        ("dice_odds", {"dice": 3, "total": 12}),
+        ("water_plants", {"liters": 5}),
+    ]

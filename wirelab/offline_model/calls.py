@@ -157,6 +157,15 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     return [Bound(arguments, unmarked) for arguments in spread], later
 
 
+def takes(tool: Tool, text: str) -> int:
+    """How many of the values written in `text` (numbers, quotes, dates, codes; not names or
+    unmarked words, which many a parameter takes) the tool's parameters take."""
+    evidence = Evidence.of(tool, text)
+    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    found = [evidence.values[k] for k in evidence.chosen.values()]
+    return sum(not _unmarked(value) and value.kind != "name" for value in found)
+
+
 def _unmarked(value: Value) -> bool:
     """Words no mark sets apart: a phrase, or a number written as a word ("two shapes")."""
     return value.kind == "phrase" or value.kind == "number" and value.text[:1].isalpha()
@@ -181,7 +190,31 @@ def _lists(evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any]) ->
             ]
             if None not in typed:
                 lists.append((slot.name, typed))
+        elif not taken:
+            lists += _options_listed(evidence, slots, group)
     return lists
+
+
+def _options_listed(
+    evidence: Evidence, slots: dict[str, Slot], group: list[int]
+) -> list[tuple[str, list[Any]]]:
+    """A written list whose every value names an option of the enum parameter that took one
+    of them ("Thai and Greek food" for a `cuisine` enum): that parameter's list."""
+    at: dict[int, list[Value]] = {}
+    for value in evidence.values:
+        if value.kind == "enum":
+            at.setdefault(value.start, []).append(value)
+    for name, index in evidence.chosen.items():
+        chosen = evidence.values[index]
+        if chosen.kind != "enum":
+            continue
+        named = [at.get(evidence.values[k].start, []) for k in group]
+        options = [
+            next((o for o in found if typed_value(slots[name], o) is not None), None) for found in named
+        ]
+        if None not in options and chosen in options:
+            return [(name, [typed_value(slots[name], o) for o in options])]
+    return []
 
 
 def _misplaced(evidence: Evidence, slots: dict[str, Slot]) -> set[int]:

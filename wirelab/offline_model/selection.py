@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from wirelab.offline_model.calls import takes
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
@@ -49,6 +50,7 @@ STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
+WISHES = {"would", "i'd", "we'd", "you'd", "he'd", "she'd", "they'd"}  # "I would like to…" asks
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ def asks_for_nothing(text: str) -> bool:
         and len(content) <= 6
     ):
         return True
-    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or token in OPINIONS]
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
     if not actions:
         return False
     last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
@@ -244,12 +246,18 @@ def asks_for_nothing(text: str) -> bool:
     return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
 
 
+def _opinion(tokens: list[str], k: int) -> bool:
+    """An opinion word that states one: "I like trains", not "I would like to know …"."""
+    return tokens[k] in OPINIONS and not (k and tokens[k - 1] in WISHES)
+
+
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
     A piece that selects no tool belongs to the item before it ("…, with a play time of
     20 minutes"); a piece before the first item, or after a full stop, waits for the next
-    item and joins it, and so do the pieces after it until one selects a tool.
+    item and joins it, and so do the pieces after it until one selects a tool, unless
+    the item before takes more of their values.
     Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
     finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
     "then" or "also" ("…; also, how long for the attic?"): that asks for the call again,
@@ -264,6 +272,13 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         tool, match = best_tool(piece.text, tools)
         start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
+            if (
+                waiting is not None
+                and items
+                and _serves_before(items[-1][2], tool, text[waiting : piece.start])
+            ):
+                _continue(items, waiting, piece.start)
+                start = piece.start
             again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
             items.append((start, piece.end, tool, again))
         elif waiting is not None:
@@ -287,6 +302,12 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         else:
             merged.append((start, end, tool, again))
     return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+
+
+def _serves_before(before: Tool, after: Tool, context: str) -> bool:
+    """Whether context between two intents gives the one before more values than the one
+    after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
+    return before is not after and takes(before, context) > takes(after, context)
 
 
 def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:

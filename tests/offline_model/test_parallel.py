@@ -225,3 +225,56 @@ def test_context_between_intents_goes_where_its_values_fit():
         ("dice_odds", {"dice": 3, "total": 12}),
         ("water_plants", {"liters": 5}),
     ]
+
+
+SHOW = tool(
+    "show_details",
+    "Details of an art show at a gallery.",
+    {
+        "show_name": {"type": "string", "description": "name of the show"},
+        "gallery": {"type": "string", "description": "gallery name"},
+        "tickets": {"type": "array", "items": {"type": "string", "enum": ["child", "adult", "senior"]}},
+    },
+    ("show_name", "gallery"),
+)
+
+
+def test_two_sets_of_values_are_two_calls_and_a_last_sentence_holds_for_both():
+    text = (
+        "Show me the show named 'Blue Hour' in the Tate Gallery, and 'Salt Lines' in the Hayward "
+        "Gallery. Plus prices for child and adult."
+    )
+    found = bind_all(SHOW, text)
+    assert [{call["show_name"], call["gallery"]} for call in found] == [
+        {"Blue Hour", "Tate Gallery"},
+        {"Salt Lines", "Hayward Gallery"},
+    ]
+    assert [call["tickets"] for call in found] == [["child", "adult"], ["child", "adult"]]
+
+
+def test_a_sentence_that_named_the_tool_before_its_request_is_not_a_second_call():
+    text = (
+        "My parcel weighs 3 kg. What is the price to send it? Then water the plants with 5 liters. "
+        "So the parcel price to Oslo, please."
+    )
+    found = calls_of(text, PARCEL, PLANTS)
+    assert [name for name, _ in found].count("parcel_price") == 1
+
+
+SERVER = tool(
+    "add_server",
+    "Register a server.",
+    {
+        "nickname": {"type": "string", "description": "short name"},
+        "host": {"type": "string", "format": "uri"},
+        "api_key": {"type": "string", "description": "API key"},
+    },
+    ("nickname", "host", "api_key"),
+)
+
+
+def test_one_set_of_values_with_codes_around_it_is_one_call():
+    text = (
+        "Add a new QXR server with the nickname 'alpha' hosted at http://a.example.org. My API key: '98765'."
+    )
+    assert len(bind_all(SERVER, text)) == 1

@@ -145,9 +145,12 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
         first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
         evidence.used -= moved
     later = {}
-    if tail:
-        head = _first_sentence_end(evidence)
+    head = _first_sentence_end(evidence) if tail else len(evidence.text)
+    if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
+        rest = Evidence.of(tool, evidence.text[head:])
+        after = fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first)
     if not lists:

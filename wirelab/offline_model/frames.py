@@ -86,6 +86,7 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
     chosen = _chosen(evidence, evidence, slots, 0)
     members = _list_members(evidence, chosen)
     structured = _structured(evidence)
+    taken = set(chosen) | structured
     groups = {k: number for number, group in enumerate(written_lists(evidence)) for k in group}
     units = _bracketed(evidence, arrays)
     inner = {k for group in evidence.groups() if group[0] in units for k in group[1:]}
@@ -106,9 +107,13 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
             continue  # a value binding put in a list or an object parameter
         if any(fill.value.start <= value.start < _reach(fill.value) for fill in filled.values()):
             continue  # the region written after a name ("Porto, Portugal")
+        if k not in chosen and any(j != k and _overlap(evidence.values[j], value) for j in taken):
+            continue  # binding read these words as another value ("'2024-05-01'" as a date)
         group = groups.get(k)
         slot = chosen.get(k) or members.get(k)
-        if slot is not None and slot.name not in filled:  # binding's choice, or a list of it
+        held = filled.get(slot.name) if slot is not None else None
+        if slot is not None and (held is None or k in chosen and not held.chosen and not _sure(held, owners)):
+            # binding's choice (or a list of it), where nothing binding chose is
             fit = next((f for f in fits if f[1] is slot), None)
             if fit is not None:
                 _fill(filled, owners, value, fit, k in chosen, group)
@@ -123,12 +128,14 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
         points, slot, typed = fits[0]
         held = filled[slot.name]
         tuples = group is not None and _tuple(owners.get(group, {}))  # "3 and 4, 5 and 12"
-        if _same(held.typed, typed) or group is not None and held.group == group and not tuples:
-            continue  # the same value said again, or the next value of a list
-        if not _sure(held, owners) and points > held.points + PEER:
-            _fill(filled, owners, value, fits[0], False, group)  # a stray value was there
+        listed = group is not None and held.group == group and not tuples
+        if not _sure(held, owners) and points > held.points + PEER and not listed:
+            _fill(filled, owners, value, fits[0], k in chosen, group)  # a stray value was there
             continue
-        if (points < held.points - PEER or value.kind == "name" and points < MIN_START) and not tuples:
+        if _same(held.typed, typed) or listed:
+            continue  # the same value said again, or the next value of a list
+        weak = value.kind == "name" and points < MIN_START
+        if weak or points < held.points - PEER and not tuples:
             continue  # a stray value
         cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners))
         if cut is None or len(starts) + 1 >= MAX_FRAMES:
@@ -141,6 +148,7 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
         chosen = _chosen(evidence, rest, slots, cut)
         members = _list_members(evidence, chosen)
         structured = _structured(rest, evidence, cut)
+        taken = set(chosen) | structured
     return starts
 
 
@@ -225,6 +233,10 @@ def _tuple(kinds: dict[str, str]) -> bool:
 def _sure(fill: Fill, owners: dict[int, dict[str, str]]) -> bool:
     """The value is one of a list that fills several parameters."""
     return fill.group is not None and _tuple(owners.get(fill.group, {}))
+
+
+def _overlap(one: Value, other: Value) -> bool:
+    return one.start < other.end and other.start < one.end
 
 
 def _closed(evidence: Evidence, owners: dict[int, dict[str, str]]) -> list[tuple[int, int]]:

@@ -44,38 +44,38 @@ def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
     for k in range(len(items)):
         calls[k] = _carried(items, calls, k)
     kept = [
-        (item, found)
-        for item, found, own in zip(items, calls, said, strict=True)
+        (number, (item, found))
+        for number, (item, found, own) in enumerate(zip(items, calls, said, strict=True))
         if own or not any(s and other.tool is item.tool for other, s in zip(items, said, strict=True))
     ]
     bound = []
-    for item, found in kept:
+    for number, (item, found) in kept:
         for call in found:
             missing = unsaid(item.tool, call.arguments)
-            bound.append(
-                PlanItem(item.request, item.tool, guessed(item.tool, item.request, call.arguments), missing)
-            )
+            arguments = guessed(item.tool, item.request, call.arguments)
+            bound.append((number, PlanItem(item.request, item.tool, arguments, missing)))
     return _distinct(bound)
 
 
-def _distinct(bound: list[PlanItem]) -> list[PlanItem]:
-    """The calls less any that a call of another intent for the same tool already makes, with
-    the same or more arguments: a summary that asks again for what was asked ("So what are
-    the …?"). Calls of one intent are its frames and lists, meant apart."""
-    by_tool: dict[str, list[PlanItem]] = {}
-    for item in bound:
-        by_tool.setdefault(item.tool.name, []).append(item)
+def _distinct(bound: list[tuple[int, PlanItem]]) -> list[PlanItem]:
+    """The calls less any that a call of another intent for the same tool makes, with the
+    same or more arguments: a summary that asks again for what was asked ("So what are the
+    …?"), or a sentence of context that named the tool before its request. Calls of one
+    intent (its frames and lists), and of an intent asked again right after, are meant apart."""
+    by_tool: dict[str, list[tuple[int, PlanItem]]] = {}
+    for number, item in bound:
+        by_tool.setdefault(item.tool.name, []).append((number, item))
     dropped: set[int] = set()
     for same in by_tool.values():
         same = same[:MAX_COMPARED]
-        for k, item in enumerate(same):
-            for j, other in enumerate(same):
-                if other.request == item.request or id(other) in dropped:
+        for k, (mine, item) in enumerate(same):
+            for j, (theirs, other) in enumerate(same):
+                if abs(mine - theirs) < 2 or id(other) in dropped or not _within(item, other):
                     continue
-                if _within(item, other) and (j < k or not _within(other, item)):
+                if j < k or not _within(other, item):
                     dropped.add(id(item))
                     break
-    return [item for item in bound if id(item) not in dropped]
+    return [item for _, item in bound if id(item) not in dropped]
 
 
 def _within(item: PlanItem, other: PlanItem) -> bool:

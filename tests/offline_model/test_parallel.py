@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.frames import cuts
-from wirelab.offline_model.intents import unwrap
+from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import plan
 from wirelab.offline_model.sharing import bind_plan
@@ -278,3 +278,30 @@ def test_one_set_of_values_with_codes_around_it_is_one_call():
         "Add a new QXR server with the nickname 'alpha' hosted at http://a.example.org. My API key: '98765'."
     )
     assert len(bind_all(SERVER, text)) == 1
+
+
+TRIP = tool(
+    "book_trip",
+    "Book a trip to a city on a date, avoiding some kinds of roads.",
+    {
+        "city": {"type": "string"},
+        "date": {"type": "string", "description": "date of the trip"},
+        "avoid": {"type": "array", "items": {"type": "string"}, "description": "road kinds to avoid"},
+    },
+    ("city", "date"),
+)
+
+
+def test_a_value_said_twice_with_a_comma_is_one_value():
+    assert len(bind_all(TRIP, "Book a trip to Lyon for next Friday, June 5th 2026.")) == 1
+
+
+def test_items_of_a_list_parameter_start_no_call():
+    assert len(bind_all(TRIP, "Book a trip to Lyon on May 3, and avoid 'Tolls' and 'Ferries'.")) == 1
+
+
+def test_a_title_or_an_abbreviation_does_not_end_a_sentence():
+    assert [p.text for p in pieces("Ask Mr. Lee about Acme Inc. today. Then call Dr. Ng.")] == [
+        "Ask Mr. Lee about Acme Inc. today",
+        "call Dr. Ng",
+    ]

@@ -69,15 +69,17 @@ def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
     above); and where the first value is, which ends the words that lead into every frame
     ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen")."""
     evidence = Evidence.of(tool, text)
-    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    bound = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
     every = slots_of(tool.parameters, tool.parameters)
     slots = [s for s in every if s.kind not in SCALAR]
     arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
     written = [v.start for v in evidence.values if v.kind not in SKIPPED]
-    return frame_starts(tool, evidence, slots, arrays), min(written, default=0)
+    return frame_starts(tool, evidence, slots, arrays, bound), min(written, default=0)
 
 
-def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot]) -> list[int]:
+def frame_starts(
+    tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot], bound: dict[str, Any]
+) -> list[int]:
     """The cut before each value that begins a new frame (see the module docstring).
 
     A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a
@@ -85,7 +87,7 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
     """
     chosen = _chosen(evidence, evidence, slots, 0)
     members = _list_members(evidence, chosen)
-    structured = _structured(evidence)
+    structured = _structured(evidence, bound)
     taken = set(chosen) | structured
     groups = {k: number for number, group in enumerate(written_lists(evidence)) for k in group}
     units = _bracketed(evidence, arrays)
@@ -132,7 +134,7 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
         if not _sure(held, owners) and points > held.points + PEER and not listed:
             _fill(filled, owners, value, fits[0], k in chosen, group)  # a stray value was there
             continue
-        if _same(held.typed, typed) or listed:
+        if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
             continue  # the same value said again, or the next value of a list
         weak = value.kind == "name" and points < MIN_START
         if weak or points < held.points - PEER and not tuples:
@@ -144,21 +146,30 @@ def frame_starts(tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list
         filled, owners = {}, {}
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
         rest = Evidence.of(tool, evidence.text[cut:])  # what binding chooses from here on
-        fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        bound = fill_object(tool.parameters, rest, tool.parameters, False, 0)
         chosen = _chosen(evidence, rest, slots, cut)
         members = _list_members(evidence, chosen)
-        structured = _structured(rest, evidence, cut)
+        structured = _structured(rest, bound, evidence, cut)
         taken = set(chosen) | structured
     return starts
 
 
-def _structured(part: Evidence, evidence: Evidence | None = None, offset: int = 0) -> set[int]:
-    """Indices (in `evidence`) of the values binding `part` put in a list or an object."""
+def _structured(
+    part: Evidence, bound: dict[str, Any], evidence: Evidence | None = None, offset: int = 0
+) -> set[int]:
+    """Indices (in `evidence`) of the values binding `part` put in a list or an object,
+    or that are items of a list it bound ("avoid 'tolls' and 'ferries'")."""
     evidence = evidence or part
+    listed = {_key(item) for value in bound.values() if isinstance(value, list) for item in value}
     at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
     used = part.used - set(part.chosen.values())
-    found = (at.get((part.values[k].start + offset, part.values[k].kind, part.values[k].text)) for k in used)
+    found = {at.get((part.values[k].start + offset, part.values[k].kind, part.values[k].text)) for k in used}
+    found |= {k for k, v in enumerate(evidence.values) if v.start >= offset and _key(v.value) in listed}
     return {k for k in found if k is not None}
+
+
+def _key(item: Any) -> str:
+    return item.casefold() if isinstance(item, str) else repr(item)
 
 
 def _chosen(evidence: Evidence, part: Evidence, slots: list[Slot], offset: int) -> dict[int, Slot]:
@@ -233,6 +244,12 @@ def _tuple(kinds: dict[str, str]) -> bool:
 def _sure(fill: Fill, owners: dict[int, dict[str, str]]) -> bool:
     """The value is one of a list that fills several parameters."""
     return fill.group is not None and _tuple(owners.get(fill.group, {}))
+
+
+def _apposed(text: str, held: Value, value: Value) -> bool:
+    """A value right after another, parted by a comma alone, says the same thing again: "next
+    Friday, June 30", "Springfield, IL"."""
+    return held.end <= value.start and text[held.end : value.start].strip() == "," and held.kind != "number"
 
 
 def _overlap(one: Value, other: Value) -> bool:

@@ -22,6 +22,23 @@ from wirelab.offline_model.normalize import Token, clean, segment
 STRONG = {"?", "!", ";", "。", "？", "！", "；"}
 THEN = {"then", "also", "然后", "另外", "还有", "并且", "同时", "接着", "再"}
 AND = {"and", "plus", "和", "以及"}
+ABBREVIATIONS = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "st",
+    "mt",
+    "inc",
+    "ltd",
+    "co",
+    "corp",
+    "jr",
+    "sr",
+    "vs",
+    "etc",
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,12 @@ def _inside_name(tokens: list[Token], k: int) -> bool:
 
 
 def _ends_sentence(tokens: list[Token], k: int) -> bool:
+    """A full stop that ends a sentence: followed by a space or the end, not after a title or
+    an abbreviation ("Mr. Lee", "Acme Inc. and …") or an initial ("J. Smith")."""
+    if k and tokens[k - 1].end == tokens[k].start:
+        before = tokens[k - 1]
+        if before.norm in ABBREVIATIONS or len(before.text) == 1 and before.text.isupper():
+            return False
     return k + 1 == len(tokens) or tokens[k + 1].start > tokens[k].end
 
 

@@ -307,7 +307,9 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
 def _serves_before(before: Tool, after: Tool, context: str) -> bool:
     """Whether context between two intents gives the one before more values than the one
     after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
-    return before is not after and takes(before, context) > takes(after, context)
+    if before is after:
+        return False
+    return takes(before, context) > takes(after, context)
 
 
 def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:

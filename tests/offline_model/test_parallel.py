@@ -305,3 +305,24 @@ def test_a_title_or_an_abbreviation_does_not_end_a_sentence():
         "Ask Mr. Lee about Acme Inc. today",
         "call Dr. Ng",
     ]
+
+
+LOCAL_TIME = tool("time_in", "Current local time in a city.", {"city": {"type": "string"}}, ("city",))
+TIME_GAP = tool(
+    "time_gap",
+    "Time difference between two places.",
+    {
+        "from_zone": {"type": "string", "description": "first city"},
+        "to_zone": {"type": "string", "description": "second city"},
+    },
+    ("from_zone", "to_zone"),
+)
+
+
+def test_two_gaps_of_one_kind_take_the_values_another_intent_listed_in_turn():
+    text = "What is the local time in Oslo and Lima, and the time difference between the two cities?"
+    assert calls_of(text, LOCAL_TIME, TIME_GAP) == [
+        ("time_in", {"city": "Oslo"}),
+        ("time_in", {"city": "Lima"}),
+        ("time_gap", {"from_zone": "Oslo", "to_zone": "Lima"}),
+    ]

@@ -12,7 +12,11 @@ A careful reader fills a gap in one request from the requests next to it:
   parameter of the same name (or sharing a word of it and its type) from the
   nearest item before it, else after it ("the tide and wind report for Brest":
   the tide item takes Brest from the next one). When that item made one call
-  per value ("in 1984 and 1990"), so does this one.
+  per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
+  those values in turn instead ("the time in Oslo and Lima, and how many hours
+  apart the two are": `from_zone` Oslo, `to_zone` Lima);
+- **said once**: an intent that names a tool again with nothing of its own, or
+  a call another intent already makes with as much, is not called twice.
 
 What is still missing is guessed from the item's own text (`calls.guessed`), or,
 when nothing could say it, reported as `missing` so the model asks.
@@ -27,7 +31,7 @@ from wirelab.offline_model.lexicon import GENERIC
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import PlanItem
-from wirelab.offline_model.slots import resolve, schema_type
+from wirelab.offline_model.slots import resolve, schema_type, slots_of
 
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
@@ -85,16 +89,60 @@ def _within(item: PlanItem, other: PlanItem) -> bool:
 
 
 def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bound]:
-    """Item k's calls with its gaps filled from the nearest item that has a kin parameter."""
+    """Item k's calls with its gaps filled from the nearest item that has a kin parameter;
+    several gaps that would take the same values take them in turn ("the time in Oslo and
+    Lima, and how many hours apart the two are")."""
     tool = items[k].tool
     found = calls[k]
+    order = [*range(k - 1, -1, -1), *range(k + 1, len(items))]
+    sources: dict[tuple[int, str], list[str]] = {}
+    values_of: dict[tuple[int, str], list[Any]] = {}
+    left = []
     for name in _gaps(tool, found):
-        order = [*range(k - 1, -1, -1), *range(k + 1, len(items))]
         for other in order:
             kin = _kin(tool, name, items[other].tool)
             values = _values(calls[other], kin, other < k) if kin else []
+            if kin and values:
+                sources.setdefault((other, kin), []).append(name)
+                values_of[(other, kin)] = values
+                break
+        else:
+            left.append(name)
+    for source, names in sources.items():
+        values = values_of[source]
+        if len(names) > 1 and len(values) == len(names):
+            filled = dict(zip(names, values, strict=True))
+            found = [Bound({**b.arguments, **filled}, b.unmarked - set(names), b.frame) for b in found]
+            continue
+        for name in names:
+            found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
+    return _in_turn(items, calls, k, found, left, order)
+
+
+def _in_turn(
+    items: list[PlanItem],
+    calls: list[list[Bound]],
+    k: int,
+    found: list[Bound],
+    left: list[str],
+    order: list[int],
+) -> list[Bound]:
+    """Gaps of one kind (`city_1`, `city_2`) filled in turn with the values another intent gave
+    one parameter of that kind in its several calls."""
+    kinds = {slot.name: slot.kind for slot in slots_of(items[k].tool.parameters, items[k].tool.parameters)}
+    for kind in dict.fromkeys(kinds[name] for name in left if name in kinds):
+        names = [name for name in left if kinds.get(name) == kind]
+        if len(names) < 2:
+            continue
+        for other in order:
+            donor = items[other].tool
+            theirs = [s.name for s in slots_of(donor.parameters, donor.parameters) if s.kind == kind]
+            values = next(
+                (v for v in (_values(calls[other], n, True) for n in theirs) if len(v) == len(names)), []
+            )
             if values:
-                found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
+                filled = dict(zip(names, values, strict=True))
+                found = [Bound({**b.arguments, **filled}, b.unmarked - set(names), b.frame) for b in found]
                 break
     return found
 

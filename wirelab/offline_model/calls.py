@@ -1,7 +1,9 @@
 """Stage 5b, several calls from one intent: frames, and lists where the tool takes one value.
 
-    bind_all(weather, "weather in Paris and Rome")
-    # -> [{"city": "Paris"}, {"city": "Rome"}]
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> bind_all(weather, "weather in Paris and Rome")
+    [{'city': 'Paris'}, {'city': 'Rome'}]
 
 One intent becomes several calls in two ways:
 

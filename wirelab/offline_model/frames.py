@@ -1,6 +1,10 @@
 """Stage 5b, the frames of one intent: where a request for one tool asks for its next call.
 
-    cuts(area, "Room A is 4 m by 5 m, room B 3 m by 6 m")   # -> ([20], 5): ", room B…"
+    >>> number = {"type": "number"}
+    >>> area = Tool("room_area", "Area of a room.", {"type": "object", "properties": {
+    ...     "width": number, "length": number}})
+    >>> cuts(area, "Room A is 4 m by 5 m, room B 3 m by 6 m")   # the second frame: ", room B …"
+    ([20], 5)
 
 A careful reader takes the values in the order they are written and fills the
 tool's parameters with them. A value for a parameter that is already filled,

@@ -1,8 +1,7 @@
 """Stage 2a, find the intents: cut a message into pieces that may each ask for something.
 
-    pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")
-    # -> [Piece('Weather in Paris', ''), Piece('convert 3 EUR to USD', 'and'),
-    #     Piece('email Ann', 'then')]
+    >>> [(p.text, p.joiner) for p in pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")]
+    [('Weather in Paris', ''), ('convert 3 EUR to USD', 'and'), ('email Ann', 'then')]
 
 A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms), at
 "then", "also", "as well as", "然后", "另外", "还有", "并且", "同时", and at

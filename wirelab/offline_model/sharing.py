@@ -1,7 +1,13 @@
 """Stage 5c, shared context: what one intent leaves unsaid, the intents around it say.
 
-    bind_plan(plan("Give me the forecast for Oslo and the tides there", tools))
-    # the tides call takes `city: "Oslo"` from the forecast call
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> tides = Tool("get_tides", "Tide times for a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}}, "required": ["city"]})
+    >>> from wirelab.offline_model.selection import plan
+    >>> items = plan("The weather for Oslo and the tides there", (weather, tides))
+    >>> [(item.tool.name, item.arguments) for item in bind_plan(items)]
+    [('get_weather', {'city': 'Oslo'}), ('get_tides', {'city': 'Oslo'})]
 
 A careful reader fills a gap in one request from the requests next to it:
 

@@ -326,3 +326,37 @@ def test_two_gaps_of_one_kind_take_the_values_another_intent_listed_in_turn():
         ("time_in", {"city": "Lima"}),
         ("time_gap", {"from_zone": "Oslo", "to_zone": "Lima"}),
     ]
+
+
+TAX = tool(
+    "sales_tax",
+    "Sales tax on a purchase in a city.",
+    {"amount": {"type": "number", "description": "purchase amount"}, "city": {"type": "string"}},
+    ("amount", "city"),
+)
+RATIO = tool(
+    "ratio_of",
+    "Ratio of two whole numbers.",
+    {
+        "a": {"type": "integer", "description": "first number"},
+        "b": {"type": "integer", "description": "second number"},
+    },
+    ("a", "b"),
+)
+
+
+def test_amounts_without_their_label_repeat_the_labelled_one():
+    text = "Sales tax on a purchase amount of $30 in Lyon, $52 in Turin and $11 in Oslo"
+    assert bind_all(TAX, text) == [
+        {"amount": 30, "city": "Lyon"},
+        {"amount": 52, "city": "Turin"},
+        {"amount": 11, "city": "Oslo"},
+    ]
+
+
+def test_a_list_fills_the_parameters_of_its_kind_before_it_makes_calls():
+    assert bind_all(RATIO, "Take two numbers: 6 and 8. What is their ratio?") == [{"a": 6, "b": 8}]
+    assert bind_all(RATIO, "Take the numbers 6 and 8, and the numbers 3 and 9.") == [
+        {"a": 6, "b": 8},
+        {"a": 3, "b": 9},
+    ]

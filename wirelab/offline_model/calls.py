@@ -155,6 +155,12 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first)
+    for name, values in list(lists):
+        peers = _peers(slots, slots[name], first, unmarked)
+        if len(peers) == len(values) > 1:  # "two numbers: 36 and 48" fill a and b, not two calls
+            first = {**first, **dict(zip(peers, values, strict=True))}
+            unmarked = unmarked - set(peers)
+            lists.remove((name, values))
     if not lists:
         return [Bound(first, unmarked)], later
     respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
@@ -174,6 +180,19 @@ def takes(tool: Tool, text: str) -> int:
 def _unmarked(value: Value) -> bool:
     """Words no mark sets apart: a phrase, or a number written as a word ("two shapes")."""
     return value.kind == "phrase" or value.kind == "number" and value.text[:1].isalpha()
+
+
+def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: frozenset[str]) -> list[str]:
+    """The parameters of the slot's kind and type that a list could fill in turn: the slot's own,
+    and those no value or only unmarked words filled."""
+    kind = slot.schema.get("type")
+    return [
+        name
+        for name, other in slots.items()
+        if other.kind == slot.kind
+        and other.schema.get("type") == kind
+        and (name == slot.name or name not in first or name in unmarked)
+    ]
 
 
 def _lists(evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any]) -> list[tuple[str, list[Any]]]:

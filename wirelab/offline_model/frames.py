@@ -141,7 +141,8 @@ def frame_starts(
         if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
             continue  # the same value said again, or the next value of a list
         weak = value.kind == "name" and points < MIN_START
-        if weak or points < held.points - PEER and not tuples:
+        only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
+        if weak or points < held.points - PEER and not tuples and not only:
             continue  # a stray value
         cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners))
         if cut is None or len(starts) + 1 >= MAX_FRAMES:
@@ -383,6 +384,11 @@ def _same(one: Any, other: Any) -> bool:
         one, other = one.casefold(), other.casefold()
         return one.startswith(other + " ") or other.startswith(one + " ")
     return False
+
+
+def _written(value: Value) -> bool:
+    """A value written in a form that is surely a value: a number in digits, or a date."""
+    return value.kind == "date" or value.kind == "number" and _digits(value)
 
 
 def _digits(value: Value) -> bool:

@@ -360,3 +360,12 @@ def test_a_list_fills_the_parameters_of_its_kind_before_it_makes_calls():
         {"a": 6, "b": 8},
         {"a": 3, "b": 9},
     ]
+
+
+def test_a_closing_question_that_names_the_values_again_makes_no_second_call():
+    text = (
+        "Price a 3 kg parcel to Oslo. Then water the plants with 5 liters. "
+        "So what is the parcel price to Oslo, and will the plants be fine?"
+    )
+    found = calls_of(text, PARCEL, PLANTS)
+    assert [name for name, _ in found] == ["parcel_price", "water_plants"]

@@ -168,13 +168,19 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     return [Bound(arguments, unmarked) for arguments in spread], later
 
 
-def takes(tool: Tool, text: str) -> int:
-    """How many of the values written in `text` (numbers, quotes, dates, codes; not names or
-    unmarked words, which many a parameter takes) the tool's parameters take."""
+def takes(tool: Tool, text: str) -> float:
+    """How well the tool's parameters take the values written in `text` (numbers, quotes,
+    dates, codes; not names or unmarked words, which many a parameter takes): the sum of
+    their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
     evidence = Evidence.of(tool, text)
     fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    found = [evidence.values[k] for k in evidence.chosen.values()]
-    return sum(not _unmarked(value) and value.kind != "name" for value in found)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    total = 0.0
+    for name, k in evidence.chosen.items():
+        value = evidence.values[k]
+        if not _unmarked(value) and value.kind != "name" and name in slots:
+            total += max(score(slots[name], value, evidence) or 0.0, 0.0)
+    return total
 
 
 def _unmarked(value: Value) -> bool:

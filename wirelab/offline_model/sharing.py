@@ -46,25 +46,43 @@ MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
 def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
     """Every item's calls with their arguments and what is still missing (see above)."""
     calls = [bind_calls(item.tool, item.request) for item in items]
+    own = [{k: v for b in found for k, v in b.arguments.items() if k not in b.unmarked} for found in calls]
     for k in range(1, len(items)):
         if items[k].tool is items[k - 1].tool:  # asked again: keep what it does not change
             base = calls[k - 1][-1]
             calls[k] = [inherit(base, bound) for bound in calls[k]]
-    said = [any(set(b.arguments) - b.unmarked for b in found) for found in calls]
+    says = [any(set(b.arguments) - b.unmarked for b in found) for found in calls]
     for k in range(len(items)):
         calls[k] = _carried(items, calls, k)
-    kept = [
-        (number, (item, found))
-        for number, (item, found, own) in enumerate(zip(items, calls, said, strict=True))
-        if own or not any(s and other.tool is item.tool for other, s in zip(items, said, strict=True))
-    ]
     bound = []
-    for number, (item, found) in kept:
+    for number, (item, found) in enumerate(zip(items, calls, strict=True)):
+        named_again = any(s and other.tool is item.tool for other, s in zip(items, says, strict=True))
+        if not says[number] and named_again or _restates(items, own, number):
+            continue  # the tool named again with nothing new: the same call
         for call in found:
             missing = unsaid(item.tool, call.arguments)
             arguments = guessed(item.tool, item.request, call.arguments)
             bound.append((number, PlanItem(item.request, item.tool, arguments, missing)))
     return _distinct(bound)
+
+
+def _restates(items: list[PlanItem], own: list[dict[str, Any]], k: int) -> bool:
+    """Whether item k asks again for an earlier intent of its tool (not the one right before
+    it), with no value that intent's words did not already say: a closing question that lists
+    what was asked ("So: the price of the house, and the lawsuits against Mr. Lee?")."""
+    if not own[k]:
+        return False
+    said = [
+        str(item).casefold()
+        for value in own[k].values()
+        for item in (value if isinstance(value, list) else [value])
+    ]
+    for j in range(k - 1):
+        if items[j].tool is items[k].tool and own[j]:
+            earlier = items[j].request.casefold()
+            if all(word in earlier for word in said):
+                return True
+    return False
 
 
 def _distinct(bound: list[tuple[int, PlanItem]]) -> list[PlanItem]:

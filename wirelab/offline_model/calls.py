@@ -202,27 +202,38 @@ def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: 
 
 
 def _lists(evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any]) -> list[tuple[str, list[Any]]]:
-    """Each parameter that took one value of a written list, with the whole list's values;
-    not a list a parameter that takes a list holds some of ("[4, 8, 15]")."""
+    """Each parameter that took one value of a written list (or another reading of the same
+    words), with the whole list's values; not a list a parameter that takes a list holds
+    some of ("[4, 8, 15]")."""
     held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
     lists = []
     for group in written_lists(evidence):
-        taken = [name for name, index in evidence.chosen.items() if index in group]
-        free = [k for k in group if k not in evidence.used]
+        taken = {name: _member(evidence, group, index) for name, index in evidence.chosen.items()}
+        taken = {name: k for name, k in taken.items() if k is not None}
+        free = [k for k in group if k not in evidence.used and k not in taken.values()]
         if any(repr(evidence.values[k].value) in held for k in group):
             continue
         if len(taken) == 1 and free:
-            slot = slots[taken[0]]
+            [(name, chosen)] = taken.items()
+            members = [k for k in group if k == chosen or k in free]
             typed = [
-                typed_value(slot, evidence.values[k])
-                for k in group
-                if k == evidence.chosen[slot.name] or k in free
+                first.get(name) if k == chosen else typed_value(slots[name], evidence.values[k])
+                for k in members
             ]
             if None not in typed:
-                lists.append((slot.name, typed))
-        elif not taken:
+                lists.append((name, typed))
+                continue
+        if len(taken) <= 1:
             lists += _options_listed(evidence, slots, group)
     return lists
+
+
+def _member(evidence: Evidence, group: list[int], index: int) -> int | None:
+    """The value of the list that binding's chosen value is, or is read over (the same words)."""
+    if index in group:
+        return index
+    chosen = evidence.values[index]
+    return next((k for k in group if evidence.values[k].start == chosen.start), None)
 
 
 def _options_listed(

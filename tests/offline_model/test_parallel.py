@@ -369,3 +369,23 @@ def test_a_closing_question_that_names_the_values_again_makes_no_second_call():
     )
     found = calls_of(text, PARCEL, PLANTS)
     assert [name for name, _ in found] == ["parcel_price", "water_plants"]
+
+
+def test_a_word_that_orders_tasks_asks_for_the_call_again():
+    text = "Price a 3 kg parcel to Oslo. Finally, price a parcel to Lima too."
+    assert bind_plan(plan(text, (PARCEL,)))[-1].arguments == {"weight_kg": 3, "city": "Lima"}
+    assert len(bind_plan(plan(text, (PARCEL,)))) == 2
+
+
+def test_also_inside_a_clause_is_no_boundary_and_marks_in_a_row_keep_the_strongest():
+    assert [
+        (p.text, p.joiner, p.sentence) for p in pieces("Water the plants. Finally, I would also like tea.")
+    ] == [
+        ("Water the plants", "", True),
+        ("I would also like tea", "then", True),
+    ]
+    assert [p.text for p in pieces("Paint it green, and we also need tea")] == [
+        "Paint it green",
+        "we",
+        "need tea",
+    ]

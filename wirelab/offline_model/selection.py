@@ -248,7 +248,7 @@ def asks_for_nothing(text: str) -> bool:
 
 def _opinion(tokens: list[str], k: int) -> bool:
     """An opinion word that states one: "I like trains", not "I would like to know …"."""
-    return tokens[k] in OPINIONS and not (k and tokens[k - 1] in WISHES)
+    return tokens[k] in OPINIONS and not set(tokens[max(0, k - 2) : k]) & WISHES  # "would (also) like"
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
@@ -283,7 +283,11 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             items.append((start, piece.end, tool, again))
         elif waiting is not None:
             continue  # still context for the next item: "Second, I have 36 and 48, and …"
-        elif items and piece.joiner in ("and", "then", ",", ""):
+        elif (
+            items
+            and piece.joiner in ("and", "then", ",", "")
+            and not (piece.sentence and piece.joiner == "then")
+        ):
             _continue(items, start, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             waiting = start

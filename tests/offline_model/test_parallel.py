@@ -389,3 +389,21 @@ def test_also_inside_a_clause_is_no_boundary_and_marks_in_a_row_keep_the_stronge
         "we",
         "need tea",
     ]
+
+
+WEATHER = tool(
+    "get_weather",
+    "Current weather in a city on a day.",
+    {"city": {"type": "string"}, "day": {"type": "string", "description": "the day, like today or tomorrow"}},
+    ("city",),
+)
+
+
+def test_a_later_call_repeats_for_every_value_of_the_list_before():
+    found = bind_all(WEATHER, "Weather in Oslo and Rome for today, and then for tomorrow")
+    assert [(call["city"], call.get("day")) for call in found] == [
+        ("Oslo", "today"),
+        ("Rome", "today"),
+        ("Oslo", "tomorrow"),
+        ("Rome", "tomorrow"),
+    ]

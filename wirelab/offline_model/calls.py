@@ -92,8 +92,7 @@ def bind_calls(tool: Tool, text: str) -> list[Bound]:
         part = text[_past_joint(text, start, end) : end]
         found, later = _spread(tool, lead + part if number else part, tail=last)
         if frames:
-            base = frames[-1][0]
-            found = [inherit(base, bound) for bound in found]
+            found = repeat(frames[-1], found)
             shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
         frames.append(found)
     calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
@@ -108,6 +107,18 @@ def _lead(tool: Tool, words: str) -> str:
     evidence = Evidence.of(tool, words)
     fill_object(tool.parameters, evidence, tool.parameters, False, 0)
     return "" if evidence.chosen else words
+
+
+def repeat(bases: list[Bound], found: list[Bound]) -> list[Bound]:
+    """Each call of a later frame once for every call of the frame before that differs in what
+    it does not say ("for Oslo and Rome today, and for tomorrow": both cities again)."""
+    calls: list[Bound] = []
+    for bound in found:
+        for base in bases:
+            call = inherit(base, bound)
+            if all(call.arguments != other.arguments for other in calls):
+                calls.append(call)
+    return calls[:MAX_CALLS]
 
 
 def inherit(base: Bound, bound: Bound) -> Bound:

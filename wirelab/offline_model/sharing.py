@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, inherit
+from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, repeat
 from wirelab.offline_model.lexicon import GENERIC
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.request import Tool
@@ -49,8 +49,8 @@ def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
     own = [{k: v for b in found for k, v in b.arguments.items() if k not in b.unmarked} for found in calls]
     for k in range(1, len(items)):
         if items[k].tool is items[k - 1].tool:  # asked again: keep what it does not change
-            base = calls[k - 1][-1]
-            calls[k] = [inherit(base, bound) for bound in calls[k]]
+            last = calls[k - 1][-1].frame if calls[k - 1] else 0
+            calls[k] = repeat([b for b in calls[k - 1] if b.frame == last], calls[k])
     says = [any(set(b.arguments) - b.unmarked for b in found) for found in calls]
     for k in range(len(items)):
         calls[k] = _carried(items, calls, k)

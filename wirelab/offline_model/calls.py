@@ -151,12 +151,14 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     evidence = Evidence.of(tool, text)
     first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
     slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
-    moved = _misplaced(evidence, slots)
+    written = written_lists(evidence)  # once: each reads the tokens between the values
+    moved = _misplaced(evidence, slots, written)
     if moved:  # bind again with the listed names kept for their list
         evidence = Evidence.of(tool, text)
         evidence.used |= moved
         first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
         evidence.used -= moved
+        written = written_lists(evidence)
     later = {}
     head = _first_sentence_end(evidence) if tail else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
@@ -165,7 +167,7 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
         after = fill_object(tool.parameters, rest, tool.parameters, False, 0)
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
-    lists = _lists(evidence, slots, first)
+    lists = _lists(evidence, slots, first, written)
     for name, values in list(lists):
         peers = _peers(slots, slots[name], first, unmarked)
         if len(peers) == len(values) > 1:  # "two numbers: 36 and 48" fill a and b, not two calls
@@ -212,13 +214,15 @@ def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: 
     ]
 
 
-def _lists(evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+def _lists(
+    evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any], written: list[list[int]]
+) -> list[tuple[str, list[Any]]]:
     """Each parameter that took one value of a written list (or another reading of the same
     words), with the whole list's values; not a list a parameter that takes a list holds
     some of ("[4, 8, 15]")."""
     held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
     lists = []
-    for group in written_lists(evidence):
+    for group in written:
         taken = {name: _member(evidence, group, index) for name, index in evidence.chosen.items()}
         taken = {name: k for name, k in taken.items() if k is not None}
         free = [k for k in group if k not in evidence.used and k not in taken.values()]
@@ -269,12 +273,12 @@ def _options_listed(
     return []
 
 
-def _misplaced(evidence: Evidence, slots: dict[str, Slot]) -> set[int]:
+def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[int]]) -> set[int]:
     """Listed values binding gave to another kind of parameter than the list's first value,
     where the first value's parameter fits them clearly better: "museums near Lyon and Turin"."""
     owner = {index: name for name, index in evidence.chosen.items()}
     moved: set[int] = set()
-    for group in written_lists(evidence):
+    for group in written:
         head = next((owner[k] for k in group if k in owner), None)
         if head is None:
             continue

@@ -51,6 +51,7 @@ UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a l
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 SCALAR = ("array", "object", "boolean")
 MAX_FRAMES = 8
+WINDOW = 600  # characters after a cut that binding reads again for the next frame (bounded work)
 STRENGTH = {".": 2.0, "?": 2.0, "!": 2.0, ";": 2.0, "。": 2.0, "？": 2.0, "！": 2.0, "；": 2.0, ",": 0.5}
 WORD_STRENGTH = 0.3  # "and", "then", … between two frames
 
@@ -89,13 +90,15 @@ def frame_starts(
     A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a
     list of numbers: a second such list, when every such parameter has one, is another frame.
     """
+    every = evidence.groups()  # once: each call reads the tokens between the values
+    lists = written_lists(evidence, every)
     chosen = _chosen(evidence, evidence, slots, 0)
-    members = _list_members(evidence, chosen)
+    members = _list_members(evidence, chosen, lists)
     structured = _structured(evidence, bound)
     taken = set(chosen) | structured
-    groups = {k: number for number, group in enumerate(written_lists(evidence)) for k in group}
-    units = _bracketed(evidence, arrays)
-    inner = {k for group in evidence.groups() if group[0] in units for k in group[1:]}
+    groups = {k: number for number, group in enumerate(lists) for k in group}
+    units = _bracketed(evidence, arrays, every)
+    inner = {k for group in every if group[0] in units for k in group[1:]}
     found = _candidates(evidence, slots, units)
     filled: dict[str, Fill] = {}
     owners: dict[int, dict[str, str]] = {}  # the parameters (and kinds) each list's values went to
@@ -144,16 +147,16 @@ def frame_starts(
         only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
         if weak or points < held.points - PEER and not tuples and not only:
             continue  # a stray value
-        cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners))
+        cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners, lists))
         if cut is None or len(starts) + 1 >= MAX_FRAMES:
             continue
         starts.append(cut)
         filled, owners = {}, {}
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
-        rest = Evidence.of(tool, evidence.text[cut:])  # what binding chooses from here on
+        rest = Evidence.of(tool, evidence.text[cut : cut + WINDOW])  # what binding chooses from here on
         bound = fill_object(tool.parameters, rest, tool.parameters, False, 0)
         chosen = _chosen(evidence, rest, slots, cut)
-        members = _list_members(evidence, chosen)
+        members = _list_members(evidence, chosen, lists)
         structured = _structured(rest, bound, evidence, cut)
         taken = set(chosen) | structured
     return starts
@@ -191,11 +194,11 @@ def _chosen(evidence: Evidence, part: Evidence, slots: list[Slot], offset: int) 
     return chosen
 
 
-def _bracketed(evidence: Evidence, arrays: list[Slot]) -> dict[int, tuple[Any, ...]]:
+def _bracketed(evidence: Evidence, arrays: list[Slot], groups: list[list[int]]) -> dict[int, tuple[Any, ...]]:
     """First value of each list of numbers written in brackets -> the list's numbers."""
     units: dict[int, tuple[Any, ...]] = {}
     text = evidence.text
-    for group in evidence.groups() if arrays else []:
+    for group in groups if arrays else []:
         first, last = evidence.values[group[0]], evidence.values[group[-1]]
         before, after = text[: first.start].rstrip()[-1:], text[last.end :].lstrip()[:1]
         if first.kind == "number" and before in "[(" and after in "])" and before and after:
@@ -261,12 +264,14 @@ def _overlap(one: Value, other: Value) -> bool:
     return one.start < other.end and other.start < one.end
 
 
-def _closed(evidence: Evidence, owners: dict[int, dict[str, str]]) -> list[tuple[int, int]]:
+def _closed(
+    evidence: Evidence, owners: dict[int, dict[str, str]], lists: list[list[int]]
+) -> list[tuple[int, int]]:
     """Stretches no frame may be cut in: within a value ("May 3, 2021", "Porto, Portugal"),
     and within a written list, except after each full set of a list that fills several
     parameters ("2 and 7, | 6 and 1" for `width`, `height`)."""
     closed = [(v.start, _reach(v)) for v in evidence.values if v.kind not in SKIPPED]
-    for number, group in enumerate(written_lists(evidence)):
+    for number, group in enumerate(lists):
         size = len(owners[number]) if _tuple(owners.get(number, {})) else len(group)
         for n in range(len(group) - 1):
             if (n + 1) % size:
@@ -328,11 +333,11 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _list_members(evidence: Evidence, chosen: dict[int, Slot]) -> dict[int, Slot]:
+def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[int]]) -> dict[int, Slot]:
     """Values written in a list with one that binding chose, which fit its parameter about as
     well ("'red', 'blue' and 'green' paint": all three are `color`s)."""
     members: dict[int, Slot] = {}
-    for group in written_lists(evidence):
+    for group in lists:
         picked = [k for k in group if k in chosen]
         if len(picked) != 1:
             continue
@@ -347,11 +352,11 @@ def _list_members(evidence: Evidence, chosen: dict[int, Slot]) -> dict[int, Slot
     return members
 
 
-def written_lists(evidence: Evidence) -> list[list[int]]:
+def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> list[list[int]]:
     """The values written as lists (`Evidence.groups`), less two names or dates parted by a
     comma alone: "next Friday, June 30" and "Hotel Lido, Rome" say one thing twice."""
     found = []
-    for group in evidence.groups():
+    for group in evidence.groups() if groups is None else groups:
         first, second = evidence.values[group[0]], evidence.values[group[-1]]
         gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
         if len(group) > 2 or gap & LIST_WORDS or first.kind == "number":

@@ -417,3 +417,19 @@ def test_many_repeated_values_are_read_in_bounded_time():
     found = bind_all(TAX, text)
     assert len(found) == 8  # at most MAX_CALLS calls from one intent
     assert time.perf_counter() - started < 5
+
+
+DRINK = tool(
+    "mix_drink",
+    "Mix a drink of a size, with or without ice.",
+    {"size_ml": {"type": "integer", "description": "size in ml"}, "with_ice": {"type": "boolean"}},
+    ("size_ml",),
+)
+
+
+def test_a_flag_set_the_other_way_in_a_new_sentence_asks_for_the_call_again():
+    text = "Mix a 300 ml drink with ice. What if I mix the drink without ice?"
+    assert [item.arguments for item in bind_plan(plan(text, (DRINK,)))] == [
+        {"size_ml": 300, "with_ice": True},
+        {"size_ml": 300, "with_ice": False},
+    ]

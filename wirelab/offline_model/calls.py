@@ -181,6 +181,16 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     return [Bound(arguments, unmarked) for arguments in spread], later
 
 
+def flips(tool: Tool, before: str, after: str) -> bool:
+    """Whether `after` sets a flag of the tool the other way round from `before` ("… with
+    ice. What if it is without ice?"): a second call, not more of the first."""
+    flags = [slot.name for slot in slots_of(tool.parameters, tool.parameters) if slot.kind == "boolean"]
+    if not flags or not before:
+        return False
+    one, two = bind(tool, before, guess=False), bind(tool, after, guess=False)
+    return any(name in one and name in two and one[name] != two[name] for name in flags)
+
+
 def takes(tool: Tool, text: str) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.calls import takes
+from wirelab.offline_model.calls import flips, takes
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
@@ -260,8 +260,9 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     the item before takes more of their values.
     Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
     finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
-    "then" or "also" ("…; also, how long for the attic?"): that asks for the call again,
-    and `sharing` lets it keep what the first one said.
+    "then" or "also" ("…; also, how long for the attic?"), or sets a flag the other way
+    ("… with ice. What if it is without ice?"): that asks for the call again, and
+    `sharing` lets it keep what the first one said.
     """
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
@@ -301,7 +302,8 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             items.append((0, len(text), tool, False))
     merged: list[tuple[int, int, Tool, bool]] = []
     for start, end, tool, again in items:
-        if merged and merged[-1][2] is tool and not again:
+        before = text[merged[-1][0] : merged[-1][1]] if merged else ""
+        if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
             merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
             merged.append((start, end, tool, again))

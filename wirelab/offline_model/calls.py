@@ -12,8 +12,11 @@ One intent becomes several calls in two ways:
   `frames.cuts` finds where each set begins; each frame is bound on its own text
   (after the few words that lead into the first: "Check prices for"), and a later
   frame keeps what the one before said and it does not ("…, then the same for
-  pine"). A value said after the last frame's first sentence, for a parameter no
-  earlier frame filled, holds for every frame ("… Both get a 5% discount.").
+  pine"), once for every call of a list before it ("for Oslo and Rome today,
+  and then for tomorrow" is four calls); its unmarked words replace only
+  unmarked words. A value, list or flag said after the last frame's first
+  sentence, for a parameter no earlier frame filled, holds for every frame
+  ("… Both get a 5% discount.").
 - **lists**: within a frame, the text lists values for a parameter that takes
   one ("Paris and Rome", "for 2, 4 and 8 weeks"). A list fills the parameters
   that each take one of its values first ("a 6 by 8 grid" is one call with two
@@ -22,7 +25,11 @@ One intent becomes several calls in two ways:
   15 minutes respectively" is two calls), and make every combination otherwise
   ("tea and coffee in cups and mugs" is four). A name listed with the one before
   fills the same parameter when that parameter fits it better than the one
-  binding gave it to ("museums near Lyon and Turin", not a theme "Turin").
+  binding gave it to ("museums near Lyon and Turin", not a theme "Turin");
+  options of an enum listed together ("Thai and Greek") and a list binding read
+  one value of in another way count too. Two names or dates parted by a comma
+  alone are one thing said twice, not a list; a list a list parameter holds
+  ("[4, 8, 15]") is not spread.
 
 A single value never makes a call: a number or name the call did not need is
 context, not a second call.

@@ -15,18 +15,24 @@ filled one fits it clearly better (`MARGIN`); so "4 and 5" fill `width` and
 `height`, and a 3 after them begins the next frame.
 
 What does not start a frame: the same value said again ("a box of 24 eggs …
-24 in all"); a value written as a list with the one before ("Paris and Rome":
-`calls` spreads lists); a value that fits much worse than the one there (a
-stray name), while one that fits much better replaces it; number words when the
-text writes its values in digits ("two rooms", "three boxes"), unmarked words,
-and units. Binding's own choices (on the text from the frame's start) come
-first. The cut goes at a sentence mark, a comma or "and"/"then" between the two
-values that fill the parameter, the strongest mark where the values after it fit
-the new frame best (`_best_cut`); never inside a value or a written list.
+24 in all", "Acme Widgets … Acme"), or again after a comma ("next Friday, June
+5"); a value written as a list with the one before ("Paris and Rome": `calls`
+spreads lists), unless the list fills several parameters of one kind ("2 and 7,
+6 and 1" for `width`, `height`); a value that fits much worse than the one there
+(a stray name), while one that fits much better replaces it, except a number in
+digits that fits no other parameter ("$30 in Lyon, $52 in Turin": the labelled
+amount comes first); number words when the text writes its values in digits
+("two rooms"), unmarked words, units, the items of a list parameter, and words
+binding read as another value. Binding's own choices (on a window of text from
+the frame's start) come first. A list of numbers in brackets is one value for a
+parameter that takes a list ("[3, 9, 4] and [7, 1, 8]" are two calls). The cut
+goes at a sentence mark, a comma or "and"/"then" between the two values that
+fill the parameter, the strongest mark where the values after it fit the new
+frame best (`_best_cut`); never inside a value or a written list.
 
 `calls.bind_all` binds each frame's text and lets later frames inherit what they
 do not say. Linear: one pass over the values, each scored against every slot;
-each of at most `MAX_FRAMES` cuts binds the rest of the text once more.
+each of at most `MAX_FRAMES` cuts binds a bounded `WINDOW` of text once more.
 """
 
 from __future__ import annotations

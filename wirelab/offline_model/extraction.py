@@ -76,8 +76,6 @@ ZH_CLOCK = re.compile(
 )
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
-COUNTED_WITHIN, LISTED_WITHIN = 40, 12  # characters: "two charges of 5C and 7C" lists right after
-ENUMERATORS = {"first", "second", "third", "each", "both", "respectively", "other", "another", "latter"}
 FILE_EXTENSIONS = {
     *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
     *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
@@ -240,7 +238,7 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             )
         )
         k += length
-    return [value for value in found if not _count(value, found, tokens) and not _pronoun(value, tokens)]
+    return [value for value in found if not _count(value, found) and not _pronoun(value, tokens)]
 
 
 def _pronoun(value: Value, tokens: list[Token]) -> bool:
@@ -251,21 +249,15 @@ def _pronoun(value: Value, tokens: list[Token]) -> bool:
     return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
 
 
-def _count(value: Value, found: list[Value], tokens: list[Token]) -> bool:
+def _count(value: Value, found: list[Value]) -> bool:
     """'two numbers: 40 and 50', 'two charges of 5C and 7C': a number word before a noun that
     is followed by at least that many numbers in digits counts them; it is not a value itself."""
     if value.kind != "number" or value.text[:1].isdigit() or value.unit or value.text.startswith("-"):
         return False
     if not isinstance(value.value, int) or value.value < 2:
         return False
-    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()][: value.value]
-    if len(later) < value.value:
-        return False
-    if any(t.norm in ENUMERATORS for t in tokens if t.start > value.end):
-        return True  # "two plans. The first one costs …, the second …"
-    if later[0].start - value.end > COUNTED_WITHIN:
-        return False  # "two guests for dinner on June 3rd": the numbers later count nothing
-    return all(b.start - a.end <= LISTED_WITHIN for a, b in zip(later, later[1:], strict=False))
+    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()]
+    return len(later) >= value.value
 
 
 def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, int]:

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.calls import announces, gives_what_it_needs, one_call
+from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.intents import pieces
+from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     EN_NUMBERS,
@@ -57,6 +57,7 @@ TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 DAY_WORDS = {"today", "tonight", "tomorrow", "今天", "今晚", "明天"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
+WISHES = {"would", "i'd", "we'd", "you'd", "he'd", "she'd", "they'd"}  # "I would like to…" asks
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,7 @@ def asks_for_nothing(text: str) -> bool:
         and len(content) <= 6
     ):
         return True
-    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or token in OPINIONS]
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
     if not actions:
         return False
     last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
@@ -260,18 +261,26 @@ def asks_for_nothing(text: str) -> bool:
     return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
 
 
+def _opinion(tokens: list[str], k: int) -> bool:
+    """An opinion word that states one: "I like trains", not "I would like to know …"."""
+    return tokens[k] in OPINIONS and not set(tokens[max(0, k - 2) : k]) & WISHES  # "would (also) like"
+
+
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A piece that selects no tool belongs to the item before it: as more of the same call
-    ("…, with a play time of 20 minutes"), or as the same request again when it gives new
-    values for what that item filled ("$30 in Chicago, $52 in Sacramento"). A piece before
-    the first item, or after a full stop, waits for the next item and joins it. Neighbouring
-    items for the same tool become one when together they still make one call, or when the
-    first only announces what the next one spells out ("I need a server. Its host is …").
+    A piece that selects no tool belongs to the item before it ("…, with a play time of
+    20 minutes"); a piece before the first item, or after a full stop, waits for the next
+    item and joins it, and so do the pieces after it until one selects a tool, unless
+    the item before takes more of their values.
+    Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
+    finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
+    "then" or "also" ("…; also, how long for the attic?"), or sets a flag the other way
+    ("… with ice. What if it is without ice?"): that asks for the call again, and
+    `sharing` lets it keep what the first one said.
     """
-    text = clean(text)
-    items: list[tuple[int, int, Tool]] = []
+    text = unwrap(clean(text))
+    items: list[tuple[int, int, Tool, bool]] = []
     waiting: int | None = None
     for piece in pieces(text):
         if asks_for_nothing(piece.text):
@@ -279,39 +288,55 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         tool, match = best_tool(piece.text, tools)
         start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
-            items.append((start, piece.end, tool))
-        elif items and piece.joiner in ("and", "then", ",", ""):
-            _continue(items, text, start, piece.end)
+            if (
+                waiting is not None
+                and items
+                and _serves_before(items[-1][2], tool, text[waiting : piece.start])
+            ):
+                _continue(items, waiting, piece.start)
+                start = piece.start
+            again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
+            items.append((start, piece.end, tool, again))
+        elif waiting is not None:
+            continue  # still context for the next item: "Second, I have 36 and 48, and …"
+        elif (
+            items
+            and piece.joiner in ("and", "then", ",", "")
+            and not (piece.sentence and piece.joiner == "then")
+        ):
+            _continue(items, start, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             waiting = start
             continue
         waiting = None
     if waiting is not None and items:
-        _continue(items, text, waiting, len(text))
+        _continue(items, waiting, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
-            items.append((0, len(text), tool))
-    merged: list[tuple[int, int, Tool]] = []
-    for start, end, tool in items:
-        if merged and merged[-1][2] is tool and _same_call(tool, text, merged[-1], end):
-            merged[-1] = (merged[-1][0], end, tool)
+            items.append((0, len(text), tool, False))
+    merged: list[tuple[int, int, Tool, bool]] = []
+    for start, end, tool, again in items:
+        before = text[merged[-1][0] : merged[-1][1]] if merged else ""
+        if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
+            merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
-            merged.append((start, end, tool))
-    return [PlanItem(text[start:end], tool) for start, end, tool in merged]
+            merged.append((start, end, tool, again))
+    return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
 
 
-def _continue(items: list[tuple[int, int, Tool]], text: str, start: int, end: int) -> None:
-    """Add text[start:end] to the last item, or make it that tool's next call."""
-    first, _, tool = items[-1]
-    if one_call(tool, text[first:end]):
-        items[-1] = (first, end, tool)
-    else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
-        items.append((start, end, tool))
+def _serves_before(before: Tool, after: Tool, context: str) -> bool:
+    """Whether context between two intents gives the one before more values than the one
+    after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
+    if before is after:
+        return False
+    return takes(before, context) > takes(after, context)
 
 
-def _same_call(tool: Tool, text: str, before: tuple[int, int, Tool], end: int) -> bool:
-    return announces(tool, text[before[0] : before[1]]) or one_call(tool, text[before[0] : end])
+def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:
+    """Add the piece ending at `end` to the last item."""
+    first, _, tool, again = items[-1]
+    items[-1] = (first, end, tool, again)
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -463,10 +463,12 @@ def _kind_fit(slot: Slot, value: Value) -> float:
 def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
     """About `top` for the slot's name next to the value, less further away or for a word of its
     description only."""
-    return max(
+    best = max(
         (_cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words),
         default=0.0,
     )
+    named = {concept(word) for _, word in words} & slot.name_words
+    return best + 0.6 * max(len(named) - 1, 0) if best else best  # "gauge pressure": both words
 
 
 def _cue_weight(slot: Slot, word: str) -> float:

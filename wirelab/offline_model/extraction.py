@@ -85,6 +85,7 @@ FILE_EXTENSIONS = {
 }
 YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
+ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
 
@@ -99,8 +100,9 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found = patterns + [
         n for n in _numbers(tokens, text) if not _overlaps(n, spans)
     ]  # not 2026 of 2026-05-01
+    names = _with_model_codes(proper_names(tokens, text), found, text)
     taken = [(v.start, v.end) for v in found]
-    names = [v for v in proper_names(tokens, text) if not _overlaps(v, taken)]
+    names = [v for v in names if not _overlaps(v, taken)]
     world = world_values(tokens, text)
     found += [
         w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
@@ -109,6 +111,21 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
+
+
+def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list[Value]:
+    """A name that a code finishes is one name, a product's: "Yamaha P125", "Galaxy S23"; the
+    code goes from `found` (changed in place) and the name takes its end."""
+    joined = []
+    for name in names:
+        code = next((v for v in found if v.kind == "code" and name.start < v.start < name.end < v.end), None)
+        if code is None or len(text[name.start : code.start].strip()) <= 3:  # "ID U123" is a label and a code
+            joined.append(name)
+            continue
+        found.remove(code)
+        whole = text[name.start : code.end]
+        joined.append(Value("name", whole, whole, name.start, code.end))
+    return joined
 
 
 def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
@@ -121,7 +138,8 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         token = tokens[k]
         spelled = len(written) > 2 or token.kind == "han" or written.startswith("°")
         close = any(0 <= token.start - end <= 1 for end in after_number)
-        if unit and (spelled or close) and written.casefold() not in STOPWORDS:
+        ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
                 units.append(value)

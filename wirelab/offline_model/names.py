@@ -44,6 +44,8 @@ def world_names() -> dict[str, tuple[str, str]]:
             for code, name in names.items():
                 if kind == "country" and not code.isalpha():
                     continue
+                if kind == "currency" and code.startswith("X"):
+                    continue  # gold, funds, "unknown currency": no money a request converts
                 table[name.casefold()] = (kind, code)
                 if kind == "currency" and tag == "en":
                     table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"

@@ -574,6 +574,8 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     quoted = [v.value for v in evidence.values if v.kind == "quoted"]
     if len(quoted) >= 2:
         return quoted
+    if not slot.required and not _mentioned(slot, evidence):
+        return None  # a list the call may take, from words that do not name it: left out
     phrase = evidence.text.split(":", 1)[1] if ":" in evidence.text else left_over(evidence, clause=False)
     found = list_items(phrase)
     return found or None

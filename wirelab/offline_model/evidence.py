@@ -22,7 +22,7 @@ import bisect
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
@@ -124,7 +124,7 @@ class Evidence:
     def _phrase_word(self, token: Token, named: set[str]) -> bool:
         if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
             return False
-        if token.norm in DETERMINERS or concept(token.norm) in named or token.norm in GENERIC:
+        if token.norm in DETERMINERS or concept(token.norm) in named or singular(token.norm) in GENERIC:
             return False
         if not names_a_thing(token.norm):
             return False

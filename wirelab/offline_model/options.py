@@ -49,6 +49,8 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 pass
             elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
+            elif "-" in norms[k] and [concept(part) for part in norms[k].split("-")] == wanted:
+                width = 1  # "nut-free" names "Nut Free"
             elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
                 width = unit
             elif concepts[k] in unique:

@@ -40,7 +40,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from wirelab.offline_model.dates import date_as_asked, time_as_asked
+from wirelab.offline_model.dates import date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.free_text import after_colon, labelled_text, remainder
@@ -361,6 +361,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
         points -= 1.5  # "movies in Mumbai": a city the gazetteer knows is where, not a language
+    if value.kind == "date" and slot.kind == "date" and written_date(value.text):
+        points += 0.5  # "next Friday, June 30th 2023": the date written out is the one to send
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
     points += _kind_fit(slot, value)

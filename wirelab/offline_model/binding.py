@@ -362,7 +362,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
         points -= 1.5  # "movies in Mumbai": a city the gazetteer knows is where, not a language
     if value.kind == "date" and slot.kind == "date" and written_date(value.text):
-        points += 0.5  # "next Friday, June 30th 2023": the date written out is the one to send
+        points += 0.5  # "next Tuesday, May 4th 2027": the date written out is the one to send
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
         points += 0.5
     points += _kind_fit(slot, value)

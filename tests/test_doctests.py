@@ -23,10 +23,6 @@ MODULES = sorted(
     for path in PACKAGE.rglob("*.py")
     if path.name != "__main__.py"
 )
-# `# ->` examples not converted to `>>>` yet, as paths under wirelab/ (a folder ends in "/"):
-# offline_model/ is being edited elsewhere, and so are the HTTP server modules. Remove an entry
-# once its examples are doctests (a test below fails while an entry has nothing left to convert).
-ARROW_EXAMPLES_NOT_YET_CONVERTED = ("offline_model/",)
 ARROW_EXAMPLE = re.compile(r"#\s*->")
 
 
@@ -58,22 +54,6 @@ def arrow_examples(paths: list[Path]) -> list[str]:
     ]
 
 
-def not_yet_converted(path: Path) -> bool:
-    relative = path.relative_to(PACKAGE).as_posix()
-    return any(
-        relative.startswith(entry) if entry.endswith("/") else relative == entry
-        for entry in ARROW_EXAMPLES_NOT_YET_CONVERTED
-    )
-
-
 def test_no_docstring_example_shows_its_result_in_an_arrow_comment():
-    converted = [path for path in sorted(PACKAGE.rglob("*.py")) if not not_yet_converted(path)]
-    found = arrow_examples(converted)
+    found = arrow_examples(sorted(PACKAGE.rglob("*.py")))
     assert not found, f"write these examples as >>> doctests: {', '.join(found)}"
-
-
-@pytest.mark.parametrize("entry", ARROW_EXAMPLES_NOT_YET_CONVERTED)
-def test_an_entry_left_unconverted_still_has_arrow_examples(entry):
-    paths = sorted((PACKAGE / entry).rglob("*.py")) if entry.endswith("/") else [PACKAGE / entry]
-    assert all(path.exists() for path in paths), f"{entry} is gone: drop it from the list"
-    assert arrow_examples(paths), f"{entry} has no # -> examples left: drop it from the list"

@@ -1,91 +1,323 @@
-"""Stage 5b, several calls from one intent: a list where the tool takes one value.
+"""Stage 5b, several calls from one intent: frames, and lists where the tool takes one value.
 
-    bind_all(weather, "weather in Paris and Rome")
-    # -> [{"city": "Paris"}, {"city": "Rome"}]
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> bind_all(weather, "weather in Paris and Rome")
+    [{'city': 'Paris'}, {'city': 'Rome'}]
 
-One intent becomes several calls only when the text lists values for a
-parameter that takes one ("Paris and Rome", "for 10, 20 and 30 years"):
+One intent becomes several calls in two ways:
 
-- a list fills the parameters that each take one of its values first ("the
-  GCD of 40 and 50" is one call with two numbers);
-- a list left over makes one call per value, the other arguments kept;
-- two lists go in step when the text says "respectively" ("Taylor Swift and
-  Maroon 5 for 20 and 15 minutes respectively" is two calls, each with its own
-  pair), and make every combination otherwise ("BRCA1 and BRCA2 in humans and
-  chimpanzees" is four);
-- a second set of values of the kinds the first call used ("3 and 4, then 5
-  and 12" for `a`, `b`) makes another call.
+- **frames**: the text gives a whole set of values again ("the first leg, 40 km
+  in 2 hours; the second leg, 65 km in 3 hours", "€12 in Lyon, €19 in Turin").
+  `frames.cuts` finds where each set begins; each frame is bound on its own text
+  (after the few words that lead into the first: "Check prices for"), and a later
+  frame keeps what the one before said and it does not ("…, then the same for
+  pine"), once for every call of a list before it ("for Oslo and Rome today,
+  and then for tomorrow" is four calls); its unmarked words replace only
+  unmarked words. A value, list or flag said after the last frame's first
+  sentence, for a parameter no earlier frame filled, holds for every frame
+  ("… Both get a 5% discount.").
+- **lists**: within a frame, the text lists values for a parameter that takes
+  one ("Paris and Rome", "for 2, 4 and 8 weeks"). A list fills the parameters
+  that each take one of its values first ("a 6 by 8 grid" is one call with two
+  numbers); a list left over makes one call per value, the other arguments kept.
+  Two lists go in step when the text says "respectively" ("Ann and Bo for 20 and
+  15 minutes respectively" is two calls), and make every combination otherwise
+  ("tea and coffee in cups and mugs" is four). A name listed with the one before
+  fills the same parameter when that parameter fits it better than the one
+  binding gave it to ("museums near Lyon and Turin", not a theme "Turin");
+  options of an enum listed together ("Thai and Greek") and a list binding read
+  one value of in another way count too. Two names or dates parted by a comma
+  alone are one thing said twice, not a list; a list a list parameter holds
+  ("[4, 8, 15]") is not spread.
 
-A single value never does: a number or name the call did not need is context,
-not a second call.
+A single value never makes a call: a number or name the call did not need is
+context, not a second call.
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import assign, fill_object, score, typed_value
+from wirelab.offline_model.binding import bind, fill_object, score, typed_value
 from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.frames import cuts, written_lists
+from wirelab.offline_model.intents import STRONG
+from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Tool
-from wirelab.offline_model.slots import slots_of
+from wirelab.offline_model.slots import Slot, slots_of
+from wirelab.offline_model.values import Value
 
 MAX_CALLS = 8  # calls one intent may become
+BETTER = 0.5  # how much better a list's parameter must fit a listed value to take it
+JOINTS = ("and ", "then ", "also ", "while ", "plus ")
+LEAD_WORDS = 12  # the most words that lead into every frame
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The arguments of one call, and the parameters only unmarked words filled (a phrase
+    such as "same period", a number word), which context says better when it can."""
+
+    arguments: dict[str, Any]
+    unmarked: frozenset[str] = frozenset()
+    frame: int = 0  # which frame of its intent the call comes from
 
 
 def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any]]:
-    """One set of arguments per set of values the text gives (see the module docstring)."""
+    """One set of arguments per call the text asks for (see the module docstring); required
+    parameters no call fills are guessed from the whole text when `guess`."""
+    calls = [bound.arguments for bound in bind_calls(tool, text)]
+    return [guessed(tool, text, arguments) for arguments in calls] if guess else calls
+
+
+def guessed(tool: Tool, text: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments, with the required ones they lack guessed from `text`, in schema order."""
+    missing = set(tool.parameters.get("required", []) or []) - set(arguments)
+    extra = {k: v for k, v in bind(tool, text).items() if k in missing} if missing else {}
+    return in_order(tool, {**extra, **arguments})
+
+
+def in_order(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments in the order the schema lists its properties."""
+    order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
+    return {k: arguments[k] for k in order} | {k: v for k, v in arguments.items() if k not in order}
+
+
+def bind_calls(tool: Tool, text: str) -> list[Bound]:
+    """The calls of one intent, nothing guessed: frames bound one by one, lists spread."""
+    text = clean(text)
+    starts, first = cuts(tool, text)
+    bounds = [0, *starts, len(text)]
+    lead = _lead(tool, text[:first]) if starts else ""
+    frames: list[list[Bound]] = []
+    shared: dict[str, Any] = {}
+    for number, (start, end) in enumerate(itertools.pairwise(bounds)):
+        last = number > 0 and number == len(bounds) - 2
+        part = text[_past_joint(text, start, end) : end]
+        found, later = _spread(tool, lead + part if number else part, tail=last)
+        if frames:
+            found = repeat(frames[-1], found)
+            shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
+        frames.append(found)
+    calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
+    return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n) for n, b in calls]
+
+
+def _lead(tool: Tool, words: str) -> str:
+    """The words before the first value, which lead into every frame, when they are few and
+    give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
+    if len(words.split()) > LEAD_WORDS:
+        return ""
+    evidence = Evidence.of(tool, words)
+    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    return "" if evidence.chosen else words
+
+
+def repeat(bases: list[Bound], found: list[Bound]) -> list[Bound]:
+    """Each call of a later frame once for every call of the frame before that differs in what
+    it does not say ("for Oslo and Rome today, and for tomorrow": both cities again)."""
+    calls: list[Bound] = []
+    for bound in found:
+        for base in bases:
+            call = inherit(base, bound)
+            if all(call.arguments != other.arguments for other in calls):
+                calls.append(call)
+    return calls[:MAX_CALLS]
+
+
+def inherit(base: Bound, bound: Bound) -> Bound:
+    """A later frame: the frame before's arguments, with what this one says instead; its
+    unmarked words replace only what the frame before did not say, or said in unmarked words
+    too ("oak tables …, then the same for pine tables")."""
+    said = {k: v for k, v in bound.arguments.items() if k not in bound.unmarked or _weak(k, base)}
+    unmarked = (bound.unmarked & set(said)) | (base.unmarked - set(said))
+    return Bound({**base.arguments, **said}, frozenset(unmarked))
+
+
+def _weak(name: str, base: Bound) -> bool:
+    """Whether the frame before gives `name` no value, or only unmarked words."""
+    return name not in base.arguments or name in base.unmarked
+
+
+def _past_joint(text: str, start: int, end: int) -> int:
+    """Past the mark or word the frame was cut at (". ", ", and ", " then ")."""
+    while start < end and not text[start].isalnum() and text[start] not in "\"'$-+([":
+        start += 1
+    for word in JOINTS:
+        if text[start:end].lower().startswith(word):
+            start += len(word)
+    return start
+
+
+def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str, Any]]:
+    """The calls of one frame, one per value of a listed parameter; and, when `tail`, the
+    arguments given after the frame's first sentence."""
     evidence = Evidence.of(tool, text)
-    first = fill_object(tool.parameters, evidence, tool.parameters, guess, 0)
+    first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
     slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
-    lists = []
-    for group in evidence.groups():
-        taken = [name for name, index in evidence.chosen.items() if index in group]
-        free = [k for k in group if k not in evidence.used]
-        if len(taken) == 1 and free:
-            slot = slots[taken[0]]
-            typed = [
-                typed_value(slot, evidence.values[k])
-                for k in group
-                if k == evidence.chosen[slot.name] or k in free
-            ]
-            if None not in typed:
-                lists.append((slot.name, typed))
-    if lists:
-        respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
-        return _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
-    return [first] + _again(evidence, first, slots)
+    written = written_lists(evidence)  # once: each reads the tokens between the values
+    moved = _misplaced(evidence, slots, written)
+    if moved:  # bind again with the listed names kept for their list
+        evidence = Evidence.of(tool, text)
+        evidence.used |= moved
+        first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+        evidence.used -= moved
+        written = written_lists(evidence)
+    later = {}
+    head = _first_sentence_end(evidence) if tail else len(evidence.text)
+    if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
+        later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
+        rest = Evidence.of(tool, evidence.text[head:])
+        after = fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
+    unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
+    lists = _lists(evidence, slots, first, written)
+    for name, values in list(lists):
+        peers = _peers(slots, slots[name], first, unmarked)
+        if len(peers) == len(values) > 1:  # "two numbers: 36 and 48" fill a and b, not two calls
+            first = {**first, **dict(zip(peers, values, strict=True))}
+            unmarked = unmarked - set(peers)
+            lists.remove((name, values))
+    if not lists:
+        return [Bound(first, unmarked)], later
+    respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
+    spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
+    return [Bound(arguments, unmarked) for arguments in spread], later
 
 
-def one_call(tool: Tool, text: str) -> bool:
-    """Whether `text` asks for one call of `tool`: no value is left over that would fill a
-    parameter another value filled ("$30 in Chicago, $52 in Sacramento" is two calls; "weight
-    80 kg and height 180 cm" one). Values in a list are `bind_all`'s to spread."""
+def flips(tool: Tool, before: str, after: str) -> bool:
+    """Whether `after` sets a flag of the tool the other way round from `before` ("… with
+    ice. What if it is without ice?"): a second call, not more of the first."""
+    flags = [slot.name for slot in slots_of(tool.parameters, tool.parameters) if slot.kind == "boolean"]
+    if not flags or not before:
+        return False
+    one, two = bind(tool, before, guess=False), bind(tool, after, guess=False)
+    return any(name in one and name in two and one[name] != two[name] for name in flags)
+
+
+def takes(tool: Tool, text: str) -> float:
+    """How well the tool's parameters take the values written in `text` (numbers, quotes,
+    dates, codes; not names or unmarked words, which many a parameter takes): the sum of
+    their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
     evidence = Evidence.of(tool, text)
-    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = [slot for slot in slots_of(tool.parameters, tool.parameters) if slot.name in filled]
-    listed = {k for group in evidence.groups() if set(group) & evidence.used for k in group}
-    for k, value in enumerate(evidence.values):
-        if k in evidence.used or k in listed or not _is_written(value) and value.kind != "name":
-            continue
-        if any(
-            typed_value(slot, value) is not None and (score(slot, value, evidence) or 0) >= 2
-            for slot in slots
-        ):
-            return False
-    return True
-
-
-def announces(tool: Tool, text: str) -> bool:
-    """Whether `text` asks for the tool but gives none of its values in writing ("I need a
-    database set up."): the sentence after it, which does, is the same call."""
-    evidence = Evidence.of(tool, text)
-    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters) if slot.name in filled}
+    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    total = 0.0
     for name, k in evidence.chosen.items():
         value = evidence.values[k]
-        if _is_written(value) or value.kind == "name" and (score(slots[name], value, evidence) or 0) >= 2.5:
-            return False
-    return True
+        if not _unmarked(value) and value.kind != "name" and name in slots:
+            total += max(score(slots[name], value, evidence) or 0.0, 0.0)
+    return total
+
+
+def _unmarked(value: Value) -> bool:
+    """Words no mark sets apart: a phrase, or a number written as a word ("two shapes")."""
+    return value.kind == "phrase" or value.kind == "number" and value.text[:1].isalpha()
+
+
+def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: frozenset[str]) -> list[str]:
+    """The parameters of the slot's kind and type that a list could fill in turn: the slot's own,
+    and those no value or only unmarked words filled."""
+    kind = slot.schema.get("type")
+    return [
+        name
+        for name, other in slots.items()
+        if other.kind == slot.kind
+        and other.schema.get("type") == kind
+        and (name == slot.name or name not in first or name in unmarked)
+    ]
+
+
+def _lists(
+    evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any], written: list[list[int]]
+) -> list[tuple[str, list[Any]]]:
+    """Each parameter that took one value of a written list (or another reading of the same
+    words), with the whole list's values; not a list a parameter that takes a list holds
+    some of ("[4, 8, 15]")."""
+    held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
+    lists = []
+    for group in written:
+        taken = {name: _member(evidence, group, index) for name, index in evidence.chosen.items()}
+        taken = {name: k for name, k in taken.items() if k is not None}
+        free = [k for k in group if k not in evidence.used and k not in taken.values()]
+        if any(repr(evidence.values[k].value) in held for k in group):
+            continue
+        if len(taken) == 1 and free:
+            [(name, chosen)] = taken.items()
+            members = [k for k in group if k == chosen or k in free]
+            typed = [
+                first.get(name) if k == chosen else typed_value(slots[name], evidence.values[k])
+                for k in members
+            ]
+            if None not in typed:
+                lists.append((name, typed))
+                continue
+        if len(taken) <= 1:
+            lists += _options_listed(evidence, slots, group)
+    return lists
+
+
+def _member(evidence: Evidence, group: list[int], index: int) -> int | None:
+    """The value of the list that binding's chosen value is, or is read over (the same words)."""
+    if index in group:
+        return index
+    chosen = evidence.values[index]
+    return next((k for k in group if evidence.values[k].start == chosen.start), None)
+
+
+def _options_listed(
+    evidence: Evidence, slots: dict[str, Slot], group: list[int]
+) -> list[tuple[str, list[Any]]]:
+    """A written list whose every value names an option of the enum parameter that took one
+    of them ("Thai and Greek food" for a `cuisine` enum): that parameter's list."""
+    at: dict[int, list[Value]] = {}
+    for value in evidence.values:
+        if value.kind == "enum":
+            at.setdefault(value.start, []).append(value)
+    for name, index in evidence.chosen.items():
+        chosen = evidence.values[index]
+        if chosen.kind != "enum":
+            continue
+        named = [at.get(evidence.values[k].start, []) for k in group]
+        options = [
+            next((o for o in found if typed_value(slots[name], o) is not None), None) for found in named
+        ]
+        if None not in options and chosen in options:
+            return [(name, [typed_value(slots[name], o) for o in options])]
+    return []
+
+
+def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[int]]) -> set[int]:
+    """Listed values binding gave to another kind of parameter than the list's first value,
+    where the first value's parameter fits them clearly better: "museums near Lyon and Turin"."""
+    owner = {index: name for name, index in evidence.chosen.items()}
+    moved: set[int] = set()
+    for group in written:
+        head = next((owner[k] for k in group if k in owner), None)
+        if head is None:
+            continue
+        for k in group:
+            if k in owner and owner[k] != head:
+                value = evidence.values[k]
+                mine = (
+                    score(slots[head], value, evidence)
+                    if typed_value(slots[head], value) is not None
+                    else None
+                )
+                theirs = score(slots[owner[k]], value, evidence)
+                kinds = slots[head].kind != slots[owner[k]].kind
+                if kinds and mine is not None and theirs is not None and mine >= theirs + BETTER:
+                    moved.add(k)
+    return moved
+
+
+def _first_sentence_end(evidence: Evidence) -> int:
+    """Where the text's first sentence ends (its length if it has one sentence)."""
+    marks = [t.start for t in evidence.tokens if t.text in STRONG or t.text == "."]
+    return marks[0] if marks else len(evidence.text)
 
 
 def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
@@ -102,41 +334,33 @@ def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[
 
 
 def _every(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
-    """A call for every combination: "BRCA1 and BRCA2 in humans and chimpanzees" is four calls."""
+    """A call for every combination: "tea and coffee in cups and mugs" is four calls."""
     calls = [dict(first)]
     for name, values in lists:
         calls = [{**call, name: value} for call in calls for value in values][:MAX_CALLS]
     return calls
 
 
-def _again(evidence: Evidence, first: dict[str, Any], slots: dict) -> list[dict[str, Any]]:
-    """Further calls from values left over, as long as they fill every slot the first call
-    filled from a written number, date, quote, e-mail or code."""
-    written = {
-        name: evidence.values[index].kind
-        for name, index in evidence.chosen.items()
-        if _is_written(evidence.values[index])
-    }
-    if not written:
-        return []
-    again = [slots[name] for name in written]
-    calls: list[dict[str, Any]] = []
-    while len(calls) < MAX_CALLS:
-        evidence.chosen = {}
-        extra = {
-            slot.name: value
-            for slot, value, index in assign(again, evidence)
-            if evidence.values[index].kind == written[slot.name]
-        }
-        if set(extra) != set(written):
-            return calls
-        calls.append({**first, **extra})
-    return calls
+CLEARLY = 3.0  # a value's binding score that only a label, a specific kind or its unit reaches
 
 
-def _is_written(value: Any) -> bool:
-    """A value that repeats reliably: digits (not a number word such as "two"), a quote, a date,
-    an e-mail or a code. A name left over is more often context than a second call."""
-    if value.kind == "number":
-        return value.text[:1].isdigit() or value.text[:1] == "-"
-    return value.kind in ("quoted", "date", "email", "code")
+def gives_what_it_needs(text: str, tool: Tool) -> bool:
+    """Whether `text` clearly gives every value `tool` requires: each required parameter takes
+    a value of its own kind with a label, a unit or a specific type, not loose words; a flag, a
+    list or an object counts when the text fills it."""
+    required = tool.parameters.get("required")
+    if not isinstance(required, list) or not required:
+        return False
+    evidence = Evidence.of(tool, text)
+    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    for name in required:
+        if name not in filled or name not in slots:
+            return False
+        index = evidence.chosen.get(name)
+        if index is None:
+            continue  # a flag, a list, an object or free text the text filled
+        value = evidence.values[index]
+        if value.kind == "phrase" or (score(slots[name], value, evidence) or 0) < CLEARLY:
+            return False
+    return True

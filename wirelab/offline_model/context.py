@@ -1,9 +1,18 @@
 """Stage 6a, keep context: read the conversation, and carry a follow-up on from the last call.
 
-    user: "Convert 100 USD to EUR"  ->  convert(amount=100, from="USD", to="EUR")  ->  result
-    user: "And what about 50 GBP to JPY?"
-    # -> the same tool again, with only what the new message gives changed:
-    #    convert(amount=50, from="GBP", to="JPY")
+    >>> from wirelab.offline_model import complete
+    >>> convert = {"type": "function", "function": {"name": "convert", "description": "Convert money.",
+    ...     "parameters": {"type": "object", "properties": {"amount": {"type": "number"},
+    ...     "from_currency": {"type": "string"}, "to_currency": {"type": "string"}}}}}
+    >>> sent = '{"amount":100,"from_currency":"USD","to_currency":"EUR"}'
+    >>> called = {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+    ...     "function": {"name": "convert", "arguments": sent}}]}
+    >>> talk = [{"role": "user", "content": "Convert 100 USD to EUR"}, called,
+    ...     {"role": "tool", "tool_call_id": "c1", "content": '{"result": 92.1}'},
+    ...     {"role": "user", "content": "And what about 50 GBP?"}]
+    >>> reply = complete({"model": "wirelab-offline", "messages": talk, "tools": [convert]})
+    >>> reply["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]  # only what changed
+    '{"amount":50,"from_currency":"GBP","to_currency":"EUR"}'
 
 The model keeps no state between requests: everything is read off the
 messages. `conversation` returns the last user message and the tool calls made

@@ -1,8 +1,10 @@
 """Stage 6b, correct a failed call once: apply the fix a tool's error describes.
 
-    correct(Call("", "get_weather", '{"city":"Paris","unit":"kelvin"}'),
-            {"field": "unit", "allowed": ["celsius", "fahrenheit"]}, weather, "weather in Paris")
-    # -> Call("", "get_weather", '{"city":"Paris","unit":"celsius"}')
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> sent = Call("", "get_weather", '{"city":"Paris","unit":"kelvin"}')
+    >>> correct(sent, {"field": "unit", "allowed": ["celsius", "fahrenheit"]}, weather, "weather in Paris")
+    Call(id='', name='get_weather', arguments='{"city":"Paris","unit":"celsius"}')
 
 The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or
 text, as MCP's `isError` results are ("unit must be one of: celsius,

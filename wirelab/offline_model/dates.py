@@ -20,6 +20,7 @@ import datetime
 import re
 from contextvars import ContextVar
 
+from wirelab.offline_model.lexicon import count_of
 from wirelab.offline_model.normalize import Token
 
 MONTHS = [
@@ -38,8 +39,13 @@ MONTHS = [
 ]
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
+_ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_DAYS = re.compile(
-    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]|(?:下|上|这)(?:周|个月|月)"
+    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
+    rf"|(?:下|上|这)个?月{_ZH_COUNT}[号日]|(?:下|上|这)(?:周|个月|月)|{_ZH_COUNT}天(?:以)?后"
+)
+EN_RELATIVE = re.compile(
+    r"\b(?:the )?day after tomorrow\b|\bin (\w+) days?\b|\b(\w+) days? (?:from now|later)\b", re.I
 )
 
 
@@ -76,6 +82,10 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
                 taken.append((m.start(), m.end()))
     found += taken
     found += [(m.start(), m.end()) for m in ZH_DAYS.finditer(text)]
+    for m in EN_RELATIVE.finditer(text):  # "the day after tomorrow", "in three days"
+        if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None:
+            found = [(a, b) for a, b in found if not (m.start() <= a and b <= m.end())]
+            found.append((m.start(), m.end()))
     return found
 
 
@@ -111,8 +121,9 @@ def _written_at(text: str, at: int) -> datetime.date | None:
     return None
 
 
-def written_date(written: str) -> datetime.date | None:
-    """The date a month-day or numeric date names; without a year, in `TODAY`'s year (or None)."""
+def written_date(written: str, year: int | None = None) -> datetime.date | None:
+    """The date a month-day or numeric date names; without a year, in `year` if given, else in
+    `TODAY`'s year (or None)."""
     for pattern in WRITTEN_DATES:
         m = pattern.fullmatch(written.strip())
         if not m:
@@ -123,7 +134,7 @@ def written_date(written: str) -> datetime.date | None:
             else next(i for i, n in enumerate(MONTHS, 1) if n[:3] == m["m"][:3].lower())
         )
         today = TODAY.get()
-        year = int(m["y"]) if m["y"] else today.year if today else None
+        year = int(m["y"]) if m["y"] else year or (today.year if today else None)
         try:
             return datetime.date(year, int(month), int(m["d"] or 1)) if year else None
         except ValueError:
@@ -131,15 +142,30 @@ def written_date(written: str) -> datetime.date | None:
     return None
 
 
-def date_as_asked(written: str, description: str) -> str:
-    """A date written the way a description asks ("in the format MM/DD/YYYY", "e.g. 2024-05-01"),
-    ISO 8601 when it says nothing; as written when it cannot be read."""
+def date_as_asked(written: str, description: str, year: int | None = None, clock: str = "") -> str:
+    """A date written the way a description asks ("in the format MM/DD/YYYY", "month-day-year",
+    "e.g. 2024-05-01", "'mm-yyyy'"), ISO 8601 when it says nothing; as written when it cannot be
+    read. `year` is for a date written without one ("from May 3rd to May 5th 2024"); `clock` a
+    time written with it, for a description that asks for a date and time ("YYYY-MM-DDTHH:MM:SS").
+
+    >>> date_as_asked("June 3rd", "The day, in the format of month-day-year.", 2031)
+    '06-03-2031'
+    >>> date_as_asked("June 3, 2031", "When, e.g. 'YYYY-MM-DDTHH:MM:SS'.", clock="4pm")
+    '2031-06-03T16:00:00'
+    """
     resolved = resolve_date(written)
-    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written)
-    return date.strftime(_format_of(description)) if date else written
+    date = datetime.date.fromisoformat(resolved) if resolved else written_date(written, year)
+    if date is None:
+        return written
+    if clock and DATE_TIME.search(description) and (hour := _hour_minute(clock)):
+        return datetime.datetime.combine(date, datetime.time(*hour)).isoformat()
+    return date.strftime(_format_of(description))
 
 
-_SPEC = re.compile(r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I)
+_SPEC = re.compile(r"\b(y{3,4}|mm|dd)([-/.])(y{3,4}|mm|dd)\2(y{3,4}|mm|dd)\b", re.I)
+_WORDS = re.compile(r"\b(year|month|day)[-/ ](year|month|day)[-/ ](year|month|day)\b", re.I)
+_MONTH_YEAR = re.compile(r"\b(mm|yyyy)([-/.])(mm|yyyy)\b", re.I)
+DATE_TIME = re.compile(r"T\s?HH|date[- ]?time|datetime", re.I)
 _EXAMPLES = [
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "%Y-%m-%d"),
     (re.compile(r"\b\d{2}/\d{2}/\d{4}\b"), "%m/%d/%Y"),
@@ -149,9 +175,15 @@ _EXAMPLES = [
 
 def _format_of(description: str) -> str:
     spec = _SPEC.search(description)
+    parts = {"yyy": "%Y", "yyyy": "%Y", "mm": "%m", "dd": "%d", "year": "%Y", "month": "%m", "day": "%d"}
     if spec:
-        parts = {"yyyy": "%Y", "mm": "%m", "dd": "%d"}
         return spec[2].join(parts[spec[i].lower()] for i in (1, 3, 4))
+    words = _WORDS.search(description)
+    if words and len({w.lower() for w in words.groups()}) == 3:
+        return "-".join(parts[w.lower()] for w in words.groups())
+    month_year = _MONTH_YEAR.search(description)
+    if month_year and month_year[1].lower() != month_year[3].lower():
+        return month_year[2].join(parts[month_year[i].lower()] for i in (1, 3))
     return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
 
 
@@ -206,8 +238,18 @@ def resolve_date(written: str) -> str | None:
         return None
     word = written.casefold().strip()
     offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
+    if offset is None:
+        offset = _days_ahead(word)
     if offset is not None:
         return (today + datetime.timedelta(days=offset)).isoformat()
+    month_day = re.fullmatch(rf"([下上这])个?月({_ZH_COUNT})[号日]", word)
+    if month_day and (day := count_of(month_day[2])):
+        month = today.month + {"下": 1, "上": -1, "这": 0}[month_day[1]]
+        year, month = today.year + (month - 1) // 12, (month - 1) % 12 + 1
+        try:
+            return datetime.date(year, month, day).isoformat()  # 下个月一号: the 1st of next month
+        except ValueError:
+            return None
     weekday, later = None, 0
     parts = word.split()
     if parts and parts[-1] in WEEKDAYS:
@@ -222,7 +264,24 @@ def resolve_date(written: str) -> str | None:
     return (today + datetime.timedelta(days=ahead)).isoformat()
 
 
+def _days_ahead(word: str) -> int | None:
+    """Days from today that "the day after tomorrow", "in 3 days", "three days later", "三天后" say."""
+    if re.fullmatch(r"(?:the )?day after tomorrow", word):
+        return 2
+    m = re.fullmatch(r"in (\w+) days?|(\w+) days? (?:from now|later)", word) or re.fullmatch(
+        rf"({_ZH_COUNT})天(?:以)?后", word
+    )
+    return count_of(next(g for g in m.groups() if g)) if m else None
+
+
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)
+
+
+def _hour_minute(written: str) -> tuple[int, int] | None:
+    m = CLOCK_TIME.fullmatch(written.strip())
+    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+        return None
+    return (int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])), int(m[2] or 0)
 
 
 def time_as_asked(written: str, description: str) -> str:

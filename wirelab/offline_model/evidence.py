@@ -1,8 +1,12 @@
 """What a request offers binding: its tokens, its values, and the words around each value.
 
-    evidence = Evidence.of(weather, "weather in Paris, then Rome")
-    [(v.kind, v.text) for v in evidence.values]   # -> [('name', 'Paris'), ('name', 'Rome')]
-    evidence.near(evidence.values[0], -1, 3)       # -> ([(1, 'weather')], ['in', 'weather'])
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> evidence = Evidence.of(weather, "weather in Paris, then Rome")
+    >>> [(v.kind, v.text) for v in evidence.values]
+    [('name', 'Paris'), ('name', 'Rome')]
+    >>> evidence.near(evidence.values[0], -1, 3)
+    ([(1, 'weather')], ['in', 'weather'])
 
 `Evidence.of` extracts the typed values (`extraction`) and adds *phrases*: runs of
 content words no value covers ("water", "plasma membrane"), what a string
@@ -18,11 +22,14 @@ import bisect
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
 from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
+DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
+DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
+NOT_THINGS = set("vdpucrmqfy")  # jieba's tags that name no thing (verb, adverb, preposition, …)
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
@@ -41,6 +48,7 @@ class Evidence:
     used: set[int] = field(default_factory=set)
     starts: list[int] = field(default_factory=list)
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
+    tool_name: frozenset[str] = frozenset()  # concepts of the tool's name
 
     @classmethod
     def of(cls, tool: Tool, text: str) -> Evidence:
@@ -50,7 +58,10 @@ class Evidence:
         own_words = {concept(t.norm) for t in segment(clean(own))}
         evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
-        for name in tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else ():
+        evidence.tool_name = frozenset(named)
+        properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
+        properties = properties if isinstance(properties, dict) else {}
+        for name in properties:
             named |= {concept(w) for w in identifier_words(str(name))}
         first = evidence.values[0] if evidence.values else None
         if (
@@ -60,6 +71,12 @@ class Evidence:
             and concept(first.text.casefold()) in own_words
         ):
             evidence.values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
+        labels = {str(n).casefold() for n in properties} | {
+            w for n in properties for w in identifier_words(str(n))
+        }
+        evidence.values = [
+            v for v in evidence.values if not (v.kind == "code" and v.text.casefold() in labels)
+        ]
         evidence.values += evidence._phrases(named)
         return evidence
 
@@ -68,24 +85,54 @@ class Evidence:
         "plasma membrane"): what a string parameter takes when the text marks nothing."""
         found: list[Value] = []
         run: list[Token] = []
-        for token in [*self.tokens, None]:
+        for k, token in enumerate([*self.tokens, None]):
             if token is not None and self._phrase_word(token, named):
                 run.append(token)
                 continue
+            if token is not None and token.norm == "of" and run and self._noun_follows(k, named):
+                run.append(token)  # "law of gravity", "jar of honey": one name for one thing
+                continue
+            if run and run[-1].norm == "of":
+                run.pop()
             if run:
                 for end in range(len(run), 0, -1):  # the whole run, then shorter ones from its start
-                    if end <= PHRASE_WORDS:
+                    if end <= PHRASE_WORDS and run[end - 1].norm != "of":
                         words = self.text[run[0].start : run[end - 1].end]
                         found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
                 run = []
+        return found + self._modifiers()
+
+    def _noun_follows(self, k: int, named: set[str]) -> bool:
+        after = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
+        return after is not None and self._phrase_word(after, named)
+
+    def _modifiers(self) -> list[Value]:
+        """The kind a hyphenated compound names by its first part: "solar" of "solar-powered",
+        "wood" of "wood-fired" (the second part a verb's participle)."""
+        found = []
+        for token in self.tokens:
+            head, _, rest = token.text.partition("-")
+            if (
+                rest
+                and head.isalpha()
+                and names_a_thing(head.casefold())
+                and not names_a_thing(rest.casefold())
+            ):
+                found.append(Value("phrase", head, head, token.start, token.start + len(head)))
         return found
 
     def _phrase_word(self, token: Token, named: set[str]) -> bool:
         if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
             return False
-        if concept(token.norm) in named or token.norm in GENERIC:
+        if token.norm in DETERMINERS or concept(token.norm) in named or singular(token.norm) in GENERIC:
             return False
-        return not any(v.start <= token.start < v.end and v.kind != "enum" for v in self.values)
+        if not names_a_thing(token.norm):
+            return False
+        if token.kind == "han" and token.tag[:1] in NOT_THINGS:
+            return False  # jieba's verbs, adverbs, particles, measure words…: "来", "点", "到", "里"
+        return not any(
+            v.start <= token.start < v.end and v.kind not in ("enum", "example") for v in self.values
+        )
 
     def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
         """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
@@ -99,6 +146,9 @@ class Evidence:
         seen: list[str] = []
         while 0 <= k < len(self.tokens) and len(content) < limit:
             token = self.tokens[k]
+            if step < 0 and token.norm == "的" and k > 0 and self._inside_other(self.tokens[k - 1], value):
+                k -= 2  # "上海的王芳": what is before "上海的" is before 王芳 too
+                continue
             if token.text in STOPS or self._inside_other(token, value):
                 break
             if token.kind != "punct" or token.text in ("=", ":"):
@@ -118,7 +168,7 @@ class Evidence:
         return any(
             v.start <= token.start < v.end
             and v is not value
-            and v.kind not in ("name", "enum", "phrase")
+            and v.kind not in ("name", "enum", "example", "phrase")
             and v.end != value.start
             and v.start != value.end
             for v in self.values
@@ -129,7 +179,7 @@ class Evidence:
         found: list[list[int]] = []
         last: int | None = None
         for k, value in enumerate(self.values):
-            if value.kind in ("unit", "enum", "phrase"):
+            if value.kind in ("unit", "enum", "example", "phrase"):
                 continue  # a number's unit ("20 minutes and 15 minutes") or an option's name
             if last is not None and value.start < self.values[last].end:
                 continue  # overlaps the value before (a name that is also a country)

@@ -34,9 +34,11 @@ from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
+    ROMAN,
     STOPWORDS,
-    ZH_DIGITS,
-    ZH_UNITS,
+    chinese_number,
+    count_of,
+    singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import Token, segment
@@ -49,8 +51,14 @@ HOST = re.compile(
     r"(?<![\w.@/-])(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63}){0,6}\.[A-Za-z]{2,12})"
     r"(?::\d{1,5})?(?![\w@-])"
 )
-QUOTED = re.compile(r"\"([^\"\n]{1,500})\"|(?<!\w)'([^'\n]{1,500})'(?!\w)|`([^`\n]{1,500})`")
-CODE = re.compile(r"(?<![\w#-])#?[A-Za-z0-9]{1,20}(?:[-_][A-Za-z0-9]{1,20}){0,4}(?![\w-])")
+QUOTED = re.compile(  # a single-quoted text may hold an apostrophe: 'It's open'
+    r"\"([^\"\n]{1,500})\"|(?<!\w)'((?:[^'\n]|'(?=[A-Za-z])){1,500})'(?!\w)|`([^`\n]{1,500})`"
+)
+CODE = re.compile(r"(?<![A-Za-z0-9_#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])")
+PATH = re.compile(
+    r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
+)
+FOLDER = re.compile(r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)(?:[\w.-]{1,64}[\\/]?){0,12}(?![\w/\\])")
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
 ADDRESS = re.compile(
     rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
@@ -58,9 +66,26 @@ ADDRESS = re.compile(
 )
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 CLOCK = re.compile(
-    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
+    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
 )
+DAYPART = re.compile(
+    r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
+)
+ZH_CLOCK = re.compile(
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
+)
+AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
+FILE_EXTENSIONS = {
+    *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
+    *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
+    *("doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "zip", "tar", "gz", "tgz", "bz2", "7z", "rar"),
+    *("mp3", "mp4", "wav", "avi", "mov", "mkv", "exe", "dll", "so", "js", "ts", "java", "c", "cpp", "h"),
+    *("hpp", "go", "rs", "rb", "php", "sh", "bat", "ps1", "sql", "db", "sqlite", "parquet"),
+}
+YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
+VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
+ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
 ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
 
 
@@ -75,8 +100,9 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found = patterns + [
         n for n in _numbers(tokens, text) if not _overlaps(n, spans)
     ]  # not 2026 of 2026-05-01
+    names = _with_model_codes(proper_names(tokens, text), found, text)
     taken = [(v.start, v.end) for v in found]
-    names = [v for v in proper_names(tokens, text) if not _overlaps(v, taken)]
+    names = [v for v in names if not _overlaps(v, taken)]
     world = world_values(tokens, text)
     found += [
         w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
@@ -85,6 +111,21 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
+
+
+def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list[Value]:
+    """A name that a code finishes is one name, a product's: "Yamaha P125", "Galaxy S23"; the
+    code goes from `found` (changed in place) and the name takes its end."""
+    joined = []
+    for name in names:
+        code = next((v for v in found if v.kind == "code" and name.start < v.start < name.end < v.end), None)
+        if code is None or len(text[name.start : code.start].strip()) <= 3:  # "ID U123" is a label and a code
+            joined.append(name)
+            continue
+        found.remove(code)
+        whole = text[name.start : code.end]
+        joined.append(Value("name", whole, whole, name.start, code.end))
+    return joined
 
 
 def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
@@ -97,7 +138,8 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         token = tokens[k]
         spelled = len(written) > 2 or token.kind == "han" or written.startswith("°")
         close = any(0 <= token.start - end <= 1 for end in after_number)
-        if unit and (spelled or close) and written.casefold() not in STOPWORDS:
+        ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
                 units.append(value)
@@ -116,6 +158,8 @@ def _patterns(text: str) -> list[Value]:
     found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
     urls = [(v.start, v.end) for v in found]
     for m in HOST.finditer(text):  # a host name or an IP address: "db.example.com", "10.0.0.5:8080"
+        if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
+            continue  # "notes.txt" is a file, not a host
         host = Value("url", m.group(), m.group(), m.start(), m.end())
         if not _overlaps(host, urls):
             found.append(host)
@@ -123,14 +167,39 @@ def _patterns(text: str) -> list[Value]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
     found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
+    for m in ZH_CLOCK.finditer(text):  # "晚上七点" is 19:00, "下午三点半" 15:30
+        hour, minute = count_of(m[2]), 30 if m[3] == "半" else count_of(m[4] or "0")
+        if hour is not None and minute is not None and hour < 24 and minute < 60:
+            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
+            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
+    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
+        half = "am" if (m[3] or "").lower() == "morning" else "pm"
+        found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
     for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    addresses = [(v.start, v.end) for v in found if v.kind == "name"]
+    for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "D:/logs/run.log", "report.pdf", "~/notes"
+        path = Value("code", m.group(), m.group(), m.start(), m.end())
+        foldered = any(mark in m.group() for mark in "/\\")
+        stem, _, extension = m.group().rpartition(".")
+        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
+        if (
+            (foldered or known)
+            and len(m.group()) > 2
+            and not _overlaps(path, [(v.start, v.end) for v in found])
+        ):
+            found.append(path)
+    for m in YEAR_SPAN.finditer(text):  # "the 1998-99 term": one span, not two numbers
+        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    for m in VERSION.finditer(text):
+        version = Value("code", m.group(), m.group(), m.start(), m.end())
+        if not _overlaps(version, [(v.start, v.end) for v in found]):
+            found.append(version)
+    taken = [(v.start, v.end) for v in found if v.kind in ("name", "url", "email", "code", "quoted")]
     for m in CODE.finditer(text):
         word = m.group()
-        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in addresses):
+        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in taken):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
 
@@ -139,6 +208,10 @@ def _looks_like_code(word: str) -> bool:
     """`A-123`, `#42`, `BA2490`, `ord_7`, `AAPL`: letters with digits, a `#`, or 2-5 capitals."""
     if word.startswith("#"):
         return len(word) > 1
+    if ROMAN.fullmatch(word):
+        return False  # "Pope Leo XIII", "Rocky II": a numeral of a name
+    if "_" in word.strip("_") or "/" in word and any(c.isalpha() for c in word):
+        return True  # an identifier ("unit_price"), or a code with a slash ("2021/KX88")
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
     if letters and digits:
         measure = re.fullmatch(r"\d+(?:\.\d+)?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd"
@@ -164,6 +237,9 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             continue
         last = tokens[k + length - 1]
         negative = k > 0 and tokens[k - 1].text == "-" and tokens[k - 1].end == token.start
+        negative = negative and not (
+            k > 1 and tokens[k - 2].kind == "number" and tokens[k - 2].end == tokens[k - 1].start
+        )
         start = tokens[k - 1].start if negative else token.start
         unit, written, words = unit_at(tokens, k + length, text)
         dimension = unit.dimension if unit else ""
@@ -196,8 +272,10 @@ def _count(value: Value, found: list[Value]) -> bool:
     is followed by at least that many numbers in digits counts them; it is not a value itself."""
     if value.kind != "number" or value.text[:1].isdigit() or value.unit or value.text.startswith("-"):
         return False
+    if not isinstance(value.value, int) or value.value < 2:
+        return False
     later = [v for v in found if v.start > value.end and v.text[:1].isdigit()]
-    return isinstance(value.value, int) and 1 < value.value <= len(later)
+    return len(later) >= value.value
 
 
 def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, int]:
@@ -284,23 +362,6 @@ def _digits(text: str) -> int | float | None:
     return int(number) if number.is_integer() and "." not in plain else number
 
 
-def chinese_number(text: str) -> int:
-    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123."""
-    if not any(ch in ZH_UNITS for ch in text):
-        return int("".join(str(ZH_DIGITS[ch]) for ch in text))
-    total, section, digit = 0, 0, 0
-    for ch in text:
-        if ch in ZH_DIGITS:
-            digit = ZH_DIGITS[ch]
-        elif ch in ("万", "亿"):
-            total = (total + section + digit) * ZH_UNITS[ch]
-            section, digit = 0, 0
-        else:
-            section += (digit or 1) * ZH_UNITS[ch]
-            digit = 0
-    return total + section + digit
-
-
 def list_items(phrase: str) -> list[str]:
     """Items of a written list: 'eggs, milk and bread' -> ['eggs', 'milk', 'bread']; '鸡蛋和牛奶' too."""
     parts = re.split(r",|;|、|，|\band\b|\bor\b|\bplus\b|和|与|及|以及|或", phrase)
@@ -309,9 +370,19 @@ def list_items(phrase: str) -> list[str]:
 
 
 def _trim(text: str) -> str:
+    """An item without small words at its ends, and without the count before it, its name then
+    in the singular: "two green apples" -> "green apple" (how many is another parameter's)."""
     tokens = text.split()
     while tokens and tokens[0].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop(0)
     while tokens and tokens[-1].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop()
+    if len(tokens) > 1 and (tokens[0].isdigit() or tokens[0].lower() in EN_NUMBERS):
+        counted = tokens[0] not in ("1", "one")
+        tokens = tokens[1:]
+        of = next((k for k in (1, 2) if k < len(tokens) - 1 and tokens[k].lower() == "of"), 0)
+        if of:  # "two jars of honey", "a ten kilo sack of flour": what is in them
+            tokens, counted = tokens[of + 1 :], False
+        if counted and tokens[-1].isalpha():
+            tokens[-1] = singular(tokens[-1])
     return " ".join(tokens).strip(" .,:;!?\"'")

@@ -6,8 +6,11 @@ only the *first* call after the user's message, so a lesson's corrective path
 (a structured error, then a corrected call) still works; each entry of
 `FAULTS` says when it applies.
 
-    break_call("wrong_enum_case", weather, {"city": "Paris"})
-    # -> ("get_weather", '{"city":"Paris","unit":"Celsius"}')
+    >>> from wirelab.offline_model.request import Tool
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> break_call("wrong_enum_case", weather, {"city": "Paris"})
+    ('get_weather', '{"city":"Paris","unit":"Celsius"}')
 
 Not here: deciding *when* a fault applies (`policy.py`) and detecting the
 errors they cause (that is the learner's job).

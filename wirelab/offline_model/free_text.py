@@ -14,7 +14,7 @@ readings, tried in order:
 
 from __future__ import annotations
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept
 from wirelab.offline_model.normalize import Token, clean, segment
 
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
@@ -33,6 +33,20 @@ def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | Non
             clause = rest.split(",")[0].split(";")[0].strip(" .?!\"'")
             return clause or None
     return None
+
+
+def after_colon(text: str) -> str | None:
+    """What a request gives after its last colon, when that is the end of it and says something:
+    "Read this aloud: the shop opens at nine" -> "the shop opens at nine".
+
+    >>> after_colon("Read this aloud: the shop opens at nine")
+    'the shop opens at nine'
+    """
+    head, colon, tail = text.rpartition(":")
+    tail = tail.strip(" \"'")
+    if not colon or len(tail.split()) < 2 or not head.strip() or "//" in tail[:2]:
+        return None
+    return tail
 
 
 def remainder(
@@ -64,13 +78,23 @@ def remainder(
 
 
 def trim(tokens: list[Token]) -> list[Token]:
-    """The tokens without stopwords and punctuation at either end."""
+    """The tokens without stopwords, punctuation and Chinese function words at either end
+    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word)."""
     start, end = 0, len(tokens)
-    while start < end and (tokens[start].norm in STOPWORDS or tokens[start].kind == "punct"):
+    while start < end and _edge(tokens[start]):
         start += 1
-    while end > start and (tokens[end - 1].norm in STOPWORDS or tokens[end - 1].kind == "punct"):
+    while end > start and _edge(tokens[end - 1]):
         end -= 1
     return tokens[start:end]
+
+
+def _edge(token: Token) -> bool:
+    if token.norm in STOPWORDS or token.kind == "punct":
+        return True
+    numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+    return token.kind == "han" and (
+        token.tag[:1] in "vdpucrqfy" or numeral
+    )  # a numeral, not a noun jieba tags m
 
 
 def join(tokens: list[Token], text: str) -> str:

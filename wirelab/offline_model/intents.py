@@ -1,12 +1,14 @@
 """Stage 2a, find the intents: cut a message into pieces that may each ask for something.
 
-    pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")
-    # -> [Piece('Weather in Paris', ''), Piece('convert 3 EUR to USD', 'and'),
-    #     Piece('email Ann', 'then')]
+    >>> [(p.text, p.joiner) for p in pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")]
+    [('Weather in Paris', ''), ('convert 3 EUR to USD', 'and'), ('email Ann', 'then')]
 
-A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms), at
-"then", "also", "as well as", "然后", "另外", "还有", "并且", "同时", and at
-"and"/"plus"/"和". Never inside quotes. The cut is only a proposal:
+A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the
+full stop of "Mr." or "Inc."), at "then", "also", "as well as", the words that
+order tasks ("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且",
+"同时", "最后", and at "and"/"plus"/"和". Never inside quotes. A message
+pasted in one pair of quotes is read without them (`unwrap`). The cut is only a
+proposal:
 `selection.plan` keeps a piece as its own intent only when it asks for a tool
 by itself, and otherwise glues it back to the piece before ("a triangle with
 base 10 *and height 5*" is one intent, "weather in Paris *and where is my
@@ -21,7 +23,49 @@ from wirelab.offline_model.normalize import Token, clean, segment
 
 STRONG = {"?", "!", ";", "。", "？", "！", "；"}
 THEN = {"then", "also", "然后", "另外", "还有", "并且", "同时", "接着", "再"}
+THEN |= {
+    "lastly",
+    "finally",
+    "additionally",
+    "secondly",
+    "thirdly",
+    "afterwards",
+    "moreover",
+    "furthermore",
+    "最后",
+}
 AND = {"and", "plus", "和", "以及"}
+INSIDE = {
+    "would",
+    "could",
+    "can",
+    "will",
+    "should",
+    "may",
+    "might",
+    "must",
+    "please",
+    "i'd",
+    "we'd",
+}  # "would also"
+JOINER_RANK = ["", ",", ".", "and", "then"]  # of marks in a row, the one that says most
+ABBREVIATIONS = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "st",
+    "mt",
+    "inc",
+    "ltd",
+    "co",
+    "corp",
+    "jr",
+    "sr",
+    "vs",
+    "etc",
+}
 
 
 @dataclass(frozen=True)
@@ -32,6 +76,22 @@ class Piece:
     joiner: str
     start: int = 0  # where the piece starts and ends in `normalize.clean(message)`
     end: int = 0
+    sentence: bool = False  # whether it starts a sentence (". Finally, …" joins by "then")
+
+
+def unwrap(text: str) -> str:
+    """The message without one pair of quotes around all of it: a request pasted in quotes is
+    the request, not a quoted value.
+
+    >>> unwrap('"Add 2 and 3, then double it."')
+    'Add 2 and 3, then double it.'
+    >>> unwrap('"Hello" is what I said')
+    '"Hello" is what I said'
+    """
+    inner = text.strip()
+    if len(inner) > 2 and inner[0] in "\"'" and inner[-1] == inner[0] and inner[0] not in inner[1:-1]:
+        return inner[1:-1].strip()
+    return text
 
 
 def pieces(text: str) -> list[Piece]:
@@ -39,7 +99,7 @@ def pieces(text: str) -> list[Piece]:
     text = clean(text)
     tokens = segment(text)
     found: list[Piece] = []
-    start, joiner, quoted = 0, "", False
+    start, joiner, quoted, sentence = 0, "", False, True
     for k, token in enumerate(tokens):
         if token.text in ('"', "`"):
             quoted = not quoted
@@ -48,9 +108,14 @@ def pieces(text: str) -> list[Piece]:
         cut = _cut_word(tokens, k)
         if cut is None:
             continue
-        _add(found, text, start, token.start, joiner)
-        start, joiner = token.end, cut
-    _add(found, text, start, len(text), joiner)
+        if not text[start : token.start].strip(" ,.，、:：\n"):  # two marks in a row (". Finally,")
+            joiner = max(joiner, cut, key=JOINER_RANK.index)
+            sentence = sentence or cut == "."
+        else:
+            _add(found, text, start, token.start, joiner, sentence)
+            joiner, sentence = cut, cut == "."
+        start = token.end
+    _add(found, text, start, len(text), joiner, sentence)
     return found
 
 
@@ -60,7 +125,7 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
     if token.text in STRONG or token.text == "." and _ends_sentence(tokens, k):
         return "."
     if token.norm in THEN:
-        return "then"
+        return None if k and tokens[k - 1].norm in INSIDE and token.norm == "also" else "then"
     if (
         token.norm == "as"
         and k + 2 < len(tokens)
@@ -80,10 +145,16 @@ def _inside_name(tokens: list[Token], k: int) -> bool:
 
 
 def _ends_sentence(tokens: list[Token], k: int) -> bool:
+    """A full stop that ends a sentence: followed by a space or the end, not after a title or
+    an abbreviation ("Mr. Lee", "Acme Inc. and …") or an initial ("J. Smith")."""
+    if k and tokens[k - 1].end == tokens[k].start:
+        before = tokens[k - 1]
+        if before.norm in ABBREVIATIONS or len(before.text) == 1 and before.text.isupper():
+            return False
     return k + 1 == len(tokens) or tokens[k + 1].start > tokens[k].end
 
 
-def _add(found: list[Piece], text: str, start: int, end: int, joiner: str) -> None:
+def _add(found: list[Piece], text: str, start: int, end: int, joiner: str, sentence: bool) -> None:
     """Add text[start:end] as a piece, without the punctuation and connectives at its ends."""
     while start < end and text[start] in " ,.，、:：":
         start += 1
@@ -93,4 +164,4 @@ def _add(found: list[Piece], text: str, start: int, end: int, joiner: str) -> No
     while end > start and text[end - 1] in " ,.，、:：":
         end -= 1
     if start < end:
-        found.append(Piece(text[start:end], joiner, start, end))
+        found.append(Piece(text[start:end], joiner, start, end, sentence))

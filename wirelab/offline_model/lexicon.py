@@ -16,7 +16,10 @@ tool described with the user's own words is always found.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+from lemminflect import getAllLemmas, getLemma
 
 from wirelab.offline_model.normalize import stem
 
@@ -60,7 +63,7 @@ news headline 新闻 头条
 music song songs tune tunes jazz play 音乐 歌 歌曲 播放 听
 movie film 电影
 cast actor actors actress starring star stars featuring acted 主演 演员
-adult adults person persons people guest guests passenger passengers 人 位 乘客
+adult adults person persons people guest guests passenger passengers man men woman women 人 位 乘客
 child children kid kids 孩子 儿童
 city town 城市
 country nation 国家
@@ -86,7 +89,9 @@ recipe cook cooking 菜谱 食谱 做法
 train rail railway 火车 高铁
 bus 公交 巴士
 car vehicle 汽车 车
-taxi ride cab 出租车 打车
+taxi ride cab 出租车 打车 叫车 网约车 专车
+ship shipping deliver delivery courier 寄 寄送 邮寄 快递 投递 发货
+parcel package packet 包裹 邮包
 ticket 票 门票
 payment pay 支付 付款
 refund 退款
@@ -117,6 +122,9 @@ address 地址
 phone 电话
 map 地图
 photo picture image 照片 图片
+command cmd shell terminal console prompt commandline 命令 终端 命令行
+computer pc laptop desktop machine 电脑 计算机 笔记本
+drive disk folder directory 磁盘 硬盘 文件夹 目录
 read 读 阅读
 write 写
 open 打开
@@ -148,7 +156,7 @@ GENERIC = _words(
 get set fetch retrieve obtain return returns find calculate compute given specific value values data
 information info details detail result results number numbers based using use function tool provide
 provides api call name type specified specify optional default list check determine make perform run
-current latest
+current latest controller manager handler helper service services client util utils
 """
 )
 
@@ -156,7 +164,7 @@ SMALL_TALK = _words(
     """
 hi hello hey thanks thank thx cheers bye goodbye morning evening night ok okay cool great nice
 awesome lol haha yes no sure welcome sorry 你好 您好 嗨 谢谢 多谢 感谢 再见 拜拜 好的 早上好 晚上好
-晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情
+晚安 哈哈 不客气 没事 辛苦 辛苦了 聊聊 聊天 随便聊聊 心情 好 不错 随便 开心 高兴
 """
 )
 
@@ -211,6 +219,7 @@ EN_NUMBERS = {
         ]
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")  # a numeral of a name: "Leo XIII", "Rocky II"
 EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 ZH_DIGITS = {
     "零": 0,
@@ -256,3 +265,57 @@ def known(word: str) -> bool:
 def content_words(tokens: list[str]) -> list[str]:
     """The tokens that carry a topic: no stopwords, no punctuation."""
     return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]
+
+
+def singular(word: str) -> str:
+    """A noun in the singular, in the case it was written: "Macs" -> "Mac", "boxes" -> "box".
+
+    >>> singular("Tacos"), singular("boxes"), singular("fish")
+    ('Taco', 'box', 'fish')
+    """
+    lemma = getLemma(word.lower(), upos="NOUN")
+    base = lemma[0] if lemma else word
+    return word[: len(base)] if word.lower().startswith(base) else base
+
+
+@lru_cache(maxsize=65536)
+def names_a_thing(word: str) -> bool:
+    """Whether an English word can be a noun or an adjective, so part of a name for a thing
+    ("kayak", "wooden", "blue"), rather than only a verb or an adverb ("hurried", "wander",
+    "quickly"). Words the dictionary lacks (names, jargon, Chinese) can.
+
+    >>> names_a_thing("kayak"), names_a_thing("hurried"), names_a_thing("Zanzibar")
+    (True, False, True)
+    """
+    readings = getAllLemmas(word)
+    return not readings or bool({"NOUN", "ADJ", "PROPN"} & set(readings))
+
+
+def chinese_number(text: str) -> int:
+    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123."""
+    if not any(ch in ZH_UNITS for ch in text):
+        return int("".join(str(ZH_DIGITS[ch]) for ch in text))
+    total, section, digit = 0, 0, 0
+    for ch in text:
+        if ch in ZH_DIGITS:
+            digit = ZH_DIGITS[ch]
+        elif ch in ("万", "亿"):
+            total = (total + section + digit) * ZH_UNITS[ch]
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * ZH_UNITS[ch]
+            digit = 0
+    return total + section + digit
+
+
+def count_of(word: str) -> int | None:
+    """A whole number written in digits, in English words up to twenty, or in Chinese numerals:
+    '3', 'three', '三', '十五' -> 3, 3, 3, 15; None for anything else."""
+    word = word.strip().casefold()
+    if word.isdigit():
+        return int(word)
+    if word in EN_NUMBERS:
+        return EN_NUMBERS[word]
+    if word and all(ch in ZH_DIGITS or ch in ZH_UNITS for ch in word):
+        return chinese_number(word)
+    return None

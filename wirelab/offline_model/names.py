@@ -20,14 +20,14 @@ from functools import lru_cache
 
 from babel import Locale
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, known
+from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, ROMAN, STOPWORDS, known
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
-NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san"}
+NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san", "vs", "v"}
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +44,8 @@ def world_names() -> dict[str, tuple[str, str]]:
             for code, name in names.items():
                 if kind == "country" and not code.isalpha():
                     continue
+                if kind == "currency" and code.startswith("X"):
+                    continue  # gold, funds, "unknown currency": no money a request converts
                 table[name.casefold()] = (kind, code)
                 if kind == "currency" and tag == "en":
                     table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
@@ -92,22 +94,35 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             k += 1
             continue
         if token.kind == "han" and _chinese_name(token):
-            found.append(Value("name", token.text, token.text, token.start, token.end))
+            end = k  # "西湖酒店", "杭州东站": a place's name goes on with what is there
+            while token.tag == "ns" and end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
+                end += 1
+            sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
+            written = text[token.start : tokens[end].end]
+            found.append(Value("name", written, written, token.start, tokens[end].end, sort=sort))
+            k = end
         elif token.capitalised and not _sentence_start_word(tokens, k):
             end = k
             while end + 1 < len(tokens) and (
                 tokens[end + 1].capitalised
+                or ROMAN.fullmatch(tokens[end + 1].text) is not None
                 or tokens[end + 1].norm in NAME_JOINERS
                 and end + 2 < len(tokens)
                 and tokens[end + 2].capitalised
+                or _abbreviated(tokens, end)
             ):
                 end += 1
             if _numbered(tokens, end):
                 end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
             phrase = text[token.start : tokens[end].end]
+            after = tokens[end + 1] if end + 1 < len(tokens) else None
+            if after and after.kind == "word" and after.norm not in STOPWORDS:  # "Picasso's paintings"
+                phrase = phrase.removesuffix("'s").removesuffix("’s")  # ("at Chez Marie's" stays)
             if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
-                found.append(Value("name", phrase, phrase, token.start, tokens[end].end, region=region))
+                found.append(
+                    Value("name", phrase, phrase, token.start, token.start + len(phrase), region=region)
+                )
                 if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
                     part = region[len(phrase) + 1 :].strip()
                     at = text.find(part, tokens[end].end)
@@ -115,6 +130,21 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             k = end
         k += 1
     return found
+
+
+TITLES = {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "mt", "ft"}
+
+
+def _abbreviated(tokens: list[Token], end: int) -> bool:
+    """Whether the name ending at token `end` goes on through a full stop: after a title or an
+    initial, before another capital ("Dr. Ruiz", "Ada K. Lin", "Port St. Lucie"), or at the end
+    of initials ("U.S.", "U.K.")."""
+    if end + 1 >= len(tokens) or tokens[end + 1].text != "." or tokens[end + 1].start != tokens[end].end:
+        return False
+    short = tokens[end].norm in TITLES or len(tokens[end].text) == 1 and tokens[end].text.isupper()
+    after = tokens[end + 2] if end + 2 < len(tokens) else None
+    initials = len(tokens[end].text) == 1 and end > 0 and tokens[end - 1].text == "."
+    return short and (after is not None and after.capitalised or initials)
 
 
 def _numbered(tokens: list[Token], end: int) -> bool:
@@ -143,13 +173,24 @@ def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
                 written = text[window[0].start : window[-1].end]
                 if not written.islower() and not written[0].isupper():
                     continue
-                if city(written) and (length > 1 or not written[0].isupper()):
+                after = tokens[k + length] if k + length < len(tokens) else None
+                name_goes_on = after is not None and after.capitalised and not state_code(after.text)
+                if city(written) and (length > 1 or not written[0].isupper()) and not name_goes_on:
                     found.append(Value("name", written, written, window[0].start, window[-1].end))
                     break
     return found
 
 
 CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
+FACILITY_ENDS = set("店场站馆园院校学路街道区县镇村湖山桥厦港寺宫城楼庙塔门府堂")
+
+
+def _facility(token: Token) -> bool:
+    """A noun that names a kind of place, by its last character: 酒店, 机场, 东站, 广场, 大学."""
+    return token.tag == "n" and token.text[-1:] in FACILITY_ENDS
+
+
+CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}
 
 
 def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
@@ -158,7 +199,12 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
         last = end + 2
         while last + 1 < len(tokens) and tokens[last + 1].capitalised:
             last += 1
-        listed = last + 1 < len(tokens) and tokens[last + 1].norm in ("and", "or", "&", ",")
+        listed = last + 1 < len(tokens) and (
+            tokens[last + 1].norm in ("and", "or", "&")
+            or tokens[last + 1].text == ","
+            and last + 2 < len(tokens)
+            and tokens[last + 2].capitalised  # "Riga, Latvia, Oslo, Norway" lists; "Riga, Latvia, in May" not
+        )
         return "" if listed else text[tokens[first].start : tokens[last].end]
     after = tokens[end + 1] if end + 1 < len(tokens) else None
     lower_state = (

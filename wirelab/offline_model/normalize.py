@@ -1,9 +1,8 @@
 """Stage 1, normalize and segment: turn a message into tokens every later stage reads.
 
-    segment("Weather in Zürich, 明天？")
-    # -> [Token('Weather', 'weather', 'word'), Token('in', 'in', 'word'),
-    #     Token('Zürich', 'zürich', 'word'), Token(',', ',', 'punct'),
-    #     Token('明天', '明天', 'han'), Token('？', '?', 'punct')]
+    >>> [(t.text, t.kind) for t in segment("Weather in Zürich, 明天？")]  # doctest: +NORMALIZE_WHITESPACE
+    [('Weather', 'word'), ('in', 'word'), ('Zürich', 'word'), (',', 'punct'), ('明天', 'han'),
+     ('？', 'punct')]
 
 Three steps, each a well-known technique:
 

@@ -1,7 +1,10 @@
-"""Enum options in a request: where the text names one of a parameter's allowed values.
+"""Enum options and described examples in a request: where the text names one of a
+parameter's allowed values, or one of the values its description gives as examples.
 
-    [v.value for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
-    # -> ['mi', 'km']
+    >>> from wirelab.offline_model.request import Tool
+    >>> units = Tool("convert_length", "Convert a length.", {"type": "object", "properties": {}})
+    >>> [(v.value, v.text) for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
+    [('km', 'kilometres'), ('mi', 'miles')]
 
 An option is named by its value ("desc"), its words in any form ("Family
 Counselor" by "family counseling"), a synonym, an abbreviation ("desc" by
@@ -46,6 +49,8 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 pass
             elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
+            elif "-" in norms[k] and [concept(part) for part in norms[k].split("-")] == wanted:
+                width = 1  # "nut-free" names "Nut Free"
             elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
                 width = unit
             elif concepts[k] in unique:
@@ -64,4 +69,33 @@ def _same_words(said: list[str], wanted: list[str]) -> bool:
     """Word by word the same concept, or the same root of five letters or more."""
     return len(said) == len(wanted) and all(
         a == b or len(os.path.commonprefix([a, b])) >= 5 for a, b in zip(said, wanted, strict=True)
+    )
+
+
+def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence) -> list[Value]:
+    """Where the text names a value the parameter's description gives as an example ("such as
+    kayak, canoe": "rent a kayak"), word by word in any form ("two kayaks"); the value is the
+    example as the description writes it, for that parameter only."""
+    found = []
+    concepts = [concept(t.norm) for t in evidence.tokens]
+    for example in examples:
+        wanted = [concept(w) for w in identifier_words(example)]
+        width = len(wanted)
+        for k in range(len(concepts) - width + 1 if wanted else 0):
+            if concepts[k : k + width] == wanted or (
+                width > 1 and _same_words(concepts[k : k + width], wanted)
+            ):
+                token, last = evidence.tokens[k], evidence.tokens[k + width - 1]
+                if not _inside_a_value(evidence, token.start, last.end):
+                    written = evidence.text[token.start : last.end]
+                    found.append(Value("example", example, written, token.start, last.end, owner=slot_name))
+    return found
+
+
+def _inside_a_value(evidence: Evidence, start: int, end: int) -> bool:
+    """Whether text[start:end] is part of a longer URL, e-mail, quote, code or date ("https" of a URL)."""
+    return any(
+        v.start <= start and end <= v.end and (v.start, v.end) != (start, end)
+        for v in evidence.values
+        if v.kind in ("url", "email", "quoted", "code", "date")
     )

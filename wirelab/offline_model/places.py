@@ -78,10 +78,13 @@ def format_of(description: str) -> str:
     return "country" if CITY_COUNTRY.search(description) else "state"
 
 
-def as_asked(written: str, name: str, description: str) -> str:
+def as_asked(written: str, name: str, description: str, city_only: bool = False) -> str:
     """A place as the description asks for it; `written` as is when it says nothing or the
-    city is unknown. `name` is the city alone when `written` adds a region ("Chicago, Illinois")."""
+    city is unknown. `name` is the city alone when `written` adds a region ("Chicago, Illinois"),
+    what a parameter for a city (`city_only`) takes when its description asks for nothing else."""
     wanted = format_of(description)
+    if not wanted and city_only:
+        return name or written  # a `city` the description does not ask to write with its region
     if not wanted:
         found = city(written)
         return found.name if found and _initials(written) else written  # initials: the city's name

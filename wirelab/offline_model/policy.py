@@ -7,7 +7,8 @@ conversation since the last user message (`context.conversation`).
 
 1. The user's message is cut into intents, each matched to a tool or to none
    (`selection.plan`); each is bound to arguments, one call per value of a
-   list ("Paris and Rome", `calls.bind_all`). A message that selects nothing,
+   list ("Paris and Rome", `calls.bind_all`), gaps filled from the intents around it
+   (`sharing`). A message that selects nothing,
    or selects the last call's tool but says only what changes ("and in Rome?",
    "And 75 CHF?"), continues the last call (`context.follow_up`). With
    `tool_choice="required"` the best tool is used even below the threshold;
@@ -40,19 +41,16 @@ from dataclasses import dataclass, field
 from wirelab.edition import language
 from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
 from wirelab.offline_model.binding import bind, bind_marked
-from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
-from wirelab.offline_model.request import Call, Request, Tool
+from wirelab.offline_model.request import Call, Request
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
-from wirelab.offline_model.slots import resolve, schema_type
+from wirelab.offline_model.sharing import bind_plan
 from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
-
-GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 
 
 @dataclass(frozen=True)
@@ -142,36 +140,9 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
 
 
 def _bound(items: list[PlanItem]) -> list[PlanItem]:
-    """Each item with its arguments; an item whose text lists several values becomes several.
-
-    A required value an intent does not give is carried over from the intent before,
-    when that one's call has a parameter of the same name ("…, then the distance it covers").
-    """
-    bound: list[PlanItem] = []
-    for item in items:
-        given = bind(item.tool, item.request, guess=False)
-        required = item.tool.parameters.get("required", [])
-        earlier = bound[-1].arguments or {} if bound else {}
-        carried = {k: earlier[k] for k in required if k not in given and k in earlier} if required else {}
-        missing = _unsaid(item.tool, {**given, **carried})
-        for arguments in bind_all(item.tool, item.request):
-            merged = {**arguments, **carried}
-            order = [k for k in item.tool.parameters.get("properties", {}) if k in merged]
-            bound.append(PlanItem(item.request, item.tool, {k: merged[k] for k in order}, missing))
-    return bound
-
-
-def _unsaid(tool: Tool, given: dict) -> tuple[str, ...]:
-    """Required parameters with no value in the request and none the schema gives: a string,
-    a number or an option only the user can say (a flag can be false, a list empty)."""
-    properties = tool.parameters.get("properties", {})
-    required = tool.parameters.get("required", [])
-    unsaid = []
-    for name in required if isinstance(required, list) and isinstance(properties, dict) else []:
-        schema = resolve(properties.get(name), tool.parameters)
-        if name not in given and "default" not in schema and schema_type(schema) not in GUESSABLE:
-            unsaid.append(name)
-    return tuple(unsaid)
+    """Each item with its arguments, one item per call; what an intent leaves unsaid is taken
+    from the intents around it (`sharing.bind_plan`)."""
+    return bind_plan(items)
 
 
 def walk(

@@ -1,6 +1,9 @@
 """Stage 2b, select tools or none: rank the tools against each intent, and know when to call nothing.
 
-    score("What's the weather in Paris?", weather_tool)   # -> Match(points=5.0, topic=True)
+    >>> weather = Tool("get_weather", "Current weather in a city.", {"type": "object", "properties": {
+    ...     "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}})
+    >>> score("What's the weather in Paris?", weather)
+    Match(points=3.0, own=3.0, topic=True, coverage=0.5, given=False)
 
 A tool is described by three fields, each word weighted by where it appears:
 its name (3), its description (2) and its parameters' names, descriptions and
@@ -12,10 +15,12 @@ matches a word it begins ("temp" ~ "temperature") at 0.7. Generic words
 
 The "no tool" decision (`THRESHOLD`) asks two things, as a careful reader would:
 is the request *about* this tool's topic (it names most of the nouns of the tool's
-name, or, for a tool with an uninformative name, a word of its description),
-and does it score enough? Before any ranking, a message that is only small
-talk ("thanks, that's all!"), an opinion without a request ("I love trains"),
-or a negated action ("don't convert anything", "不要查天气") selects nothing.
+name, or, for a tool with an uninformative name, a word of its description; or it
+names some of them and clearly gives every value the tool requires: "the lap count of
+runner 7 over 400 m" for `lap_count(runner_id, track_length)`), and does it score enough?
+Before any ranking, a message that is only small talk ("thanks, that's all!"), an
+opinion without a request ("I love trains"), or a negated action ("don't convert
+anything", "不要查天气") selects nothing.
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from wirelab.offline_model.calls import announces, one_call
+from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.intents import pieces
+from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
+    EN_NUMBERS,
     GENERIC,
     NEGATIONS,
     SMALL_TALK,
@@ -49,7 +55,9 @@ THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
+DAY_WORDS = {"today", "tonight", "tomorrow", "今天", "今晚", "明天"}
 OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
+WISHES = {"would", "i'd", "we'd", "you'd", "he'd", "she'd", "they'd"}  # "I would like to…" asks
 
 
 @dataclass(frozen=True)
@@ -71,12 +79,14 @@ class Match:
     own: float
     topic: bool
     coverage: float  # the share of the request's words the tool knows
+    given: bool = False  # the request clearly gives every value the tool requires
 
     @property
     def chosen(self) -> bool:
-        """About the tool's topic, or matched broadly and strongly; and above the threshold."""
+        """About the tool's topic, matched broadly and strongly, or named and given all it
+        needs; and above the threshold."""
         broad = self.own >= STRONG and self.coverage >= COVERAGE
-        return self.own >= THRESHOLD and (self.topic or broad)
+        return self.own >= THRESHOLD and (self.topic or broad or self.given)
 
 
 @dataclass(frozen=True)
@@ -127,11 +137,14 @@ def profile(tool: Tool) -> Profile:
     for option in _options(tool):  # a request that names an option names the tool's topic
         weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
     verbs = {concept(v) for v in TOPIC_VERBS}
-    nouns = [w for w in name if w not in GENERIC and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
+    generic = GENERIC | {concept(w) for w in GENERIC}  # "controller" is the concept "control"
+    nouns = [w for w in name if w not in generic and (w not in ACTION_WORDS or w in verbs) and len(w) > 1]
+    if not nouns:  # a name that is only a verb says what the tool does: `tally`, `tally_scores`
+        nouns = [w for w in name if w not in generic and w not in STOPWORDS and len(w) > 1]
     named = bool(nouns)
     if not named:
         first = tool.description.split(". ")[0]
-        nouns = [w for w in concepts_of(first) if w not in GENERIC and w not in ACTION_WORDS]
+        nouns = [w for w in concepts_of(first) if w not in GENERIC | ACTION_WORDS and w not in EN_NUMBERS]
     own = frozenset(name) | frozenset(description) | frozenset(_options(tool))
     return Profile(weights, frozenset(nouns), own, named, frozenset(_options(tool)))
 
@@ -178,7 +191,10 @@ def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Mat
             hits.add(hit)
     content = [w for w in concepts_of(request) if w not in GENERIC]
     coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
-    return Match(points, own, _about(hits, known, shared), coverage)
+    match = Match(points, own, _about(hits, known, shared), coverage)
+    if not match.chosen and own >= THRESHOLD and hits & (known.topic - shared or known.topic):
+        return Match(points, own, match.topic, coverage, gives_what_it_needs(request, tool))
+    return match
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
@@ -224,10 +240,10 @@ def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match
 
 def asks_for_nothing(text: str) -> bool:
     """Small talk, an opinion without a request, or a negated action: no tool is wanted."""
-    tokens = [t.norm for t in segment(clean(text)) if t.kind != "punct"]
+    tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in segment(clean(text)) if t.kind != "punct"]
     content = [t for t in tokens if t not in STOPWORDS]
-    if not content or all(t in SMALL_TALK for t in content):
-        return True
+    if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
+        return True  # "thanks, that's all", "今天好开心，随便说说吧" ("today" asks for nothing)
     if (
         tokens
         and tokens[0] in SMALL_TALK
@@ -235,7 +251,7 @@ def asks_for_nothing(text: str) -> bool:
         and len(content) <= 6
     ):
         return True
-    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or token in OPINIONS]
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
     if not actions:
         return False
     last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
@@ -245,18 +261,26 @@ def asks_for_nothing(text: str) -> bool:
     return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
 
 
+def _opinion(tokens: list[str], k: int) -> bool:
+    """An opinion word that states one: "I like trains", not "I would like to know …"."""
+    return tokens[k] in OPINIONS and not set(tokens[max(0, k - 2) : k]) & WISHES  # "would (also) like"
+
+
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent that selects a tool (see `intents` and the module docstring).
 
-    A piece that selects no tool belongs to the item before it: as more of the same call
-    ("…, with a play time of 20 minutes"), or as the same request again when it gives new
-    values for what that item filled ("$30 in Chicago, $52 in Sacramento"). A piece before
-    the first item, or after a full stop, waits for the next item and joins it. Neighbouring
-    items for the same tool become one when together they still make one call, or when the
-    first only announces what the next one spells out ("I need a server. Its host is …").
+    A piece that selects no tool belongs to the item before it ("…, with a play time of
+    20 minutes"); a piece before the first item, or after a full stop, waits for the next
+    item and joins it, and so do the pieces after it until one selects a tool, unless
+    the item before takes more of their values.
+    Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
+    finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
+    "then" or "also" ("…; also, how long for the attic?"), or sets a flag the other way
+    ("… with ice. What if it is without ice?"): that asks for the call again, and
+    `sharing` lets it keep what the first one said.
     """
-    text = clean(text)
-    items: list[tuple[int, int, Tool]] = []
+    text = unwrap(clean(text))
+    items: list[tuple[int, int, Tool, bool]] = []
     waiting: int | None = None
     for piece in pieces(text):
         if asks_for_nothing(piece.text):
@@ -264,39 +288,55 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         tool, match = best_tool(piece.text, tools)
         start = piece.start if waiting is None else waiting
         if tool is not None and match.chosen:
-            items.append((start, piece.end, tool))
-        elif items and piece.joiner in ("and", "then", ",", ""):
-            _continue(items, text, start, piece.end)
+            if (
+                waiting is not None
+                and items
+                and _serves_before(items[-1][2], tool, text[waiting : piece.start])
+            ):
+                _continue(items, waiting, piece.start)
+                start = piece.start
+            again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
+            items.append((start, piece.end, tool, again))
+        elif waiting is not None:
+            continue  # still context for the next item: "Second, I have 36 and 48, and …"
+        elif (
+            items
+            and piece.joiner in ("and", "then", ",", "")
+            and not (piece.sentence and piece.joiner == "then")
+        ):
+            _continue(items, start, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             waiting = start
             continue
         waiting = None
     if waiting is not None and items:
-        _continue(items, text, waiting, len(text))
+        _continue(items, waiting, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
-            items.append((0, len(text), tool))
-    merged: list[tuple[int, int, Tool]] = []
-    for start, end, tool in items:
-        if merged and merged[-1][2] is tool and _same_call(tool, text, merged[-1], end):
-            merged[-1] = (merged[-1][0], end, tool)
+            items.append((0, len(text), tool, False))
+    merged: list[tuple[int, int, Tool, bool]] = []
+    for start, end, tool, again in items:
+        before = text[merged[-1][0] : merged[-1][1]] if merged else ""
+        if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
+            merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
-            merged.append((start, end, tool))
-    return [PlanItem(text[start:end], tool) for start, end, tool in merged]
+            merged.append((start, end, tool, again))
+    return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
 
 
-def _continue(items: list[tuple[int, int, Tool]], text: str, start: int, end: int) -> None:
-    """Add text[start:end] to the last item, or make it that tool's next call."""
-    first, _, tool = items[-1]
-    if one_call(tool, text[first:end]):
-        items[-1] = (first, end, tool)
-    else:  # the same request again with other values: "$30 in Chicago, $52 in Sacramento"
-        items.append((start, end, tool))
+def _serves_before(before: Tool, after: Tool, context: str) -> bool:
+    """Whether context between two intents gives the one before more values than the one
+    after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
+    if before is after:
+        return False
+    return takes(before, context) > takes(after, context)
 
 
-def _same_call(tool: Tool, text: str, before: tuple[int, int, Tool], end: int) -> bool:
-    return announces(tool, text[before[0] : before[1]]) or one_call(tool, text[before[0] : end])
+def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:
+    """Add the piece ending at `end` to the last item."""
+    first, _, tool, again = items[-1]
+    items[-1] = (first, end, tool, again)
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -31,6 +31,22 @@ from wirelab.offline_model.units import dimension_of
 
 Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)\b|\bISO[ -]?8601\b|\ba date\b", re.I)
+EXAMPLES = re.compile(
+    r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?)"
+    r",?\s+([^.;()\n]{1,200}?)(?:\.(?=[\s)]|$)|;|\)|\n|$)",
+    re.I,
+)
+QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
+MAX_EXAMPLES = 12
+CODED = re.compile(
+    r"(?<![\w.])(?P<code>\d{1,3})\s*(?:represents|stands for|means|corresponds to|for|=|:)\s+"
+    r"(?:an? |the |to )?"
+    r"(?P<meaning>[A-Za-z][\w' -]{0,40}?)(?=,|;|\.|\)| and |$)"
+)
+DEFAULT = re.compile(
+    r"\bdefaults?(?: value)?(?: is| to| of|:| =)\s*(?:'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|([\w.+-]{1,40}))",
+    re.I,
+)
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
@@ -71,6 +87,8 @@ class Slot:
     name_words: frozenset[str]  # concepts of its name alone
     dimension: str = ""  # for a number: what it measures ("time", "length", …)
     role: str = ""  # "origin", "target" or ""
+    examples: tuple[str, ...] = ()  # values its description gives as examples ("such as kayak, canoe")
+    codes: tuple[tuple[str, Any], ...] = ()  # meanings its description gives codes ("1 for economy")
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
@@ -80,12 +98,51 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     described = [t.norm for t in segment(clean(description)) if t.kind != "punct"]
     ignored = {concept(w) for w in STOPWORDS | GENERIC}
     name_words = frozenset(concept(w) for w in named) - ignored
+    if not name_words:  # a parameter named only by a common word ("current", "type") still has a name
+        name_words = frozenset(concept(w) for w in named if w not in STOPWORDS)
     words = name_words | (frozenset(concept(w) for w in described) - ignored)
     kind = _kind(name, schema)
-    dimension = dimension_of(named + described) if kind in ("integer", "number") else ""
+    dimension = dimension_of(named + described) if kind in ("integer", "number", "unit") else ""
     origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
     role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
-    return Slot(name, schema, required, kind, words, name_words, dimension, role)
+    codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
+    return Slot(
+        name, schema, required, kind, words, name_words, dimension, role, examples_of(description), codes
+    )
+
+
+def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
+    """The codes a description gives meanings to: "1 for economy, 2 for business" ->
+    (("economy", 1), ("business", 2)); also "1 represents …", "1 = …", "1: …", "… (1)".
+
+    >>> coded_options("Seat class. For example, 1 represents economy, 2 for business class.")
+    (('economy', 1), ('business class', 2))
+    """
+    found = []
+    for match in CODED.finditer(description[:600]):
+        code, meaning = match["code"], match["meaning"].strip(" .'\"")
+        if meaning and len(meaning) <= 40:
+            found.append((meaning, int(code) if code.isdigit() else code))
+    return tuple(found)[:MAX_EXAMPLES]
+
+
+def examples_of(description: str) -> tuple[str, ...]:
+    """The example values a description lists after "e.g.", "such as", "like", "for example".
+
+    >>> examples_of("Kind of boat, such as kayak, canoe, dinghy, etc.")
+    ('kayak', 'canoe', 'dinghy')
+    >>> examples_of("The glaze, e.g. 'matte' or 'gloss'. Default is 'matte'.")
+    ('matte', 'gloss')
+    """
+    found: list[str] = []
+    for match in EXAMPLES.finditer(description):
+        quoted = QUOTED_EXAMPLE.findall(match.group(1))
+        listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", match.group(1))
+        for item in listed:
+            item = re.sub(r"\s*\betc\.?$", "", item.strip(" .'\"`()")).strip(" .'\"`")
+            if item and len(item) <= 40:
+                found.append(item)
+    return tuple(dict.fromkeys(found))[:MAX_EXAMPLES]
 
 
 def slots_of(schema: Schema, root: Schema) -> list[Slot]:
@@ -149,3 +206,36 @@ def schema_type(schema: Schema) -> str:
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "string")
     return kind if isinstance(kind, str) else "string"
+
+
+NO_DEFAULT = object()
+
+
+def default_of(schema: Schema) -> Any:
+    """The schema's `default`, else one its description states ("Default is 'all'", "defaults
+    to 10"), typed as the schema says; `NO_DEFAULT` when there is none.
+
+    >>> default_of({"type": "integer", "description": "How many. Default is 10."})
+    10
+    >>> default_of({"type": "string", "description": "Sort order, defaults to 'asc'."})
+    'asc'
+    """
+    if "default" in schema:
+        return schema["default"]
+    match = DEFAULT.search(str(schema.get("description", "")))
+    if not match:
+        return NO_DEFAULT
+    said = next(group for group in match.groups() if group is not None)
+    kind = schema_type(schema)
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(said.casefold(), NO_DEFAULT)
+    if kind in ("integer", "number"):
+        try:
+            number = float(said)
+        except ValueError:
+            return NO_DEFAULT
+        return int(number) if kind == "integer" and number.is_integer() else number
+    if kind in ("array", "object") or said.casefold() in ("none", "null"):
+        return NO_DEFAULT
+    enum = schema.get("enum")
+    return said if not isinstance(enum, list) or said in enum else NO_DEFAULT

@@ -25,3 +25,5 @@ class Value:
     dimension: str = ""  # for a number, what its unit measures ("length", "time", …)
     unit_words: int = 0  # for a number, how many tokens its unit takes
     region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
+    owner: str = ""  # for an example or an option: the parameter whose description or enum names it
+    sort: str = ""  # for a name, what it names when that is known: "place", "person" or "org"

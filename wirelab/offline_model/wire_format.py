@@ -1,10 +1,11 @@
 """Write a reply in the Chat Completions wire format, whole or as stream chunks.
 
-    completion(request, Reply("Hello."), digest)
-    # -> {"id": "chatcmpl-…", "object": "chat.completion", "created": 1767225600,
-    #     "model": "wirelab-offline", "choices": [{"index": 0, "message": {"role": "assistant",
-    #     "content": "Hello.", "refusal": None}, "finish_reason": "stop", "logprobs": None}],
-    #     "usage": {"prompt_tokens": …, "completion_tokens": 2, "total_tokens": …}}
+    >>> from wirelab.offline_model import complete
+    >>> whole = complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
+    >>> whole["object"], whole["created"] == CREATED, whole["choices"][0]["finish_reason"]
+    ('chat.completion', True, 'stop')
+    >>> whole == complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
+    True
 
 Everything is derived from the request, never from the clock or a random
 source: ids come from `digest` (a hash of the request), `created` is the fixed

@@ -1,0 +1,406 @@
+"""Stage 5b, the frames of one intent: where a request for one tool asks for its next call.
+
+    >>> number = {"type": "number"}
+    >>> area = Tool("room_area", "Area of a room.", {"type": "object", "properties": {
+    ...     "width": number, "length": number}})
+    >>> cuts(area, "Room A is 4 m by 5 m, room B 3 m by 6 m")   # the second frame: ", room B …"
+    ([20], 5)
+
+A careful reader takes the values in the order they are written and fills the
+tool's parameters with them. A value for a parameter that is already filled,
+with another value, starts the next call: its *frame* ("the first leg, 40 km in
+2 hours. The second leg, 65 km in 3 hours" is two frames; so is "€12 in Lyon,
+€19 in Turin"). Each value goes to the free parameter it fits best, unless a
+filled one fits it clearly better (`MARGIN`); so "4 and 5" fill `width` and
+`height`, and a 3 after them begins the next frame.
+
+What does not start a frame: the same value said again ("a box of 24 eggs …
+24 in all", "Acme Widgets … Acme"), or again after a comma ("next Friday, June
+5"); a value written as a list with the one before ("Paris and Rome": `calls`
+spreads lists), unless the list fills several parameters of one kind ("2 and 7,
+6 and 1" for `width`, `height`); a value that fits much worse than the one there
+(a stray name), while one that fits much better replaces it, except a number in
+digits that fits no other parameter ("$30 in Lyon, $52 in Turin": the labelled
+amount comes first); number words when the text writes its values in digits
+("two rooms"), unmarked words, units, the items of a list parameter, and words
+binding read as another value. Binding's own choices (on a window of text from
+the frame's start) come first. A list of numbers in brackets is one value for a
+parameter that takes a list ("[3, 9, 4] and [7, 1, 8]" are two calls). The cut
+goes at a sentence mark, a comma or "and"/"then" between the two values that
+fill the parameter, the strongest mark where the values after it fit the new
+frame best (`_best_cut`); never inside a value or a written list.
+
+`calls.bind_all` binds each frame's text and lets later frames inherit what they
+do not say. Linear: one pass over the values, each scored against every slot;
+each of at most `MAX_FRAMES` cuts binds a bounded `WINDOW` of text once more.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Any
+
+from wirelab.offline_model.binding import fill_object, score, typed_value
+from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.intents import AND, THEN
+from wirelab.offline_model.request import Tool
+from wirelab.offline_model.slots import Slot, slots_of
+from wirelab.offline_model.values import Value
+
+MARGIN = 1.0  # how much better a filled parameter must fit a value for it to start a frame
+LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fill width and height)
+PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
+SKIPPED = {"phrase", "unit"}
+LIST_WORDS = {"and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
+MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
+SCALAR = ("array", "object", "boolean")
+MAX_FRAMES = 8
+WINDOW = 600  # characters after a cut that binding reads again for the next frame (bounded work)
+STRENGTH = {".": 2.0, "?": 2.0, "!": 2.0, ";": 2.0, "。": 2.0, "？": 2.0, "！": 2.0, "；": 2.0, ",": 0.5}
+WORD_STRENGTH = 0.3  # "and", "then", … between two frames
+
+Fit = tuple[float, Slot, Any]  # how well, which parameter, the value as it would take it
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A parameter filled in the current frame: by which value, how well, and how surely."""
+
+    value: Value
+    typed: Any
+    points: float
+    chosen: bool  # binding chose this value for this parameter
+    group: int | None  # the written list the value is part of
+
+
+def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
+    """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
+    above); and where the first value is, which ends the words that lead into every frame
+    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen")."""
+    evidence = Evidence.of(tool, text)
+    bound = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    every = slots_of(tool.parameters, tool.parameters)
+    slots = [s for s in every if s.kind not in SCALAR]
+    arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
+    written = [v.start for v in evidence.values if v.kind not in SKIPPED]
+    return frame_starts(tool, evidence, slots, arrays, bound), min(written, default=0)
+
+
+def frame_starts(
+    tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot], bound: dict[str, Any]
+) -> list[int]:
+    """The cut before each value that begins a new frame (see the module docstring).
+
+    A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a
+    list of numbers: a second such list, when every such parameter has one, is another frame.
+    """
+    every = evidence.groups()  # once: each call reads the tokens between the values
+    lists = written_lists(evidence, every)
+    chosen = _chosen(evidence, evidence, slots, 0)
+    members = _list_members(evidence, chosen, lists)
+    structured = _structured(evidence, bound)
+    taken = set(chosen) | structured
+    groups = {k: number for number, group in enumerate(lists) for k in group}
+    units = _bracketed(evidence, arrays, every)
+    inner = {k for group in every if group[0] in units for k in group[1:]}
+    found = _candidates(evidence, slots, units)
+    filled: dict[str, Fill] = {}
+    owners: dict[int, dict[str, str]] = {}  # the parameters (and kinds) each list's values went to
+    starts: list[int] = []
+    i = 0
+    while i < len(found):
+        k, value, fits = found[i]
+        i += 1
+        if k in inner:
+            continue  # inside a list in brackets
+        if k in units:
+            fits = [(UNIT_POINTS, slot, units[k]) for slot in arrays if slot.name not in filled]
+            fits = fits or [(UNIT_POINTS, arrays[0], units[k])]
+        elif k in structured:
+            continue  # a value binding put in a list or an object parameter
+        if any(fill.value.start <= value.start < _reach(fill.value) for fill in filled.values()):
+            continue  # the region written after a name ("Porto, Portugal")
+        if k not in chosen and any(j != k and _overlap(evidence.values[j], value) for j in taken):
+            continue  # binding read these words as another value ("'2024-05-01'" as a date)
+        group = groups.get(k)
+        slot = chosen.get(k) or members.get(k)
+        held = filled.get(slot.name) if slot is not None else None
+        if slot is not None and (held is None or k in chosen and not held.chosen and not _sure(held, owners)):
+            # binding's choice (or a list of it), where nothing binding chose is
+            fit = next((f for f in fits if f[1] is slot), None)
+            if fit is not None:
+                _fill(filled, owners, value, fit, k in chosen, group)
+                continue
+        if k in members:
+            continue  # the next value of a list for one parameter
+        margin = LISTED_MARGIN if group is not None else MARGIN
+        free = [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]
+        if free:
+            _fill(filled, owners, value, free[0], False, group)
+            continue
+        points, slot, typed = fits[0]
+        held = filled[slot.name]
+        tuples = group is not None and _tuple(owners.get(group, {}))  # "3 and 4, 5 and 12"
+        listed = group is not None and held.group == group and not tuples
+        if not _sure(held, owners) and points > held.points + PEER and not listed:
+            _fill(filled, owners, value, fits[0], k in chosen, group)  # a stray value was there
+            continue
+        if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
+            continue  # the same value said again, or the next value of a list
+        weak = value.kind == "name" and points < MIN_START
+        only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
+        if weak or points < held.points - PEER and not tuples and not only:
+            continue  # a stray value
+        cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners, lists))
+        if cut is None or len(starts) + 1 >= MAX_FRAMES:
+            continue
+        starts.append(cut)
+        filled, owners = {}, {}
+        i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
+        rest = Evidence.of(tool, evidence.text[cut : cut + WINDOW])  # what binding chooses from here on
+        bound = fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        chosen = _chosen(evidence, rest, slots, cut)
+        members = _list_members(evidence, chosen, lists)
+        structured = _structured(rest, bound, evidence, cut)
+        taken = set(chosen) | structured
+    return starts
+
+
+def _structured(
+    part: Evidence, bound: dict[str, Any], evidence: Evidence | None = None, offset: int = 0
+) -> set[int]:
+    """Indices (in `evidence`) of the values binding `part` put in a list or an object,
+    or that are items of a list it bound ("avoid 'tolls' and 'ferries'")."""
+    evidence = evidence or part
+    listed = {_key(item) for value in bound.values() if isinstance(value, list) for item in value}
+    at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
+    used = part.used - set(part.chosen.values())
+    found = {at.get((part.values[k].start + offset, part.values[k].kind, part.values[k].text)) for k in used}
+    found |= {k for k, v in enumerate(evidence.values) if v.start >= offset and _key(v.value) in listed}
+    return {k for k in found if k is not None}
+
+
+def _key(item: Any) -> str:
+    return item.casefold() if isinstance(item, str) else repr(item)
+
+
+def _chosen(evidence: Evidence, part: Evidence, slots: list[Slot], offset: int) -> dict[int, Slot]:
+    """Value index -> the slot binding chose it for, when binding `part` (the text from
+    `offset` on)."""
+    by_name = {slot.name: slot for slot in slots}
+    at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
+    chosen = {}
+    for name, index in part.chosen.items():
+        value = part.values[index]
+        k = at.get((value.start + offset, value.kind, value.text))
+        if k is not None and name in by_name:
+            chosen[k] = by_name[name]
+    return chosen
+
+
+def _bracketed(evidence: Evidence, arrays: list[Slot], groups: list[list[int]]) -> dict[int, tuple[Any, ...]]:
+    """First value of each list of numbers written in brackets -> the list's numbers."""
+    units: dict[int, tuple[Any, ...]] = {}
+    text = evidence.text
+    for group in groups if arrays else []:
+        first, last = evidence.values[group[0]], evidence.values[group[-1]]
+        before, after = text[: first.start].rstrip()[-1:], text[last.end :].lstrip()[:1]
+        if first.kind == "number" and before in "[(" and after in "])" and before and after:
+            units[group[0]] = tuple(evidence.values[k].value for k in group)
+    return units
+
+
+def _item_type(slot: Slot) -> str:
+    items = slot.schema.get("items")
+    return str(items.get("type", "")) if isinstance(items, dict) else ""
+
+
+def _candidates(
+    evidence: Evidence, slots: list[Slot], units: dict[int, tuple[Any, ...]]
+) -> list[tuple[int, Value, list[Fit]]]:
+    """The values that can start or fill a frame, in text order, each with its fits."""
+    digits = any(v.kind == "number" and _digits(v) for v in evidence.values)
+    enums = [v for v in evidence.values if v.kind == "enum"]
+    found = []
+    for k in sorted(range(len(evidence.values)), key=lambda k: (evidence.values[k].start, k)):
+        value = evidence.values[k]
+        if value.kind in SKIPPED or value.kind == "number" and digits and not _digits(value):
+            continue  # "three boxes": a count, when the values are written in digits
+        if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
+            continue  # a word that names an option is that option
+        fits = _fits(slots, value, evidence)
+        if fits or k in units:
+            found.append((k, value, fits))
+    return found
+
+
+def _fill(
+    filled: dict[str, Fill],
+    owners: dict[int, dict[str, str]],
+    value: Value,
+    fit: Fit,
+    chosen: bool,
+    group: int | None,
+) -> None:
+    points, slot, typed = fit
+    filled[slot.name] = Fill(value, typed, points, chosen, group)
+    if group is not None:
+        owners.setdefault(group, {})[slot.name] = slot.kind
+
+
+def _tuple(kinds: dict[str, str]) -> bool:
+    """Whether a written list filled several parameters of one kind ("a 6 by 8 grid")."""
+    return len(kinds) > 1 and len(set(kinds.values())) == 1
+
+
+def _sure(fill: Fill, owners: dict[int, dict[str, str]]) -> bool:
+    """The value is one of a list that fills several parameters."""
+    return fill.group is not None and _tuple(owners.get(fill.group, {}))
+
+
+def _apposed(text: str, held: Value, value: Value) -> bool:
+    """A value right after another, parted by a comma alone, says the same thing again: "next
+    Friday, June 30", "Springfield, IL"."""
+    return held.end <= value.start and text[held.end : value.start].strip() == "," and held.kind != "number"
+
+
+def _overlap(one: Value, other: Value) -> bool:
+    return one.start < other.end and other.start < one.end
+
+
+def _closed(
+    evidence: Evidence, owners: dict[int, dict[str, str]], lists: list[list[int]]
+) -> list[tuple[int, int]]:
+    """Stretches no frame may be cut in: within a value ("May 3, 2021", "Porto, Portugal"),
+    and within a written list, except after each full set of a list that fills several
+    parameters ("2 and 7, | 6 and 1" for `width`, `height`)."""
+    closed = [(v.start, _reach(v)) for v in evidence.values if v.kind not in SKIPPED]
+    for number, group in enumerate(lists):
+        size = len(owners[number]) if _tuple(owners.get(number, {})) else len(group)
+        for n in range(len(group) - 1):
+            if (n + 1) % size:
+                closed.append((evidence.values[group[n]].end, evidence.values[group[n + 1]].start))
+    return closed
+
+
+def _best_cut(
+    evidence: Evidence,
+    filled: dict[str, Fill],
+    held: Fill,
+    value: Value,
+    slot: Slot,
+    slots: list[Slot],
+    closed: list[tuple[int, int]],
+) -> int | None:
+    """Where to cut between the value `held` and the `value` that fills its parameter again:
+    at the strongest mark, where the values after it fit the new frame best."""
+    order = sorted(filled.values(), key=lambda fill: fill.value.start)
+    gains = [_moved_gain(order[j:], slot, slots, evidence) for j in range(len(order) + 1)]
+    positions = [fill.value.start for fill in order]
+    shut = _merged(closed)
+    shut_starts = [start for start, _ in shut]
+    best: tuple[float, int] | None = None
+    low = bisect.bisect_left(evidence.starts, held.value.end)
+    high = bisect.bisect_left(evidence.starts, value.start)
+    for token in evidence.tokens[low:high]:
+        at = bisect.bisect_right(shut_starts, token.start) - 1
+        if at >= 0 and token.start < shut[at][1]:
+            continue  # inside a value or a list
+        strength = STRENGTH.get(token.text, WORD_STRENGTH if token.norm in AND | THEN else None)
+        if strength is None:
+            continue
+        gain = strength + gains[bisect.bisect_right(positions, token.start)]
+        if best is None or gain >= best[0]:
+            best = (gain, token.start)
+    return best[1] if best else None
+
+
+def _moved_gain(moved: list[Fill], slot: Slot, slots: list[Slot], evidence: Evidence) -> float:
+    """How much better the values `moved` fit a new frame whose `slot` is taken than where they are."""
+    taken = {slot.name}
+    gain = 0.0
+    for fill in moved:
+        fits = [fit for fit in _fits(slots, fill.value, evidence) if fit[1].name not in taken]
+        gain += (fits[0][0] if fits else 0.0) - fill.points
+        taken |= {fits[0][1].name} if fits else set()
+    return gain
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans joined, in order."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[int]]) -> dict[int, Slot]:
+    """Values written in a list with one that binding chose, which fit its parameter about as
+    well ("'red', 'blue' and 'green' paint": all three are `color`s)."""
+    members: dict[int, Slot] = {}
+    for group in lists:
+        picked = [k for k in group if k in chosen]
+        if len(picked) != 1:
+            continue
+        slot = chosen[picked[0]]
+        top = score(slot, evidence.values[picked[0]], evidence) or 0.0
+        for k in group:
+            value = evidence.values[k]
+            if k not in chosen and typed_value(slot, value) is not None:
+                points = score(slot, value, evidence)
+                if points is not None and points >= top - PEER:
+                    members[k] = slot
+    return members
+
+
+def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> list[list[int]]:
+    """The values written as lists (`Evidence.groups`), less two names or dates parted by a
+    comma alone: "next Friday, June 30" and "Hotel Lido, Rome" say one thing twice."""
+    found = []
+    for group in evidence.groups() if groups is None else groups:
+        first, second = evidence.values[group[0]], evidence.values[group[-1]]
+        gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
+        if len(group) > 2 or gap & LIST_WORDS or first.kind == "number":
+            found.append(group)
+    return found
+
+
+def _reach(value: Value) -> int:
+    """Where a value's words end, with the region written after a name ("Porto, Portugal")."""
+    return value.start + len(value.region) if value.region.startswith(value.text) else value.end
+
+
+def _fits(slots: list[Slot], value: Value, evidence: Evidence) -> list[Fit]:
+    """The slots the value fits, best first (on a tie, the slot listed first)."""
+    fits = []
+    for rank, slot in enumerate(slots):
+        typed = typed_value(slot, value)
+        points = score(slot, value, evidence) if typed is not None else None
+        if points is not None:
+            fits.append((points, -rank, slot, typed))
+    fits.sort(key=lambda fit: (fit[0], fit[1]), reverse=True)
+    return [(points, slot, typed) for points, _, slot, typed in fits]
+
+
+def _same(one: Any, other: Any) -> bool:
+    """The same value, or a name and its short form ("Acme Inc" and "Acme")."""
+    if one == other:
+        return True
+    if isinstance(one, str) and isinstance(other, str):
+        one, other = one.casefold(), other.casefold()
+        return one.startswith(other + " ") or other.startswith(one + " ")
+    return False
+
+
+def _written(value: Value) -> bool:
+    """A value written in a form that is surely a value: a number in digits, or a date."""
+    return value.kind == "date" or value.kind == "number" and _digits(value)
+
+
+def _digits(value: Value) -> bool:
+    return value.text[:1].isdigit() or value.text[:1] in "-+.$€£¥"

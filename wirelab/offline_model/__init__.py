@@ -13,7 +13,9 @@ It works as a pipeline of small stages (`policy` runs them): normalize and
 segment the text (`normalize`, Chinese by jieba), find the intents (`intents`),
 select a tool or none (`selection`), extract typed values (`extraction`,
 `names`, `dates`, `units`, `places`), bind them to parameters by schema
-(`slots`, `evidence`, `binding`, `options`, `calls`), keep context across turns
+(`slots`, `evidence`, `fit`, `binding`, `options`), make one call per set of
+values and share what intents leave unsaid (`calls`, `frames`, `sharing`), keep
+context across turns
 (`context`), correct a call once after an error (`results`, `correction`) and
 answer in the user's language (`answer`). It asks for a required value the
 request does not give instead of making one up, and can make named mistakes on

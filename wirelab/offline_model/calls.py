@@ -41,8 +41,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import bind, fill_object, score, typed_value
+from wirelab.offline_model.binding import bind, fill_object
 from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.normalize import clean

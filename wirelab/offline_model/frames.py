@@ -41,8 +41,9 @@ import bisect
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import fill_object, score, typed_value
+from wirelab.offline_model.binding import fill_object
 from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, THEN
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of

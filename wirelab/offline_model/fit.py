@@ -1,0 +1,329 @@
+"""Stage 4a, how well a value fits a parameter: its kind, its labels, its unit and its place.
+
+    >>> from wirelab.offline_model.request import Tool
+    >>> from wirelab.offline_model.slots import slots_of
+    >>> trip = Tool("plan_trip", "Plan a trip.", {"type": "object", "properties": {
+    ...     "origin": {"type": "string"}, "days": {"type": "integer"}}})
+    >>> evidence = Evidence.of(trip, "a 5 day trip from Oslo")
+    >>> origin, days = slots_of(trip.parameters, trip.parameters)
+    >>> [(v.text, typed_value(days, v, evidence)) for v in evidence.values if v.kind == "number"]
+    [('5', 5)]
+    >>> [v.text for v in evidence.values if score(origin, v, evidence)]
+    ['Oslo']
+
+`typed_value` says whether a value can fill a parameter at all, and in what form (a date as
+the description asks, a city with its region, a currency as its ISO code); `score` says how
+well, and `binding.assign` lets the best pairs win. What raises a pair's score:
+
+- **type**: a parameter takes only values of its kind: an integer takes a
+  whole number, `format: email` an e-mail, a `currency` parameter a currency,
+  an enum one of its options (matched in any case, by its words, a synonym, or
+  the unit it names: "miles" is `mi`);
+- **name and description**: the parameter's words right before or after the
+  value ("radius 5", "the username will be 'ann'", "5 people"); small words
+  ("of", "is", "=") do not count as distance, and a word stops counting once
+  another value stands between it and this one;
+- **unit**: a number's unit says what it measures ("5 seconds" is a time), so
+  it fills the parameter that measures the same thing (`duration`);
+- **position**: "from X to Y", "X in Y", "从X到Y": an origin-like parameter
+  (`from_*`, `source`, `initial_*`) takes the value after "from"/"从", a
+  target (`to_*`, `destination`) the value after "to"/"into"/"到";
+- **examples and codes**: a value the parameter's description gives as an example
+  ("such as kayak, canoe") or a meaning it gives a code ("2 for business class").
+
+A value that needs a label (a number or a name for a string parameter) gets none without it,
+and an optional parameter takes a value only when the text clearly gives it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Any
+
+from wirelab.offline_model.dates import date_as_asked, time_as_asked, written_date
+from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
+from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.normalize import identifier_words
+from wirelab.offline_model.places import as_asked, city
+from wirelab.offline_model.slots import Slot
+from wirelab.offline_model.units import unit_named
+from wirelab.offline_model.values import Value
+
+ACCEPTS = {
+    "email": ("email",),
+    "date": ("date",),
+    "time": ("time",),
+    "url": ("url",),
+    "currency": ("currency",),
+    "country": ("country", "name"),
+    "language": ("language", "name"),
+    "unit": ("unit",),
+    "code": ("code", "quoted", "number", "url"),
+    "place": ("name", "country", "quoted", "phrase", "code"),
+    "person": ("name", "quoted", "email", "code", "phrase"),
+    "text": ("quoted",),
+    "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
+}
+SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
+LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
+SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
+AFTER_FROM = {"from", "从", "由"}
+AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄给", "发给", "送给", "至"}
+AFTER_AT = {"in", "at", "near", "for", "around", "在"}
+PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
+YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
+TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Bitcoin": what the text is about
+HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
+PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
+
+
+def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
+    """The value as this slot would take it, or None when the kinds do not fit. With the
+    `evidence`, a date takes the year and the time written with it (see `_date_context`)."""
+    kind = slot.kind
+    if value.kind == "example":
+        return value.value if value.owner == slot.name else None
+    if kind == "enum":
+        return next((o for o in slot.schema["enum"] if value.kind == "enum" and o == value.value), None)
+    if kind in ("integer", "number"):
+        if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
+            return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
+        if value.kind != "number":
+            return None
+        if kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
+            return None
+        if kind == "integer":
+            return int(value.value)
+        if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
+            return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
+        return value.value
+    if value.kind not in ACCEPTS.get(kind, ()) and not (value.kind in LABELLED_ONLY and kind in SPELLED):
+        return None
+    if kind == "date" and value.kind == "date":
+        year, clock = _date_context(value, evidence) if evidence else (None, "")
+        return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
+    if kind == "time" and value.kind == "time":
+        return time_as_asked(value.value, str(slot.schema.get("description", "")))
+    if kind == "place" and value.kind == "code":
+        known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
+        return as_asked(known.name, known.name, str(slot.schema.get("description", ""))) if known else None
+    if kind == "place" and value.kind == "name":
+        # the name with any region written after it ("Riga, Latvia"), as the description asks
+        description = str(slot.schema.get("description", ""))
+        return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
+    if kind in ("country", "language") and value.kind == kind:
+        return value.value if _wants_code(slot) else value.text
+    if kind == "currency":
+        return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
+    if value.kind in ("number", "country", "language", "currency", "unit"):
+        return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
+    return value.value
+
+
+def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
+    """The year a later date of the text gives ("from May 3rd to May 5th 2024"), and the time
+    written right after this date ("June 3 at 4pm")."""
+    later = [v for v in evidence.values if v.kind == "date" and v.start > value.start]
+    years = [int(y) for v in later for y in YEAR.findall(v.text)]
+    clock = next((v.text for v in evidence.values if v.kind == "time" and 0 <= v.start - value.end <= 4), "")
+    return (years[0] if years and not YEAR.search(value.text) else None), clock
+
+
+CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
+
+
+def clock_part(slot: Slot, value: Value) -> int | None:
+    """The hour or the minute of a clock time, as the parameter's name asks (12-hour as written)."""
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", value.text.strip())
+    if not m:
+        return None
+    return int(m[1]) if {"hour", "hours"} & set(identifier_words(slot.name)) else int(m[2] or 0)
+
+
+def _in_percent(slot: Slot) -> bool:
+    said = " ".join(identifier_words(slot.name)) + " " + str(slot.schema.get("description", "")).lower()
+    return "percent" in said and "decimal" not in said
+
+
+def _wants_code(slot: Slot) -> bool:
+    description = str(slot.schema.get("description", "")).lower()
+    return any(word in description for word in ("code", "iso", "abbreviation", "e.g. usd", "symbol")) or (
+        "code" in identifier_words(slot.name)
+    )
+
+
+def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+    """How well a value fits a slot (None: not at all). See the module docstring."""
+    if value.kind == "example":
+        return 3.5  # the parameter's own description names this value
+    before, seen = evidence.near(value, -1, 3)
+    after, said = evidence.near(value, +1, 2)
+    before = before if value.kind == "country" else _label_before(slot, before, seen)
+    after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
+    if before and _labels_the_number_before(evidence, value):
+        before = []  # "12 apples and 30 pears": "apples" labels 12, not 30
+    if len(said) > 1 and said[1] in LINKS:
+        after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
+    cue = _cue(slot, before, 3.0) if before else 0.0
+    cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
+    if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
+        cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
+    if value.kind == "number" and value.unit and slot.kind in SPELLED:
+        return None  # a measured quantity ("20 kg") is no name, code or text
+    year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
+    if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
+        cue = max(cue, 2.5)
+    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
+        return None  # a number or a name for a string parameter only right next to its label
+    points = 1.0 + cue
+    if slot.kind == "unit" and value.kind == "unit":
+        fit = _unit_fit(slot, value, evidence)
+        if fit is None:
+            return None
+        points += fit
+    elif slot.dimension and value.dimension:
+        points += 1.5 if slot.dimension == value.dimension else -2.0
+    elif value.dimension and slot.kind in ("integer", "number"):
+        points -= 0.5  # a count ("number of guests") is more likely "6" than "12 years"
+    last = set(seen[:2])
+    if "between" in seen[:3]:
+        last |= {"from"}  # "between 12 and 20": the first is where a range starts
+    elif _second_of_a_range(evidence, value):
+        last |= {"to"}
+    if slot.role == "origin":
+        points += 1.5 if last & AFTER_FROM else -0.5 if last & AFTER_TO else 0.0
+    elif slot.role == "target":
+        points += 1.5 if last & AFTER_TO else -0.5 if last & AFTER_FROM else 0.0
+    elif slot.kind == "place" and set(seen[:1]) & AFTER_AT:
+        points += 1.0
+    if value.kind == "currency" and slot.role and _follows_a_number(evidence, value):
+        points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
+    if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
+        points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
+    if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
+        points -= 1.5  # "movies in Mumbai": a city the gazetteer knows is where, not a language
+    if value.kind == "date" and slot.kind == "date" and written_date(value.text):
+        points += 0.5  # "next Tuesday, May 4th 2027": the date written out is the one to send
+    if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
+        points += 0.5
+    points += _kind_fit(slot, value)
+    if year:
+        points += 2.0  # "released in 1999" for `year`
+    if slot.kind == "code" and value.kind == "number" and not cue:
+        points -= 0.8
+    if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
+        points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
+    if value.kind == "phrase":
+        if slot.kind in ("place", "person") and not (
+            set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue
+        ):
+            return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
+        points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
+        words = [concept(w) for w in value.text.casefold().split()]
+        if all(w in slot.words for w in words):
+            return None  # the parameter's own description ("located"), not a value for it
+        if all(w in evidence.tool_words for w in words):
+            points -= 0.8  # the tool's own words, not a value for it
+    if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
+        return None
+    return points
+
+
+def _second_of_a_range(evidence: Evidence, value: Value) -> bool:
+    """Whether `value` follows "between X and" ("between 12 and 20": 20 ends the range)."""
+    k = bisect.bisect_left(evidence.starts, value.start)
+    words = [t.norm for t in evidence.tokens[max(0, k - 6) : k]]
+    return len(words) >= 2 and words[-1] == "and" and "between" in words[:-2]
+
+
+def _a_year(value: Value) -> bool:
+    """A whole number written as a year: four digits from 1000 to 2999, no unit."""
+    return value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
+
+
+def _follows_a_number(evidence: Evidence, value: Value) -> bool:
+    """Whether a number is written right before the value ("500 US dollars")."""
+    return any(v.kind == "number" and 0 <= value.start - v.end <= 1 for v in evidence.values)
+
+
+def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
+    """Whether the word right before `value` comes right after another number, so labels that
+    one: in "12 apples and 30 pears", "apples" is the 12's, not the 30's."""
+    k = bisect.bisect_left(evidence.starts, value.start) - 1
+    while k >= 0 and evidence.tokens[k].norm in LINKS | LIST_GLUE:
+        k -= 1
+    if k < 1 or evidence.tokens[k].kind != "word":
+        return False
+    before = evidence.tokens[k - 1]
+    return any(v.kind == "number" and v.start <= before.start < v.end for v in evidence.values)
+
+
+def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+    """A unit parameter takes a unit of what it measures ("speed_unit": knots, not "hours"); one
+    that does not say what it measures takes a unit named on its own ("in Fahrenheit"), not the
+    unit of a number another parameter takes ("a load of 30 kg")."""
+    unit = unit_named(str(value.value))
+    if slot.dimension and unit:
+        return 1.5 if unit.dimension == slot.dimension else None
+    owned = any(v.kind == "number" and v.unit and 0 <= value.start - v.end <= 1 for v in evidence.values)
+    return None if owned else 0.0
+
+
+def _label_before(
+    slot: Slot, before: list[tuple[int, str]], seen: list[str], allowed: tuple[str, ...] = ()
+) -> list[tuple[int, str]]:
+    """The words before a value that may label it. A preposition between them ends the label
+    ("dessert in Lyon": "in Lyon" is where, not which dessert), except the ones that
+    introduce this parameter's kind of value ("depth of 3", "change to GBP", "in Oslo")."""
+    own = LINKS | HEDGES | set(identifier_words(slot.name)) | set(allowed)  # "painted by", "is around 4.2"
+    own |= {"by"} if slot.kind == "person" else set()  # "sung by", "acted by"
+    own |= AFTER_AT | AFTER_FROM | AFTER_TO if slot.kind in ("place", "date", "time") else set()
+    if slot.role or slot.kind in ("unit", "enum", "currency", "language", "country"):
+        own |= AFTER_FROM | AFTER_TO
+    content = 0
+    for word in seen:
+        if word in PREPOSITIONS and word not in own:
+            return before[:content]
+        if word not in STOPWORDS and word not in LINKS:
+            content += 1
+    return before
+
+
+def _kind_fit(slot: Slot, value: Value) -> float:
+    """How much the kinds alone say: an id for an id, a country for a country, a name for a
+    person or a place; a country or a language for a parameter of no kind is a weak fit."""
+    if slot.kind == value.kind or (slot.kind, value.kind) in (("code", "code"), ("url", "url")):
+        return 1.0
+    if slot.kind in ("person", "place") and value.kind == "name":
+        if value.sort and value.sort != slot.kind and value.sort != "org":
+            return -1.0  # "王芳" is a person, "上海" a place
+        return 1.0 + 0.5 * (slot.kind == "person" and " " in value.text)  # "Liam Neeson"
+    if slot.kind == "other" and value.kind in ("country", "language", "currency"):
+        return -0.5
+    return 0.0
+
+
+def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
+    """About `top` for the slot's name next to the value, less further away or for a word of its
+    description only."""
+    best = max(
+        (cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words),
+        default=0.0,
+    )
+    named = {concept(word) for _, word in words} & slot.name_words
+    return best + 0.6 * max(len(named) - 1, 0) if best else best  # "gauge pressure": both words
+
+
+def cue_weight(slot: Slot, word: str) -> float:
+    """1 for a word of the slot's name (or a word it abbreviates), 0.35 for its description."""
+    idea = concept(word)
+    if idea in slot.name_words or any(
+        len(short) >= 3
+        and (idea.startswith(short) or word.startswith(short))
+        or len(word) >= 4
+        and short.startswith(word)  # "user" for `username`
+        for short in slot.name_words
+    ):
+        return 1.0
+    return 0.35 if idea in slot.words else 0.0

@@ -100,15 +100,15 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     name_words = frozenset(concept(w) for w in named) - ignored
     if not name_words:  # a parameter named only by a common word ("current", "type") still has a name
         name_words = frozenset(concept(w) for w in named if w not in STOPWORDS)
-    words = name_words | (frozenset(concept(w) for w in described) - ignored)
+    examples = examples_of(description)
+    shown = {concept(w) for example in examples for w in identifier_words(example)}
+    words = name_words | (frozenset(concept(w) for w in described) - ignored - shown)  # not "e.g. Paris"
     kind = _kind(name, schema)
     dimension = dimension_of(named + described) if kind in ("integer", "number", "unit") else ""
     origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
     role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
     codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
-    return Slot(
-        name, schema, required, kind, words, name_words, dimension, role, examples_of(description), codes
-    )
+    return Slot(name, schema, required, kind, words, name_words, dimension, role, examples, codes)
 
 
 def coded_options(description: str) -> tuple[tuple[str, Any], ...]:

@@ -112,10 +112,11 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
     known = {(v.kind, v.start, repr(v.value), v.owner) for v in evidence.values}
     for slot in slots:
         found = enum_values(slot.schema["enum"], evidence) if slot.kind == "enum" else []
-        if not slot.required:  # "attractions" names `find_attractions`, not its option "Tourist Attraction"
+        if not slot.required:  # "kayaks" names `rent_kayaks`, not its option "Kayak Tour"
             found = [v for v in found if not _names_the_tool(slot, v, evidence)]
-        found += example_values(slot.name, slot.examples, evidence) if slot.kind != "enum" else []
-        for meaning, code in slot.codes:  # "ironing service" where "2 for ironing service": 2
+        spelled = slot.kind not in ("enum", "integer", "number", "boolean")  # "e.g. 120" is a number
+        found += example_values(slot.name, slot.examples, evidence) if spelled else []
+        for meaning, code in slot.codes:  # "business class" where "2 for business class": 2
             found += [replace(v, value=code) for v in example_values(slot.name, (meaning,), evidence)]
         for value in found:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
@@ -125,7 +126,7 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
 
 def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
     """Whether the words that named an option are all words of the tool's own name, with no
-    label of the parameter next to them ("of type MPN" is the option)."""
+    label of the parameter next to them ("of type SKU" is the option)."""
     words = {concept(w) for w in value.text.casefold().split()}
     before, _ = evidence.near(value, -1, 1)
     labelled = any(cue_weight(slot, word) == 1.0 for _, word in before)

@@ -114,7 +114,7 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
 
 
 def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list[Value]:
-    """A name that a code finishes is one name, a product's: "Yamaha P125", "Galaxy S23"; the
+    """A name that a code finishes is one name, a product's: "Nimbus K20", "Galaxy S23"; the
     code goes from `found` (changed in place) and the name takes its end."""
     joined = []
     for name in names:

@@ -73,7 +73,7 @@ AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄�
 AFTER_AT = {"in", "at", "near", "for", "around", "在"}
 PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
-TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Bitcoin": what the text is about
+TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
@@ -202,7 +202,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
-        points -= 1.5  # "movies in Mumbai": a city the gazetteer knows is where, not a language
+        points -= 1.5  # "films in Lagos": a city the gazetteer knows is where, not a language
     if value.kind == "date" and slot.kind == "date" and written_date(value.text):
         points += 0.5  # "next Tuesday, May 4th 2027": the date written out is the one to send
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":

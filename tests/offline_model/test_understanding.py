@@ -1,0 +1,395 @@
+"""The offline model's general understanding rules, one behaviour per test (invented examples)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+
+from wirelab.offline_model import MODEL_ID, complete
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.dates import TODAY, date_as_asked, resolve_date
+from wirelab.offline_model.extraction import extract, list_items
+from wirelab.offline_model.lexicon import concept
+from wirelab.offline_model.normalize import clean
+from wirelab.offline_model.request import Tool
+from wirelab.offline_model.selection import asks_for_nothing
+from wirelab.offline_model.slots import coded_options, default_of, examples_of, slot_of
+
+STRING = {"type": "string"}
+FLAG = {"type": "string", "enum": ["True", "False", "dontcare"]}
+
+
+def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:
+    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def described(text: str, kind: str = "string") -> dict:
+    return {"type": kind, "description": text}
+
+
+def found(text: str, kind: str | None = None) -> list:
+    values = extract(clean(text))
+    return (
+        [(v.kind, v.value) for v in values] if kind is None else [v.value for v in values if v.kind == kind]
+    )
+
+
+def calls(text: str, *tools: Tool) -> list[dict]:
+    """The arguments of every call the model makes, end to end through `complete`."""
+    offered = [{"type": "function", "function": vars(t)} for t in tools]
+    body = {"model": MODEL_ID, "messages": [{"role": "user", "content": text}], "tools": offered}
+    message = complete(body)["choices"][0]["message"]
+    return [json.loads(call["function"]["arguments"]) for call in message.get("tool_calls") or []]
+
+
+@pytest.fixture
+def today():
+    token = TODAY.set(datetime.date(2030, 1, 30))  # a Wednesday
+    yield
+    TODAY.reset(token)
+
+
+# 1. What a description says: examples, defaults, codes
+
+
+def test_a_value_the_description_gives_as_an_example_fills_its_parameter():
+    kinds = "Kind of boat, such as Kayak, Canoe, Pedal Boat."
+    assert examples_of(kinds) == ("Kayak", "Canoe", "Pedal Boat")
+    boat = tool("rent_boat", "Rent a boat at the lake.", {"boat": described(kinds)}, ("boat",))
+    assert bind(boat, "rent us two kayaks for the afternoon") == {"boat": "Kayak"}  # the description's form
+    assert bind(boat, "rent a pedal boat") == {"boat": "Pedal Boat"}
+
+
+def test_a_descriptions_examples_are_not_cue_words():
+    city = described("City name, e.g. Paris.")
+    assert concept("paris") not in slot_of("city", city, True).words  # "Paris and in Rome": no label for Rome
+    weather = tool("weather_now", "Current weather for a city.", {"city": city}, ("city",))
+    made = calls("weather in Paris and in Rome and in Oslo", weather)
+    assert made == [{"city": "Paris"}, {"city": "Rome"}, {"city": "Oslo"}]
+
+
+def test_a_default_the_description_states_fills_a_required_parameter_left_out():
+    order = described("Sort order. Default is 'desc'.")
+    limit = described("How many, defaults to 25.", "integer")
+    properties = {"folder": STRING, "order": order, "limit": limit}
+    files = tool("show_files", "Show the files in a folder.", properties, ("folder", "order", "limit"))
+    made = bind(files, "show the files in the folder called attic")
+    assert made == {"folder": "attic", "order": "desc", "limit": 25}
+
+
+@pytest.mark.parametrize(
+    "schema, default",
+    [
+        (described("Pages, defaults to 12", "integer"), 12),
+        (described("Ratio. Default: 0.75", "number"), 0.75),
+        (described("Dry run; defaults to true", "boolean"), True),
+        (described('Theme, default is "dark"'), "dark"),
+    ],
+)
+def test_a_stated_default_is_typed_as_the_schema_says(schema, default):
+    assert default_of(schema) == default and type(default_of(schema)) is type(default)
+
+
+def test_codes_a_description_gives_meanings_to_fill_an_integer_from_the_meaning_named():
+    classes = "Seat class: 1 for economy, 2 for business, 3 for first class."
+    assert coded_options(classes) == (("economy", 1), ("business", 2), ("first class", 3))
+    seat = tool("book_seat", "Book a train seat.", {"seat_class": described(classes, "integer")})
+    assert bind(seat, "book me a business seat") == {"seat_class": 2}
+    assert bind(seat, "book a first class seat") == {"seat_class": 3}
+
+
+# 2. What is no value, and what labels one
+
+SCARF = tool("find_scarf", "Find a scarf in the shop.", {"color": STRING}, ("color",))
+
+
+@pytest.mark.parametrize(
+    "text", ["find a scarf, I hurried", "find a scarf quickly", "find the next scarf", "find the first scarf"]
+)
+def test_verbs_adverbs_and_determiners_are_no_phrase_values(text):
+    assert bind(SCARF, text, guess=False) == {}
+
+
+def test_a_verb_is_passed_over_for_the_phrase_after_it():
+    assert bind(SCARF, "I hurried, find me a scarf in teal", guess=False) == {"color": "teal"}
+
+
+def test_plural_generic_words_are_no_phrases():
+    song = tool("play_track", "Play a song.", {"song": STRING}, ("song",))
+    assert bind(song, "play song names", guess=False) == {}
+
+
+def test_a_unit_parameter_takes_a_unit_of_what_it_measures():
+    sail = tool(
+        "boat_speed",
+        "Speed of a sailing boat over a passage.",
+        {
+            "distance": described("distance sailed", "number"),
+            "hours": described("time taken in hours", "number"),
+            "speed_unit": described("unit of speed for the answer"),
+        },
+        ("distance", "hours"),
+    )
+    trip = {"distance": 40, "hours": 5}
+    assert bind(sail, "boat speed for 40 km in 5 hours, answer in mph") == {**trip, "speed_unit": "mph"}
+    assert bind(sail, "boat speed for 40 km in 5 hours, answer in minutes") == trip
+
+
+def test_the_unit_of_a_number_another_parameter_takes_is_no_unit_value():
+    unit = described("unit of the answer")
+    crate = tool(
+        "pack_crate", "Pack a crate for shipping.", {"load": {"type": "number"}, "unit": unit}, ("load",)
+    )
+    assert bind(crate, "pack a crate with a load of 30 kilograms") == {"load": 30}
+    assert bind(crate, "pack a crate with a load of 30, in kilograms") == {"load": 30, "unit": "kilograms"}
+
+
+CAKE = tool(
+    "order_cake",
+    "Order a cake from the bakery.",
+    {"dessert": described("the dessert wanted"), "painted_by": STRING, "choir_member": STRING},
+)
+
+
+@pytest.mark.parametrize(
+    "text, arguments",
+    [
+        ("order a dessert in Lyon", {}),  # Lyon is where, not which dessert
+        ("order the dessert Tarte Tatin", {"dessert": "Tarte Tatin"}),
+        ("order a cake painted by Mireille", {"painted_by": "Mireille"}),  # the slot's own word
+        ("order a cake for Bea in the choir", {"choir_member": "Bea"}),  # "in" after a value
+        ("order a cake for Bea from the choir", {}),
+    ],
+)
+def test_a_preposition_ends_a_label_unless_it_belongs_to_the_slot(text, arguments):
+    assert bind(CAKE, text) == arguments
+
+
+def test_a_count_word_before_enough_digit_numbers_counts_them():
+    assert found("multiply two numbers, 4 and 9") == [("number", 4), ("number", 9)]
+    assert found("a table for two guests at 8pm") == [("number", 2), ("time", "8pm")]
+
+
+def test_a_possessive_is_dropped_before_a_noun_only():
+    assert found("show me Picasso's sketches", "name") == ["Picasso"]
+    assert found("book dinner at Chez Marie's.", "name") == ["Chez Marie's"]
+
+
+# 3. Codes, dates and times
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("rename total_count in D:/logs/run.log", [("code", "total_count"), ("code", "D:/logs/run.log")]),
+        ("open ~/notes/todo.txt", [("code", "~/notes/todo.txt")]),
+        ("attach report.pdf", [("code", "report.pdf")]),
+        ("upgrade to 2.1.3", [("code", "2.1.3")]),
+        ("the 1998-99 season", [("code", "1998-99")]),
+        ("kids aged 10-12", [("number", 10), ("number", 12)]),  # not -12
+        ("a trip to the U.K. soon", [("name", "U.K.")]),  # no file
+        ("航班CA981延误了吗", [("code", "CA981")]),
+    ],
+)
+def test_identifiers_paths_versions_and_spans_are_codes(text, values):
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "written, description, year, clock, expected",
+    [
+        ("July 4th", "Start day, in the format month-day-year.", 2030, "", "07-04-2030"),
+        ("July 4, 2030", "The month, as 'mm-yyyy'.", None, "", "07-2030"),
+        ("July 4, 2030", "When, as YYYY-MM-DDTHH:MM:SS.", None, "9:30am", "2030-07-04T09:30:00"),
+    ],
+)
+def test_a_date_is_written_as_the_description_asks(written, description, year, clock, expected):
+    assert date_as_asked(written, description, year, clock) == expected
+
+
+def test_a_time_written_after_a_date_joins_it_when_the_description_asks_for_both():
+    when = described("Start, as YYYY-MM-DDTHH:MM:SS.")
+    meeting = tool("set_meeting", "Set up a meeting.", {"when": when}, ("when",))
+    assert bind(meeting, "set a meeting on March 5, 2031 at 2pm") == {"when": "2031-03-05T14:00:00"}
+
+
+RENTAL = tool(
+    "rent_car",
+    "Rent a car.",
+    {"pickup_date": described("pickup day, YYYY-MM-DD"), "return_date": described("return day, YYYY-MM-DD")},
+    ("pickup_date", "return_date"),
+)
+
+
+def test_a_date_without_a_year_takes_the_year_of_a_later_date():
+    assert bind(RENTAL, "rent a car from July 30th to August 2nd 2031") == {
+        "pickup_date": "2031-07-30",
+        "return_date": "2031-08-02",
+    }
+
+
+@pytest.mark.parametrize(
+    "written, iso",
+    [
+        ("the day after tomorrow", "2030-02-01"),
+        ("in 3 days", "2030-02-02"),
+        ("in four days", "2030-02-03"),
+        ("三天后", "2030-02-02"),
+        ("下个月一号", "2030-02-01"),
+    ],
+)
+def test_relative_dates_count_from_the_stated_day(today, written, iso):
+    assert resolve_date(written) == iso
+
+
+def test_relative_dates_fill_date_parameters(today):
+    rental = bind(RENTAL, "rent a car from the day after tomorrow to 三天后")
+    assert rental == {"pickup_date": "2030-02-01", "return_date": "2030-02-02"}
+
+
+@pytest.mark.parametrize(
+    "text, time",
+    [
+        ("晚上七点叫我起来", "19:00"),
+        ("设置下午三点半的闹钟", "15:30"),
+        ("set an alarm for 5 in the afternoon", "17:00"),
+    ],
+)
+def test_clock_times_said_with_a_part_of_the_day(text, time):
+    alarm = tool("wake_me", "Set an alarm.", {"time": described("clock time, HH:MM")}, ("time",))
+    assert bind(alarm, text) == {"time": time}
+
+
+# 4. Names and places
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("ask Dr. Ruiz about it", "Dr. Ruiz"),
+        ("ask Ada K. Lin about it", "Ada K. Lin"),
+        ("a tour of the U.S. soon", "U.S."),
+        ("a book on Pope Leo XIII", "Pope Leo XIII"),
+        ("notes on the case R vs Adams", "R vs Adams"),
+        ("reviews of the Galaxy S23 phone", "Galaxy S23"),  # a product name a code finishes
+    ],
+)
+def test_names_go_on_through_titles_initials_numerals_and_model_codes(text, name):
+    assert found(text, "name") == [name]
+
+
+def test_a_label_before_a_code_makes_no_product_name():
+    assert found("the badge with ID Q42", "name") == []
+    assert "Q42" in found("the badge with ID Q42", "code")
+
+
+def test_a_region_followed_by_a_comma_stays_the_region():
+    hotel = tool(
+        "reserve_stay", "Reserve a room to stay in.", {"location": STRING, "nights": {"type": "integer"}}
+    )
+    assert bind(hotel, "reserve a room in Riga, Latvia, in May") == {"location": "Riga, Latvia"}
+
+
+def test_chinese_names_sort_into_people_and_places():
+    person = {"type": "object", "properties": {"name": described("姓名"), "city": described("城市")}}
+    person["required"] = ["name", "city"]
+    sides = {"sender": {**person, "description": "寄件人"}, "recipient": {**person, "description": "收件人"}}
+    parcel = tool("send_parcel", "寄快递。", sides, ("sender", "recipient"))
+    assert bind(parcel, "从南京的陈静寄给西安的赵磊") == {
+        "sender": {"name": "陈静", "city": "南京"},
+        "recipient": {"name": "赵磊", "city": "西安"},
+    }
+
+
+def test_a_chinese_place_name_goes_on_with_its_facility():
+    taxi = tool("call_taxi", "叫出租车。", {"destination": described("目的地")}, ("destination",))
+    assert bind(taxi, "叫一辆车去西湖酒店") == {"destination": "西湖酒店"}
+
+
+def test_a_citys_initials_fill_a_place_parameter_as_the_city():
+    weather = tool("weather_now", "Current weather for a city.", {"city": STRING}, ("city",))
+    assert bind(weather, "is it windy in LA") == {"city": "Los Angeles"}
+    assert bind(weather, "is it windy in NYC") == {"city": "New York City"}
+
+
+# 5. Flags, assignment order, years and lists
+
+CABIN = tool("find_cabin", "Find a holiday cabin.", {"area": STRING, "has_sauna": FLAG, "pets_allowed": FLAG})
+
+
+@pytest.mark.parametrize(
+    "text, flags",
+    [
+        ("find a cabin in Lapland with a sauna", {"has_sauna": "True"}),
+        ("find a cabin in Lapland, no sauna", {"has_sauna": "False"}),
+        ("find a cabin in Lapland where pets are allowed", {"pets_allowed": "True"}),
+        ("find a cabin in Lapland", {}),
+    ],
+)
+def test_a_flag_written_as_an_enum_is_set_by_its_words(text, flags):
+    assert bind(CABIN, text) == {"area": "Lapland", **flags}
+
+
+def test_a_flag_a_description_asks_whether_is_set_by_that_word():
+    express = {"city": described("目的城市"), "express": described("是否加急", "boolean")}
+    parcel = tool("send_parcel", "寄快递。", express, ("city",))
+    assert bind(parcel, "加急寄到北京") == {"city": "北京", "express": True}
+    assert bind(parcel, "寄到北京，不要加急") == {"city": "北京", "express": False}
+    assert bind(parcel, "寄到北京") == {"city": "北京"}
+
+
+def test_small_words_of_a_flags_name_do_not_set_it():
+    celsius = described("answer in Celsius", "boolean")
+    reader = tool("room_temperature", "Read the room temperature.", {"room": STRING, "in_celsius": celsius})
+    assert bind(reader, "room temperature of the attic in kelvin") == {"room": "attic"}
+    assert bind(reader, "room temperature of the attic in celsius") == {"room": "attic", "in_celsius": True}
+
+
+@pytest.mark.parametrize("required", ["guest_name", "organizer_name"])
+def test_required_parameters_take_a_value_before_optional_ones(required):
+    party = tool("plan_party", "Plan a party.", {"guest_name": STRING, "organizer_name": STRING}, (required,))
+    assert bind(party, "plan a party with Ingrid Berg") == {required: "Ingrid Berg"}
+
+
+@pytest.mark.parametrize("kind, year", [("string", "1987"), ("integer", 1987)])
+def test_a_year_fills_a_year_parameter_without_a_label(kind, year):
+    films = tool("list_films", "List films released in a year.", {"year": {"type": kind}}, ("year",))
+    assert bind(films, "list films from 1987") == {"year": year}
+
+
+def test_list_items_drop_counts_and_containers_and_take_the_singular():
+    assert list_items("two green apples and three jars of honey") == ["green apple", "honey"]
+    assert list_items("5 lemons, a sack of rice and one melon") == ["lemon", "sack of rice", "melon"]
+
+
+def test_a_list_of_number_items_is_written_as_reals():
+    numbers = {"type": "array", "items": {"type": "number"}}
+    mean = tool("mean_of", "Mean of some numbers.", {"values": numbers}, ("values",))
+    values = bind(mean, "mean of 3, 8 and 10")["values"]
+    assert values == [3.0, 8.0, 10.0] and all(isinstance(v, float) for v in values)
+
+
+# 6. Asking for nothing, and naming options
+
+
+@pytest.mark.parametrize("text", ["nice day today", "今天很开心呀", "今天心情很好呀"])
+def test_small_talk_about_today_or_ending_with_a_particle_asks_for_nothing(text):
+    assert asks_for_nothing(text)
+
+
+def test_an_optional_enum_is_not_set_by_the_tools_own_name_word_alone():
+    cabin = {"type": "string", "enum": ["Cruise Suite", "Inside Cabin", "Balcony Room"]}
+    cruise = tool("book_cruise", "Book a cruise.", {"port": STRING, "cabin": cabin}, ("port",))
+    assert bind(cruise, "book a cruise from Genoa") == {"port": "Genoa"}
+    assert bind(cruise, "book a cruise from Genoa in a cruise suite") == {
+        "port": "Genoa",
+        "cabin": "Cruise Suite",
+    }
+
+
+def test_a_hyphenated_word_names_a_spaced_enum_option():
+    diet = {"type": "string", "enum": ["Nut Free", "Dairy Free", "Vegan"]}
+    cake = tool("order_cake", "Order a birthday cake.", {"flavor": STRING, "diet": diet}, ("flavor",))
+    assert bind(cake, "order a nut-free lemon cake") == {"flavor": "lemon", "diet": "Nut Free"}

@@ -80,15 +80,18 @@ def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence
     concepts = [concept(t.norm) for t in evidence.tokens]
     for example in examples:
         wanted = [concept(w) for w in identifier_words(example)]
-        width = len(wanted)
-        for k in range(len(concepts) - width + 1 if wanted else 0):
-            if concepts[k : k + width] == wanted or (
-                width > 1 and _same_words(concepts[k : k + width], wanted)
-            ):
-                token, last = evidence.tokens[k], evidence.tokens[k + width - 1]
-                if not _inside_a_value(evidence, token.start, last.end):
-                    written = evidence.text[token.start : last.end]
-                    found.append(Value("example", example, written, token.start, last.end, owner=slot_name))
+        for k in range(len(concepts) if wanted else 0):
+            parts = [concept(part) for part in evidence.tokens[k].norm.split("-")]
+            width = 1 if len(parts) > 1 and parts == wanted else len(wanted)  # "nut-free": "nut free"
+            said = concepts[k : k + width]
+            if len(said) < width or width > 1 and said != wanted and not _same_words(said, wanted):
+                continue
+            if width == 1 and said != wanted and parts != wanted:
+                continue
+            token, last = evidence.tokens[k], evidence.tokens[k + width - 1]
+            if not _inside_a_value(evidence, token.start, last.end):
+                written = evidence.text[token.start : last.end]
+                found.append(Value("example", example, written, token.start, last.end, owner=slot_name))
     return found
 
 

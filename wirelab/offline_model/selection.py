@@ -243,7 +243,7 @@ def asks_for_nothing(text: str) -> bool:
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in segment(clean(text)) if t.kind != "punct"]
     content = [t for t in tokens if t not in STOPWORDS]
     if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
-        return True  # "thanks, that's all", "今天好开心，随便说说吧" ("today" asks for nothing)
+        return True  # "thanks, that's all", "今天心情很好呀" ("today" asks for nothing)
     if (
         tokens
         and tokens[0] in SMALL_TALK

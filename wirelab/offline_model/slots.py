@@ -30,7 +30,7 @@ from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.units import dimension_of
 
 Schema = dict[str, Any]
-DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)\b|\bISO[ -]?8601\b|\ba date\b", re.I)
+DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
 EXAMPLES = re.compile(
     r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?)"
     r",?\s+([^.;()\n]{1,200}?)(?:\.(?=[\s)]|$)|;|\)|\n|$)",
@@ -56,7 +56,7 @@ TARGET |= {"dropoff", "receiver"}
 TARGET |= {"final", "ending"}
 KIND_WORDS = {
     "email": {"email", "mail"},
-    "date": {"date", "day", "when", "deadline", "birthday"},
+    "date": {"date", "day", "when", "deadline", "birthday", "datetime", "timestamp"},
     "time": {"time", "hour", "clock"},
     "url": {"url", "link", "website", "uri", "site", "host", "domain", "endpoint"},
     "currency": {"currency"},
@@ -225,7 +225,7 @@ def default_of(schema: Schema) -> Any:
     match = DEFAULT.search(str(schema.get("description", "")))
     if not match:
         return NO_DEFAULT
-    said = next(group for group in match.groups() if group is not None)
+    said = next(group for group in match.groups() if group is not None).rstrip(".")  # "Default is asc."
     kind = schema_type(schema)
     if kind == "boolean":
         return {"true": True, "false": False}.get(said.casefold(), NO_DEFAULT)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from lemminflect import getAllLemmas, getLemma
+from pathlib import Path
 
 from wirelab.offline_model.normalize import stem
 
@@ -267,28 +266,61 @@ def content_words(tokens: list[str]) -> list[str]:
     return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]
 
 
-def singular(word: str) -> str:
-    """A noun in the singular, in the case it was written: "Macs" -> "Mac", "boxes" -> "box".
+WORDS = Path(__file__).resolve().parent / "data" / "words.tsv"
 
-    >>> singular("Tacos"), singular("boxes"), singular("fish")
-    ('Taco', 'box', 'fish')
+
+@lru_cache(maxsize=1)
+def _word_classes() -> tuple[frozenset[str], dict[str, str]]:
+    """The words that are only verbs or adverbs, and plural nouns with their singular, from
+    data/words.tsv (LemmInflect's lemma table, MIT; written by scripts/make_word_classes.py)."""
+    actions: set[str] = set()
+    plurals: dict[str, str] = {}
+    section = ""
+    for line in WORDS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line:
+            continue
+        if line.startswith("["):
+            section = line
+        elif section == "[action]":
+            actions.add(line)
+        else:
+            plural, _, lemma = line.partition("\t")
+            plurals[plural] = lemma
+    return frozenset(actions), plurals
+
+
+def singular(word: str) -> str:
+    """A noun in the singular, in the case it was written: "Tacos" -> "Taco", "geese" -> "goose".
+    A plural the table lacks loses its ending by rule ("Zorbs" -> "Zorb").
+
+    >>> singular("Tacos"), singular("geese"), singular("boxes"), singular("Zorbs"), singular("fish")
+    ('Taco', 'goose', 'box', 'Zorb', 'fish')
     """
-    lemma = getLemma(word.lower(), upos="NOUN")
-    base = lemma[0] if lemma else word
-    return word[: len(base)] if word.lower().startswith(base) else base
+    lower = word.casefold()
+    base = _word_classes()[1].get(lower) or _by_rule(lower)
+    return word[: len(base)] if lower.startswith(base) else base
+
+
+def _by_rule(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=65536)
 def names_a_thing(word: str) -> bool:
     """Whether an English word can be a noun or an adjective, so part of a name for a thing
     ("kayak", "wooden", "blue"), rather than only a verb or an adverb ("hurried", "wander",
-    "quickly"). Words the dictionary lacks (names, jargon, Chinese) can.
+    "quickly"). Words the table lacks (names, jargon, Chinese) can.
 
     >>> names_a_thing("kayak"), names_a_thing("hurried"), names_a_thing("Zanzibar")
     (True, False, True)
     """
-    readings = getAllLemmas(word)
-    return not readings or bool({"NOUN", "ADJ", "PROPN"} & set(readings))
+    return word.casefold() not in _word_classes()[0]
 
 
 def chinese_number(text: str) -> int:

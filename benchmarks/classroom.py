@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import os
 import statistics
 import sys
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.run_all import CLASSROOM_TITLE as TITLE  # noqa: E402
-from benchmarks.run_all import update_section  # noqa: E402
+from benchmarks.run_all import git_commit, update_section  # noqa: E402
 from classroom.hub import LAB, LESSON, MEMORY, SOLUTION, Learner, course_repository, running_hub  # noqa: E402
 
 RunCells = Callable[[list[str]], Awaitable[list[list[dict]]]]
@@ -165,7 +166,9 @@ def main() -> int:
     args = parser.parse_args()
     body = measure(args.learners)
     if not args.no_write:
-        update_section(TITLE, f"## {TITLE}\n\n{body}")
+        stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
+        shown = f"`python benchmarks/classroom.py --learners {args.learners}`"
+        update_section(TITLE, f"## {TITLE}\n\n{shown}; {stamp}.\n\n{body}")
     print(body)
     return 0
 

@@ -8,6 +8,7 @@ The servers themselves are in tests/servers.py (the fuzz target, the SDK referen
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -16,9 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import settings
 
 from tests.servers import __file__ as SERVERS
+from wirelab import interview
 
 # .ci/run exports CI=true so that a missing npm tool or chromium fails instead of skipping. Hypothesis
 # reads CI as well and then loads its "ci" profile, which derandomizes every test (the same examples
@@ -41,11 +44,35 @@ def mcp_inspector() -> Path:
     return INSPECTOR
 
 
+BANK = interview.DRILLS_DIR / "questions.yaml"  # the interview question bank, and its topics
+TOPICS = json.loads((interview.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
+    "properties"
+]["topic"]["enum"]
+
+
+@pytest.fixture
+def raw_bank():
+    """The question bank as YAML data, before `wirelab.interview` validates it."""
+    return yaml.safe_load(BANK.read_text())
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def read_until_closed(sock: socket.socket, wait: float = 10.0) -> bytes:
+    """Everything a server sends on a raw socket until it closes the connection or `wait` seconds pass."""
+    sock.settimeout(wait)
+    reply = b""
+    try:
+        while chunk := sock.recv(65536):
+            reply += chunk
+    except (TimeoutError, ConnectionResetError):
+        pass
+    return reply
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:

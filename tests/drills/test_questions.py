@@ -4,23 +4,12 @@ coding drill has its files.
 How wirelab.interview reads and uses them is tested in tests/interview/.
 """
 
-import json
 import re
 
 import pytest
-import yaml
 
+from tests.conftest import TOPICS
 from wirelab import interview
-
-BANK = interview.DRILLS_DIR / "questions.yaml"
-TOPICS = json.loads((interview.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
-    "properties"
-]["topic"]["enum"]
-
-
-@pytest.fixture
-def raw_bank():
-    return yaml.safe_load(BANK.read_text())
 
 
 def test_the_bank_validates_and_holds_at_least_forty_questions():

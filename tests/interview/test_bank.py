@@ -4,7 +4,6 @@ interview (timed, in English or Chinese) and the command line.
 The tests of the data in drills/ (the questions, the coding drills) are in tests/drills/.
 """
 
-import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -12,18 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import TOPICS
 from wirelab import interview
 from wirelab.interview import DrillError, Progress
-
-BANK = interview.DRILLS_DIR / "questions.yaml"
-TOPICS = json.loads((interview.DRILLS_DIR / "questions.schema.json").read_text())["$defs"]["question"][
-    "properties"
-]["topic"]["enum"]
-
-
-@pytest.fixture
-def raw_bank():
-    return yaml.safe_load(BANK.read_text())
 
 
 def write_bank(tmp_path: Path, data) -> Path:

@@ -16,6 +16,7 @@ import time
 import httpx2
 import pytest
 
+from tests.conftest import read_until_closed
 from wirelab.jsonrpc import request
 from wirelab.mcp.client import Client
 from wirelab.mcp.example import build_server
@@ -62,25 +63,13 @@ def status_of(reply: bytes) -> int:
     return int(reply.split(b" ", 2)[1])
 
 
-def read_reply(sock: socket.socket, wait: float = 10.0) -> bytes:
-    """Everything the server sends until it closes the connection or `wait` seconds pass."""
-    sock.settimeout(wait)
-    reply = b""
-    try:
-        while chunk := sock.recv(65536):
-            reply += chunk
-    except (TimeoutError, ConnectionResetError):
-        pass
-    return reply
-
-
 # --- bodies ---
 
 
 def test_a_body_declared_too_large_is_refused_before_it_is_sent(running):
     with socket.create_connection((running.host, running.port)) as sock:
         sock.sendall(head(running, f"Content-Length: {400 * MiB}\r\n"))
-        reply = read_reply(sock)
+        reply = read_until_closed(sock)
     assert status_of(reply) == 413 and b"Payload Too Large" in reply
 
 
@@ -98,7 +87,7 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit_not_buffered_whole(r
                 sent += len(chunk)
         except (TimeoutError, BrokenPipeError, ConnectionResetError):
             pass  # the server stopped reading: what we have not sent stays here
-        reply = read_reply(sock)
+        reply = read_until_closed(sock)
     assert status_of(reply) == 413
     assert sent < 32 * MiB, f"the server read {sent / MiB:.0f} MiB of a body over its 1 MiB limit"
 
@@ -117,7 +106,7 @@ def test_a_body_that_trickles_in_gets_408(running):
                 continue
             except (BrokenPipeError, ConnectionResetError):
                 break
-        reply += read_reply(sock)  # the head and the body may come in separate reads
+        reply += read_until_closed(sock)  # the head and the body may come in separate reads
     assert status_of(reply) == 408 and b"did not arrive" in reply
 
 
@@ -130,7 +119,7 @@ def test_a_connection_that_never_finishes_its_head_is_closed(running, sent):
     with socket.create_connection((running.host, running.port)) as sock:
         sock.sendall(sent)
         start = time.monotonic()
-        assert read_reply(sock, wait=10) == b""
+        assert read_until_closed(sock, wait=10) == b""
         assert time.monotonic() - start < 5
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import httpx2
 import pytest
 
+from tests.conftest import read_until_closed
 from wirelab.mcp.http_limits import HttpLimits
 from wirelab.offline_model import MODEL_ID
 from wirelab.offline_model.normalize import MAX_TEXT
@@ -66,18 +67,6 @@ def head(server: OfflineServer, extra: str) -> bytes:
         f"POST /v1/chat/completions HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
         f"Content-Type: application/json\r\n{extra}\r\n"
     ).encode()
-
-
-def read_until_closed(sock: socket.socket, wait: float = 10.0) -> bytes:
-    """Everything the server sends until it closes the connection or `wait` seconds pass."""
-    sock.settimeout(wait)
-    reply = b""
-    try:
-        while chunk := sock.recv(65536):
-            reply += chunk
-    except (TimeoutError, ConnectionResetError):
-        pass
-    return reply
 
 
 def api_error(reply: bytes) -> tuple[int, dict[str, Any]]:

@@ -82,11 +82,10 @@ def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence
         wanted = [concept(w) for w in identifier_words(example)]
         for k in range(len(concepts) if wanted else 0):
             parts = [concept(part) for part in evidence.tokens[k].norm.split("-")]
-            width = 1 if len(parts) > 1 and parts == wanted else len(wanted)  # "nut-free": "nut free"
+            hyphenated = len(parts) > 1 and parts == wanted  # "nut-free" names "nut free"
+            width = 1 if hyphenated else len(wanted)
             said = concepts[k : k + width]
-            if len(said) < width or width > 1 and said != wanted and not _same_words(said, wanted):
-                continue
-            if width == 1 and said != wanted and parts != wanted:
+            if not hyphenated and said != wanted and not (width > 1 and _same_words(said, wanted)):
                 continue
             token, last = evidence.tokens[k], evidence.tokens[k + width - 1]
             if not _inside_a_value(evidence, token.start, last.end):

@@ -9,18 +9,17 @@ message of acceptable size and type (415, 413, 400). Each failure raises a
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import re
 import secrets
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
-from wirelab.mcp.http_limits import HttpLimits
+from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within
 from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS
 from wirelab.mcp.stateless import VERSION_HEADER
 from wirelab.wire import parse_json
@@ -106,33 +105,18 @@ async def read_message(request: Request, publish: Publish, limits: HttpLimits) -
 
 
 async def read_body(request: Request, limits: HttpLimits) -> bytes:
-    """The body, refused (413) by its `Content-Length` or as soon as it grows past the limit.
-
-    A body that has not all arrived within `limits.body_seconds` is 408. Either way the
-    connection is closed: the rest of the body is never read. A connection that ends before
-    the body does (the client left, or uvicorn refused a malformed chunk) is a 400 nobody
-    receives, not an exception in the app.
-    """
-    too_large = Refusal(
-        413, f"Payload Too Large: the body is over {limits.max_body_bytes} bytes", headers=CLOSE
-    )
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
-        raise too_large
-    body = bytearray()
+    """The body, read within `limits` (`read_within`): 413 if it is too large, 408 if it has not
+    all arrived within `limits.body_seconds`, 400 (which nobody receives) if the connection ended
+    first. Either way the connection is closed: the rest of the body is never read."""
     try:
-        async with asyncio.timeout(limits.body_seconds):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > limits.max_body_bytes:
-                    raise too_large
-    except TimeoutError:
-        raise Refusal(
-            408, f"Request Timeout: the body did not arrive within {limits.body_seconds} s", headers=CLOSE
-        ) from None
-    except ClientDisconnect:
-        raise Refusal(400, "Bad Request: the connection ended before the body did", headers=CLOSE) from None
-    return bytes(body)
+        return await read_within(request, limits)
+    except BodyRefused as refused:
+        message = {
+            413: f"Payload Too Large: the body is over {limits.max_body_bytes} bytes",
+            408: f"Request Timeout: the body did not arrive within {limits.body_seconds} s",
+            400: "Bad Request: the connection ended before the body did",
+        }[refused.status]
+        raise Refusal(refused.status, message, headers=CLOSE) from None
 
 
 def hostname(authority: str) -> str | None:

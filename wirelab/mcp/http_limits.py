@@ -8,7 +8,7 @@ all but the sessions.
 Each limit answers a way to hold the server down (issue 14's red-team run):
 
 - a body too large: refused by its `Content-Length`, or counted while it streams
-  in and refused at the limit (413), so it is never buffered whole;
+  in and refused at the limit (413), so it is never buffered whole (`read_within`);
 - a body that never ends, or trickles in: 408 once `body_seconds` have passed;
 - a request head that never ends (slowloris), or a connection that sends nothing:
   closed after `header_seconds`; a head over `max_header_bytes`: 400 from h11;
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from starlette.requests import ClientDisconnect, Request
 
 # h11 is uvicorn's dependency, not one wirelab declares (tests/test_dependencies.py): its states
 # are taken from the module whose protocol this file extends, so they are the very ones it uses.
@@ -47,6 +48,38 @@ class HttpLimits:
 
 
 DEFAULT_LIMITS = HttpLimits()
+
+
+class BodyRefused(Exception):
+    """Why `read_within` stopped reading a body: its HTTP status, 413 (too large), 408 (too
+    slow) or 400 (the connection ended first). The caller words the answer, and closes the
+    connection: the rest of the body is never read."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+async def read_within(request: Request, limits: HttpLimits) -> bytes:
+    """The raw body, refused by its `Content-Length` or as soon as it grows past
+    `limits.max_body_bytes` (so it is never buffered whole), or once `limits.body_seconds` have
+    passed; a connection that ends first (the client left, or uvicorn refused a malformed
+    chunk) is refused too, not an exception in the app."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.max_body_bytes:
+        raise BodyRefused(413)
+    body = bytearray()
+    try:
+        async with asyncio.timeout(limits.body_seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limits.max_body_bytes:
+                    raise BodyRefused(413)
+    except TimeoutError:
+        raise BodyRefused(408) from None
+    except ClientDisconnect:
+        raise BodyRefused(400) from None
+    return bytes(body)
 
 
 class HeadTimeoutH11(H11Protocol):

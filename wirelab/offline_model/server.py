@@ -30,7 +30,6 @@ accepted) and every other OpenAI endpoint.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import threading
@@ -42,13 +41,12 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from wirelab import jsonrpc
-from wirelab.mcp.http_limits import HttpLimits, uvicorn_config
+from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within, uvicorn_config
 from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.policy import warm_up
@@ -109,34 +107,24 @@ def _parse(raw: bytes) -> Any:
 
 
 async def _read(request: HTTPRequest, limits: HttpLimits) -> bytes:
-    """The raw body: 413 by its `Content-Length` or once it grows past the limit, 408 if it has
-    not all arrived within `limits.body_seconds`, 400 if the connection ends first."""
-    declared = request.headers.get("content-length", "0")
-    if declared.isdigit() and int(declared) > limits.max_body_bytes:
-        raise _too_large(limits.max_body_bytes)
-    raw = bytearray()
+    """The raw body, read within `limits` (`read_within`): 413 if it is too large, 408 if it has
+    not all arrived within `limits.body_seconds`, 400 if the connection ended first."""
     try:
-        async with asyncio.timeout(limits.body_seconds):
-            async for part in request.stream():
-                raw += part
-                if len(raw) > limits.max_body_bytes:
-                    raise _too_large(limits.max_body_bytes)
-    except TimeoutError:
-        message = f"The request body did not all arrive within {limits.body_seconds:g} seconds."
-        raise RequestError(408, message, None, "request_timeout") from None
-    except ClientDisconnect:
-        message = "The connection ended before the request body did."
-        raise RequestError(400, message, None, "connection_ended") from None
-    return bytes(raw)
-
-
-def _too_large(limit: int) -> RequestError:
-    return RequestError(
-        413,
-        f"The request body is larger than {limit:,} bytes, the offline model's limit.",
-        None,
-        "request_too_large",
-    )
+        return await read_within(request, limits)
+    except BodyRefused as refused:
+        message, code = {
+            413: (
+                f"The request body is larger than {limits.max_body_bytes:,} bytes, "
+                "the offline model's limit.",
+                "request_too_large",
+            ),
+            408: (
+                f"The request body did not all arrive within {limits.body_seconds:g} seconds.",
+                "request_timeout",
+            ),
+            400: ("The connection ended before the request body did.", "connection_ended"),
+        }[refused.status]
+        raise RequestError(refused.status, message, None, code) from None
 
 
 # Characters that Python's `str.splitlines` (and so httpx's `iter_lines`) takes for line ends,

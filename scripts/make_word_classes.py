@@ -18,30 +18,21 @@ the package itself is not a dependency of the course. words.tsv has two sections
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import subprocess
-import sys
-import tempfile
-import zipfile
 from collections import defaultdict
 from pathlib import Path
+
+from wheel_data import write_from_wheel
 
 VERSION = "0.2.3"
 OUT = Path(__file__).resolve().parent.parent / "wirelab" / "offline_model" / "data" / "words.tsv"
 TABLE = "lemminflect/resources/lemma_lu.csv.gz"
 THINGS = {"noun", "adj", "propn"}
-
-
-def wheel(path: str | None) -> Path:
-    if path:
-        return Path(path)
-    folder = Path(tempfile.mkdtemp())
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder, f"lemminflect=={VERSION}"],
-        check=True,
-    )
-    return next(folder.glob("lemminflect-*.whl"))
+HEADER = [
+    f"# English word classes for the offline model, from LemmInflect {VERSION}'s lemma table",
+    "# (Copyright (C) 2019 Brad Jascob, MIT License); written by scripts/make_word_classes.py.",
+    "# [action]: words that are only verbs or adverbs; [plural]: nouns and their singular.",
+]
 
 
 def rows(table: str) -> list[str]:
@@ -65,18 +56,14 @@ def rows(table: str) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wheel", help="a lemminflect wheel already downloaded")
-    with zipfile.ZipFile(wheel(parser.parse_args().wheel)) as archive:
-        lines = rows(gzip.decompress(archive.read(TABLE)).decode("utf-8"))
-    header = [
-        f"# English word classes for the offline model, from LemmInflect {VERSION}'s lemma table",
-        "# (Copyright (C) 2019 Brad Jascob, MIT License); written by scripts/make_word_classes.py.",
-        "# [action]: words that are only verbs or adverbs; [plural]: nouns and their singular.",
-    ]
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
-    print(f"wrote {OUT} ({len(lines)} lines)")
+    write_from_wheel(
+        __doc__,
+        "lemminflect",
+        VERSION,
+        OUT,
+        HEADER,
+        lambda archive: rows(gzip.decompress(archive.read(TABLE)).decode("utf-8")),
+    )
 
 
 if __name__ == "__main__":

@@ -10,21 +10,16 @@ import pytest
 
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.auth import AuthorizationError, OAuth, approve_headlessly, pkce_pair
-from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.discovery import (
     authorization_server_metadata_urls,
     parse_challenge,
     resource_matches,
     resource_metadata_urls,
 )
-from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
 from wirelab.mcp.auth.pkce import s256
-from wirelab.mcp.auth.resource import tools_call_needs
-from wirelab.mcp.example import build_server
 from wirelab.mcp.http_client import connect_http
 
 pytestmark = pytest.mark.timeout(30)
-SCOPES = ["notes:read", "notes:write"]
 
 
 def run(coroutine):
@@ -93,23 +88,6 @@ def test_the_pkce_challenge_is_the_unpadded_base64url_sha256_of_the_verifier():
 
 
 # --- the whole flow ---
-
-
-@pytest.fixture
-def protected():
-    """An authorization server, and the example MCP server protected by it: reading needs
-    notes:read, calling a tool notes:write too."""
-    authority = AuthorizationServer(scopes_supported=SCOPES)
-    with (
-        serve_authorization_server(authority),
-        serve_protected(
-            build_server(),
-            authority,
-            required_scopes={"notes:read"},
-            scopes_for=tools_call_needs("notes:write"),
-        ) as mcp,
-    ):
-        yield authority, mcp
 
 
 async def use(url, auth):

@@ -15,12 +15,9 @@ import logging
 
 import pytest
 
+from tests.mcp.conftest import protected_servers
 from wirelab.mcp.auth import OAuth, approve_headlessly
-from wirelab.mcp.auth.authorization_server import AuthorizationServer
-from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
-from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.client import Client
-from wirelab.mcp.example import build_server
 from wirelab.mcp.http_client import HttpTransport
 from wirelab.widgets.inspector import WireInspector
 
@@ -46,25 +43,16 @@ def everything_logged(caplog):
 @pytest.fixture
 def flow(everything_logged):
     """Run the whole flow with an inspector on the OAuth and MCP wires; the tokens issued."""
-    authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
     issued = []
-    tokens_for = authority.tokens_for
+    with protected_servers() as (authority, mcp):
+        tokens_for = authority.tokens_for
 
-    def recorded(grant):
-        tokens = tokens_for(grant)
-        issued.append(tokens)
-        return tokens
+        def recorded(grant):
+            tokens = tokens_for(grant)
+            issued.append(tokens)
+            return tokens
 
-    authority.tokens_for = recorded
-    with (
-        serve_authorization_server(authority),
-        serve_protected(
-            build_server(),
-            authority,
-            required_scopes={"notes:read"},
-            scopes_for=tools_call_needs("notes:write"),
-        ) as mcp,
-    ):
+        authority.tokens_for = recorded
         auth = OAuth(mcp.url, on_authorize=approve_headlessly)
         client = Client(HttpTransport(mcp.url, auth=auth, timeout=10), timeout=10)
         inspector = WireInspector(auth, client)

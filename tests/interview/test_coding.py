@@ -20,21 +20,16 @@ def test_checking_a_file_that_does_not_exist_is_a_clear_error(tmp_path):
 
 def test_the_check_command_prints_a_summary_and_exits_by_the_verdict(tmp_path):
     loop = interview.get_drill("loop")
-    env = {"WIRELAB_HOME": str(tmp_path), "PATH": ""}
-    command = [sys.executable, "-m", "wirelab.interview", "check", "loop", "--file"]
-    good = subprocess.run(
-        [*command, str(loop.solution)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=interview.DRILLS_DIR.parent,
-    )
-    bad = subprocess.run(
-        [*command, str(loop.starter)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=interview.DRILLS_DIR.parent,
-    )
+
+    def check(path):
+        return subprocess.run(
+            [sys.executable, "-m", "wirelab.interview", "check", "loop", "--file", str(path)],
+            capture_output=True,
+            text=True,
+            env={"WIRELAB_HOME": str(tmp_path), "PATH": ""},
+            cwd=interview.DRILLS_DIR.parent,
+        )
+
+    good, bad = check(loop.solution), check(loop.starter)
     assert good.returncode == 0 and "PASS loop: 8/8 checks passed" in good.stdout
     assert bad.returncode == 1 and "FAIL loop: 0/8 checks passed" in bad.stdout

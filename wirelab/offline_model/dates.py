@@ -40,9 +40,11 @@ MONTHS = [
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
+ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
+ZH_DAYS_LATER = re.compile(rf"({_ZH_COUNT})天(?:以)?后")  # 三天后: in three days
 ZH_DAYS = re.compile(
     r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
-    rf"|(?:下|上|这)个?月{_ZH_COUNT}[号日]|(?:下|上|这)(?:周|个月|月)|{_ZH_COUNT}天(?:以)?后"
+    rf"|{ZH_MONTH_DAY.pattern}|(?:下|上|这)(?:周|个月|月)|{ZH_DAYS_LATER.pattern}"
 )
 EN_RELATIVE = re.compile(
     r"\b(?:the )?day after tomorrow\b|\bin (\w+) days?\b|\b(\w+) days? (?:from now|later)\b", re.I
@@ -242,12 +244,12 @@ def resolve_date(written: str) -> str | None:
         offset = _days_ahead(word)
     if offset is not None:
         return (today + datetime.timedelta(days=offset)).isoformat()
-    month_day = re.fullmatch(rf"([下上这])个?月({_ZH_COUNT})[号日]", word)
+    month_day = ZH_MONTH_DAY.fullmatch(word)
     if month_day and (day := count_of(month_day[2])):
         month = today.month + {"下": 1, "上": -1, "这": 0}[month_day[1]]
         year, month = today.year + (month - 1) // 12, (month - 1) % 12 + 1
         try:
-            return datetime.date(year, month, day).isoformat()  # 下个月一号: the 1st of next month
+            return datetime.date(year, month, day).isoformat()
         except ValueError:
             return None
     weekday, later = None, 0
@@ -266,18 +268,17 @@ def resolve_date(written: str) -> str | None:
 
 def _days_ahead(word: str) -> int | None:
     """Days from today that "the day after tomorrow", "in 3 days", "three days later", "三天后" say."""
-    if re.fullmatch(r"(?:the )?day after tomorrow", word):
-        return 2
-    m = re.fullmatch(r"in (\w+) days?|(\w+) days? (?:from now|later)", word) or re.fullmatch(
-        rf"({_ZH_COUNT})天(?:以)?后", word
-    )
-    return count_of(next(g for g in m.groups() if g)) if m else None
+    if m := EN_RELATIVE.fullmatch(word):
+        return count_of(m[1] or m[2]) if m[1] or m[2] else 2
+    m = ZH_DAYS_LATER.fullmatch(word)
+    return count_of(m[1]) if m else None
 
 
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)
 
 
 def _hour_minute(written: str) -> tuple[int, int] | None:
+    """The hour (0-23) and minute of a clock time ("8pm", "20:30", "8:30 a.m."), or None."""
     m = CLOCK_TIME.fullmatch(written.strip())
     if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
         return None
@@ -287,10 +288,9 @@ def _hour_minute(written: str) -> tuple[int, int] | None:
 def time_as_asked(written: str, description: str) -> str:
     """A clock time as a description asks for it: 24-hour "HH:MM" ("8pm" -> "20:00") unless it
     asks for AM/PM ("08:00 PM"); as written when it is not a time."""
-    m = CLOCK_TIME.fullmatch(written)
-    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+    hour_minute = _hour_minute(written)
+    if hour_minute is None:
         return written
-    hour = int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])
-    time = datetime.time(hour, int(m[2] or 0))
+    time = datetime.time(*hour_minute)
     twelve = re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
     return time.strftime("%I:%M %p" if twelve else "%H:%M")

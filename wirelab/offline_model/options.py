@@ -49,8 +49,8 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 pass
             elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
-            elif "-" in norms[k] and [concept(part) for part in norms[k].split("-")] == wanted:
-                width = 1  # "nut-free" names "Nut Free"
+            elif _hyphenated(norms[k], wanted):
+                width = 1
             elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
                 width = unit
             elif concepts[k] in unique:
@@ -72,6 +72,12 @@ def _same_words(said: list[str], wanted: list[str]) -> bool:
     )
 
 
+def _hyphenated(norm: str, wanted: list[str]) -> bool:
+    """Whether one hyphenated word names the words `wanted`: "nut-free" names "Nut Free"."""
+    parts = norm.split("-")
+    return len(parts) > 1 and [concept(part) for part in parts] == wanted
+
+
 def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence) -> list[Value]:
     """Where the text names a value the parameter's description gives as an example ("such as
     kayak, canoe": "rent a kayak"), word by word in any form ("two kayaks"); the value is the
@@ -81,8 +87,7 @@ def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence
     for example in examples:
         wanted = [concept(w) for w in identifier_words(example)]
         for k in range(len(concepts) if wanted else 0):
-            parts = [concept(part) for part in evidence.tokens[k].norm.split("-")]
-            hyphenated = len(parts) > 1 and parts == wanted  # "nut-free" names "nut free"
+            hyphenated = _hyphenated(evidence.tokens[k].norm, wanted)
             width = 1 if hyphenated else len(wanted)
             said = concepts[k : k + width]
             if not hyphenated and said != wanted and not (width > 1 and _same_words(said, wanted)):

@@ -53,13 +53,19 @@ def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
     return fill_object(tool.parameters, Evidence.of(tool, text), tool.parameters, guess, 0)
 
 
+def bind_evidence(tool: Tool, text: str) -> tuple[Evidence, dict[str, Any]]:
+    """The text's evidence for `tool` after binding read it (its `chosen` and `used` values),
+    and the arguments bound, nothing guessed."""
+    evidence = Evidence.of(tool, text)
+    return evidence, fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+
+
 def bind_marked(tool: Tool, text: str) -> dict[str, Any]:
     """Only the arguments the text marks: typed values, names and quotes, not unmarked words.
 
     What a follow-up changes ("And 75 CHF?", "那重庆呢？") keeps the rest of the call as it was.
     """
-    evidence = Evidence.of(tool, text)
-    bound = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    evidence, bound = bind_evidence(tool, text)
     marked = {name for name, k in evidence.chosen.items() if evidence.values[k].kind != "phrase"}
     properties = tool.parameters.get("properties", {})
     unassigned = [n for n in bound if n not in evidence.chosen]  # booleans, lists, objects, free text

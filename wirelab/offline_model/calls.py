@@ -41,7 +41,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import bind, fill_object
+from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
@@ -112,8 +112,7 @@ def _lead(tool: Tool, words: str) -> str:
     give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
     if len(words.split()) > LEAD_WORDS:
         return ""
-    evidence = Evidence.of(tool, words)
-    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    evidence, _ = bind_evidence(tool, words)
     return "" if evidence.chosen else words
 
 
@@ -156,9 +155,8 @@ def _past_joint(text: str, start: int, end: int) -> int:
 def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str, Any]]:
     """The calls of one frame, one per value of a listed parameter; and, when `tail`, the
     arguments given after the frame's first sentence."""
-    evidence = Evidence.of(tool, text)
-    first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    evidence, first = bind_evidence(tool, text)
+    slots = _slots(tool)
     written = written_lists(evidence)  # once: each reads the tokens between the values
     moved = _misplaced(evidence, slots, written)
     if moved:  # bind again with the listed names kept for their list
@@ -171,8 +169,7 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     head = _first_sentence_end(evidence) if tail else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
-        rest = Evidence.of(tool, evidence.text[head:])
-        after = fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        _, after = bind_evidence(tool, evidence.text[head:])
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first, written)
@@ -192,7 +189,7 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
 def flips(tool: Tool, before: str, after: str) -> bool:
     """Whether `after` sets a flag of the tool the other way round from `before` ("… with
     ice. What if it is without ice?"): a second call, not more of the first."""
-    flags = [slot.name for slot in slots_of(tool.parameters, tool.parameters) if slot.kind == "boolean"]
+    flags = [name for name, slot in _slots(tool).items() if slot.kind == "boolean"]
     if not flags or not before:
         return False
     one, two = bind(tool, before, guess=False), bind(tool, after, guess=False)
@@ -203,15 +200,18 @@ def takes(tool: Tool, text: str) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of
     their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
-    evidence = Evidence.of(tool, text)
-    fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    evidence, _ = bind_evidence(tool, text)
+    slots = _slots(tool)
     total = 0.0
     for name, k in evidence.chosen.items():
         value = evidence.values[k]
         if not _unmarked(value) and value.kind != "name" and name in slots:
             total += max(score(slots[name], value, evidence) or 0.0, 0.0)
     return total
+
+
+def _slots(tool: Tool) -> dict[str, Slot]:
+    return {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
 
 
 def _unmarked(value: Value) -> bool:
@@ -352,9 +352,8 @@ def gives_what_it_needs(text: str, tool: Tool) -> bool:
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
-    evidence = Evidence.of(tool, text)
-    filled = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    evidence, filled = bind_evidence(tool, text)
+    slots = _slots(tool)
     for name in required:
         if name not in filled or name not in slots:
             return False

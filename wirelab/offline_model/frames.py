@@ -41,7 +41,7 @@ import bisect
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import fill_object
+from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.evidence import Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, THEN
@@ -80,8 +80,7 @@ def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
     """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
     above); and where the first value is, which ends the words that lead into every frame
     ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen")."""
-    evidence = Evidence.of(tool, text)
-    bound = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+    evidence, bound = bind_evidence(tool, text)
     every = slots_of(tool.parameters, tool.parameters)
     slots = [s for s in every if s.kind not in SCALAR]
     arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
@@ -160,8 +159,7 @@ def frame_starts(
         starts.append(cut)
         filled, owners = {}, {}
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
-        rest = Evidence.of(tool, evidence.text[cut : cut + WINDOW])  # what binding chooses from here on
-        bound = fill_object(tool.parameters, rest, tool.parameters, False, 0)
+        rest, bound = bind_evidence(tool, evidence.text[cut : cut + WINDOW])  # binding's choices from here
         chosen = _chosen(evidence, rest, slots, cut)
         members = _list_members(evidence, chosen, lists)
         structured = _structured(rest, bound, evidence, cut)

@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
-from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
+from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
 DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
 DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
-NOT_THINGS = set("vdpucrmqfy")  # jieba's tags that name no thing (verb, adverb, preposition, …)
+NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}

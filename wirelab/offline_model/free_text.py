@@ -15,7 +15,7 @@ readings, tried in order:
 from __future__ import annotations
 
 from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept
-from wirelab.offline_model.normalize import Token, clean, segment
+from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
 LEADS = ("is ", "of ", "saying ", "that ", "called ", "named ", "as ", "to be ", "should be ", "will be ")
@@ -89,12 +89,12 @@ def trim(tokens: list[Token]) -> list[Token]:
 
 
 def _edge(token: Token) -> bool:
+    """A stopword or a mark; or a Chinese word that names no thing, or a numeral (not a noun
+    jieba tags `m`)."""
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
-    return token.kind == "han" and (
-        token.tag[:1] in "vdpucrqfy" or numeral
-    )  # a numeral, not a noun jieba tags m
+    return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS or numeral)
 
 
 def join(tokens: list[Token], text: str) -> str:

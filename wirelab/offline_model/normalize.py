@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
+# jieba's tags (first letter) of words that name no thing: verbs, adverbs, prepositions,
+# particles, conjunctions, pronouns, measure words, places of direction, modal particles
+FUNCTION_TAGS = frozenset("vdpucrqfy")
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(

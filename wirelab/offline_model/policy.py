@@ -119,8 +119,8 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     text = talk.text
     if request.tool_choice not in ("auto", "required"):
         tool = next(t for t in request.tools if t.name == request.tool_choice)
-        return _bound([PlanItem(best_piece(text, tool), tool)])
-    items = _bound(plan(text, request.tools))
+        return bind_plan([PlanItem(best_piece(text, tool), tool)])
+    items = bind_plan(plan(text, request.tools))
     continued = follow_up(talk, request.tools) if not asks_for_nothing(text) else None
     if continued and all(item.missing and item.tool is continued[0] for item in items):
         items = []  # "And 75 CHF?" selects the money tool but says only what changes: a follow-up
@@ -135,14 +135,8 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         items = [PlanItem(text, by_name[made[0].name])] if made else []
     if not items and (request.forced or request.fault == "endless_calls"):
         tool, _ = best_tool(text, request.tools)
-        items = _bound([PlanItem(text, tool)]) if tool else []
+        items = bind_plan([PlanItem(text, tool)]) if tool else []
     return items
-
-
-def _bound(items: list[PlanItem]) -> list[PlanItem]:
-    """Each item with its arguments, one item per call; what an intent leaves unsaid is taken
-    from the intents around it (`sharing.bind_plan`)."""
-    return bind_plan(items)
 
 
 def walk(

@@ -25,11 +25,11 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import statistics
 import sys
 
 from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
+from run_all import spread
 
 N_PAIRS = 5_000
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -115,14 +115,6 @@ def run_rounds(repeats: int) -> list[dict]:
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
-
-
-def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
-    """Median with the interquartile range across rounds: `1.23 [1.10–1.40]`."""
-    if len(values) < 2:
-        return f"{values[0]:,.{digits}f}{unit}"
-    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return f"{median:,.{digits}f}{unit} [{q1:,.{digits}f}–{q3:,.{digits}f}]"
 
 
 def report(rounds: list[dict]) -> str:

@@ -38,6 +38,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
+from run_all import spread
+
 SERVERS = ("ours", "sdk")
 CLIENTS = ("ours", "sdk")
 TRANSPORTS = ("stdio", "http")
@@ -169,14 +171,6 @@ class Row:
     def percentiles(self, q: int) -> list[float]:
         """The q-th percentile latency of each round in ms, e.g. q=50 for the median."""
         return [statistics.quantiles(r, n=100, method="inclusive")[q - 1] * 1e3 for r in self.latencies]
-
-
-def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
-    """Median with the interquartile range across rounds: `1.23 [1.10–1.40]`."""
-    if len(values) < 2:
-        return f"{values[0]:,.{digits}f}{unit}"
-    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return f"{median:,.{digits}f}{unit} [{q1:,.{digits}f}–{q3:,.{digits}f}]"
 
 
 async def measure(call: Call, calls: int, concurrency: int) -> tuple[list[float], float]:

@@ -25,6 +25,7 @@ import importlib.metadata
 import os
 import pathlib
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -133,6 +134,14 @@ def machine() -> str:
             f"- Packages: {package_versions()}",
         ]
     )
+
+
+def spread(values: list[float], unit: str = "", digits: int = 2) -> str:
+    """Median with the interquartile range across rounds: `1.23 [1.10–1.40]`."""
+    if len(values) < 2:
+        return f"{values[0]:,.{digits}f}{unit}"
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return f"{median:,.{digits}f}{unit} [{q1:,.{digits}f}–{q3:,.{digits}f}]"
 
 
 def split_sections(text: str) -> tuple[str, list[tuple[str, str]]]:

@@ -13,19 +13,12 @@ import time
 import httpx2
 import pytest
 
+from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
 from wirelab.offline_model.validation import MAX_TOOLS
 
 HANG_GUARD_S = 20
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    },
-}
 EMAIL = {
     "type": "function",
     "function": {

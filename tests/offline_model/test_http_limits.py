@@ -23,6 +23,7 @@ import httpx2
 import pytest
 
 from tests.conftest import read_until_closed
+from tests.offline_model.conftest import WEATHER
 from wirelab.mcp.http_limits import HttpLimits
 from wirelab.offline_model import MODEL_ID
 from wirelab.offline_model.normalize import MAX_TEXT
@@ -33,14 +34,6 @@ pytestmark = pytest.mark.timeout(120)
 
 LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES, body_seconds=0.5, header_seconds=0.5, keep_alive_seconds=1)
 FREEZE_S = 5.0  # a freeze detector: every answer here takes well under a second
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    },
-}
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 """Fixtures shared across test folders: the MCP Inspector CLI and the SDK reference server on HTTP.
 
 `free_port` is shared as a plain function (`from tests.conftest import free_port`): a
-session- or module-scoped fixture that starts a server calls it.
+session- or module-scoped fixture that starts a server calls it. So are `read_until_closed`
+(a raw socket's reply) and `strict_loads` (JSON as a strict peer reads it).
 
 The servers themselves are in tests/servers.py (the fuzz target, the SDK reference server).
 """
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -73,6 +75,15 @@ def read_until_closed(sock: socket.socket, wait: float = 10.0) -> bytes:
     except (TimeoutError, ConnectionResetError):
         pass
     return reply
+
+
+def strict_loads(text: str | bytes) -> Any:
+    """`text` parsed as a strict peer would: NaN and Infinity are not JSON (a ValueError)."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import strict_loads
 from wirelab import jsonrpc
 from wirelab.jsonrpc import Dispatcher, JsonRpcError
 
@@ -49,15 +50,6 @@ envelopes = st.fixed_dictionaries(
 def strict_json(value) -> str:
     """`value` as standard JSON; raises ValueError for NaN or Infinity, which JSON lacks."""
     return json.dumps(value, allow_nan=False)
-
-
-def strict_loads(text: str | bytes):
-    """Parse as a strict peer would: NaN and Infinity are not JSON."""
-
-    def refuse(constant: str):
-        raise ValueError(f"{constant} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def assert_error_response(response: dict, expected_id=None) -> None:

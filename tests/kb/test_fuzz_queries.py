@@ -32,6 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import strict_loads
 from wirelab import jsonrpc
 from wirelab.kb.server import MAX_QUERY_CHARS
 
@@ -83,7 +84,7 @@ class KbProcess:
             except queue.Empty:
                 raise AssertionError(f"{len(received)} of {count} answers within {FREEZE_S} s") from None
             assert line, f"the server ended after {len(received)} of {count} answers"
-            message = json.loads(line.decode("utf-8"), parse_constant=_refuse_constant)
+            message = strict_loads(line.decode("utf-8"))
             jsonrpc.validate(message)
             assert jsonrpc.lone_surrogate(message) is None, message
             received.append(message)
@@ -96,10 +97,6 @@ class KbProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-
-
-def _refuse_constant(name: str) -> None:
-    raise AssertionError(f"{name} in an answer is not JSON")
 
 
 @pytest.fixture(scope="module")

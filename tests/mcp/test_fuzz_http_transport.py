@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import strict_loads
 from tests.servers import fuzz_server
 from wirelab import jsonrpc
 from wirelab.mcp.http import SESSION_HEADER, McpHttpApp, serve_http
@@ -80,13 +81,6 @@ bodies = (
     )
 )
 header_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=30)
-
-
-def strict_loads(text: str | bytes):
-    def refuse(constant: str):
-        raise ValueError(f"{constant} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def answers(response: httpx2.Response) -> list[dict]:

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import strict_loads
 from tests.servers import fuzz_server
 from wirelab import jsonrpc
 from wirelab.mcp.stdio import LineSplitter, OversizedLine, StdioServer, receive_line
@@ -120,13 +121,6 @@ lines = st.lists(
     ),
     max_size=25,
 )
-
-
-def strict_loads(text: bytes):
-    def refuse(constant: str):
-        raise ValueError(f"{constant} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def key(id) -> str:

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import strict_loads
 from wirelab import jsonrpc
 from wirelab.offline_model import FAULTS, MODEL_ID
 from wirelab.offline_model.server import OfflineServer, serve
@@ -234,11 +235,7 @@ def http() -> Iterator[tuple[OfflineServer, httpx2.Client]]:
 
 def strict(text: str) -> Any:
     """`text` as JSON, refusing NaN and Infinity, and any lone surrogate."""
-
-    def refuse(name: str) -> None:
-        raise AssertionError(f"{name} in an answer is not JSON")
-
-    value = json.loads(text, parse_constant=refuse)
+    value = strict_loads(text)
     assert jsonrpc.lone_surrogate(value) is None, value
     return value
 

@@ -2,7 +2,8 @@
 
 `free_port` is shared as a plain function (`from tests.conftest import free_port`): a
 session- or module-scoped fixture that starts a server calls it. So are `read_until_closed`
-(a raw socket's reply) and `strict_loads` (JSON as a strict peer reads it).
+(a raw socket's reply), `status_of` (its status code) and `strict_loads` (JSON as a strict
+peer reads it).
 
 The servers themselves are in tests/servers.py (the fuzz target, the SDK reference server).
 """
@@ -75,6 +76,11 @@ def read_until_closed(sock: socket.socket, wait: float = 10.0) -> bytes:
     except (TimeoutError, ConnectionResetError):
         pass
     return reply
+
+
+def status_of(reply: bytes) -> int:
+    """The status code of a raw HTTP reply: 413 of `HTTP/1.1 413 Payload Too Large`."""
+    return int(reply.split(b" ", 2)[1])
 
 
 def strict_loads(text: str | bytes) -> Any:

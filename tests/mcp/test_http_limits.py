@@ -16,7 +16,7 @@ import time
 import httpx2
 import pytest
 
-from tests.conftest import read_until_closed
+from tests.conftest import read_until_closed, status_of
 from wirelab.jsonrpc import request
 from wirelab.mcp.client import Client
 from wirelab.mcp.example import build_server
@@ -57,10 +57,6 @@ def head(running, extra: str) -> bytes:
         f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
         f"Accept: application/json, text/event-stream\r\n{extra}\r\n"
     ).encode()
-
-
-def status_of(reply: bytes) -> int:
-    return int(reply.split(b" ", 2)[1])
 
 
 # --- bodies ---

@@ -22,7 +22,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from tests.conftest import read_until_closed
+from tests.conftest import read_until_closed, status_of
 from tests.offline_model.conftest import WEATHER
 from wirelab.mcp.http_limits import HttpLimits
 from wirelab.offline_model import MODEL_ID
@@ -64,8 +64,7 @@ def head(server: OfflineServer, extra: str) -> bytes:
 
 def api_error(reply: bytes) -> tuple[int, dict[str, Any]]:
     """The status and the `error` object of a raw HTTP reply in OpenAI's error shape."""
-    status = int(reply.split(b" ", 2)[1])
-    return status, json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]
+    return status_of(reply), json.loads(reply.split(b"\r\n\r\n", 1)[1])["error"]
 
 
 # --- uvicorn's limits, as the MCP server has them ---

@@ -14,7 +14,7 @@ from wirelab.offline_model.extraction import extract, list_items
 from wirelab.offline_model.lexicon import concept
 from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Tool
-from wirelab.offline_model.selection import asks_for_nothing
+from wirelab.offline_model.selection import asks_for_nothing, request_concepts
 from wirelab.offline_model.slots import coded_options, default_of, examples_of, slot_of
 
 STRING = {"type": "string"}
@@ -393,3 +393,33 @@ def test_a_hyphenated_word_names_a_spaced_enum_option():
     diet = {"type": "string", "enum": ["Nut Free", "Dairy Free", "Vegan"]}
     cake = tool("order_cake", "Order a birthday cake.", {"flavor": STRING, "diet": diet}, ("flavor",))
     assert bind(cake, "order a nut-free lemon cake") == {"flavor": "lemon", "diet": "Nut Free"}
+
+
+# 7. Commands written out
+
+
+SHELL = tool(
+    "shell_run",
+    "Runs a command in the terminal of this computer.",
+    {"command": described("The command line to run."), "timeout": described("Seconds to wait.", "integer")},
+    ("command",),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("show the hidden files here using ls -la ~/projects", "ls -la ~/projects"),
+        ("free some disk space: run the command du -sh /var/log.", "du -sh /var/log"),
+        ("tidy the build folder using the make clean command", "make clean"),
+        ("is my database up? check using pg_isready -h localhost -p 5432", "pg_isready -h localhost -p 5432"),
+    ],
+)
+def test_a_command_written_out_is_called_as_written(text, command):
+    assert calls(text, SHELL) == [{"command": command}]  # its numbers are its own, not `timeout`'s
+
+
+def test_only_a_command_written_out_names_a_command():
+    assert "command" in request_concepts("see what changed using git status")
+    assert "command" not in request_concepts("pay the invoice using my card")
+    assert calls("pay the invoice using my card", SHELL) == []

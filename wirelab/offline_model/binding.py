@@ -27,7 +27,7 @@ from typing import Any
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value
-from wirelab.offline_model.free_text import after_colon, labelled_text, remainder
+from wirelab.offline_model.free_text import after_colon, command_span, labelled_text, remainder
 from wirelab.offline_model.lexicon import STOPWORDS, concept
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.options import enum_values, example_values
@@ -91,8 +91,8 @@ def fill_object(
         return {}
     slots = [s if s.role or not role else replace(s, role=role) for s in slots_of(schema, root)]
     _add_options(slots, evidence)
-    values: dict[str, Any] = {}
-    for slot, value, index in assign(slots, evidence):
+    values = _commands(slots, evidence)
+    for slot, value, index in assign([s for s in slots if s.name not in values], evidence):
         values[slot.name] = value
         if depth == 0:
             evidence.chosen[slot.name] = index
@@ -111,6 +111,25 @@ def fill_object(
         if value is not None:
             values[slot.name] = value
     return {slot.name: values[slot.name] for slot in slots if slot.name in values}
+
+
+def _commands(slots: list[Slot], evidence: Evidence) -> dict[str, Any]:
+    """A shell command the text writes out, for the parameters that take one (`command`, `cmd`),
+    as written; the values inside it are its own ("shutdown /t 0" gives no other parameter 0)."""
+    takers = [slot for slot in slots if _takes_a_command(slot)]
+    span = command_span(evidence.text) if takers else None
+    if span is None:
+        return {}
+    start, end = span
+    evidence.used |= {k for k, v in enumerate(evidence.values) if v.start < end and start < v.end}
+    return {slot.name: evidence.text[start:end] for slot in takers}
+
+
+def _takes_a_command(slot: Slot) -> bool:
+    """A string parameter for a shell command: its name says so."""
+    return slot.kind not in ("enum", "array", "object", "boolean", "integer", "number") and bool(
+        {"command", "cmd"} & set(identifier_words(slot.name))
+    )
 
 
 def _add_options(slots: list[Slot], evidence: Evidence) -> None:

@@ -14,6 +14,8 @@ readings, tried in order:
 
 from __future__ import annotations
 
+import re
+
 from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 
@@ -104,3 +106,46 @@ def join(tokens: list[Token], text: str) -> str:
         gap = text[previous.end : token.start]
         pieces.append((gap if gap.strip() == "" and len(gap) < 3 else " ") + token.text)
     return "".join(pieces)
+
+
+COMMAND_LEAD = re.compile(
+    r"\b(?:using|via|through|run|execute|type|enter)\s+"
+    r"(?:(?:the|this|a|an)\s+)?(?:(?:exact|following|shell|terminal)\s+)?(?:commands?\b\s*:?\s*)?"
+    r"|\bcommands?\s*:?\s+",
+    re.I,
+)
+NOT_A_PROGRAM = {"the", "a", "an", "my", "your", "this", "that", "it", "me", "some", "care", "help"}
+
+
+def command_text(text: str) -> str | None:
+    """A shell command a request writes out, after what introduces one ("using", "run", "the
+    command"): the rest of its sentence, as written.
+
+    >>> command_text("show my files using ls -la ~/notes")
+    'ls -la ~/notes'
+    >>> command_text("free some space, run the command du -sh /tmp.")
+    'du -sh /tmp'
+    >>> command_text("tidy the build using the make clean command")
+    'make clean'
+    >>> command_text("show my files, please") is None
+    True
+    """
+    span = command_span(text)
+    return text[span[0] : span[1]] if span else None
+
+
+def command_span(text: str) -> tuple[int, int] | None:
+    """Where `command_text` finds a command: the last lead followed by what can be one."""
+    found = None
+    for lead in COMMAND_LEAD.finditer(text):
+        rest = re.split(r"[.?!;](?:\s|$)|,\s+(?:and|then|please)\b", text[lead.end() :] + " ")[0]
+        rest = re.sub(r"\s+commands?\s*$", "", rest.rstrip())
+        words = rest.split()
+        if words and words[0].casefold().strip("'\"`") not in NOT_A_PROGRAM and len(words) <= 12:
+            start, end = lead.end(), lead.end() + len(rest)
+            while start < end and text[start] in "'\"`":
+                start += 1
+            while end > start and text[end - 1] in "'\"`":
+                end -= 1
+            found = (start, end)
+    return found

@@ -33,6 +33,7 @@ from typing import Any
 
 from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.free_text import command_span
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
@@ -101,9 +102,11 @@ class PlanItem:
 
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
-    """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency."""
+    """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency,
+    "list them using ls -l" a command."""
     values = extract(clean(text))
     kinds = {v.kind for v in values} & VALUE_CONCEPTS
+    kinds |= {"command"} if command_span(text) else set()  # "… using git status" writes a command
     units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
     words = concepts_of(text)
     return tuple(words) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))

@@ -15,6 +15,7 @@ from wirelab.offline_model.lexicon import concept
 from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import asks_for_nothing, request_concepts
+from wirelab.offline_model.sharing import _kin
 from wirelab.offline_model.slots import coded_options, default_of, examples_of, slot_of
 
 STRING = {"type": "string"}
@@ -423,3 +424,40 @@ def test_only_a_command_written_out_names_a_command():
     assert "command" in request_concepts("see what changed using git status")
     assert "command" not in request_concepts("pay the invoice using my card")
     assert calls("pay the invoice using my card", SHELL) == []
+
+
+# 8. Conversions
+
+
+CONVERT = tool(
+    "convert_length",
+    "Convert a length from one unit to another.",
+    {
+        "value": described("The value to convert.", "number"),
+        "from_unit": described("The unit to convert from."),
+        "to_unit": described("The unit to convert to."),
+    },
+    ("value", "from_unit", "to_unit"),
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A shelf is 30 inches wide. How wide is it in centimeters?",
+        "I have a board of 30 inches that I would like to convert into centimeters.",
+    ],
+)
+def test_the_unit_a_number_is_written_in_is_the_one_to_convert_from(text):
+    assert bind(CONVERT, text) == {"value": 30, "from_unit": "inches", "to_unit": "centimeters"}
+
+
+def test_a_parameter_of_another_kind_does_not_share_a_value_for_a_word_of_direction():
+    money = tool(
+        "convert_money",
+        "Convert an amount of money between currencies.",
+        {"amount": described("Amount.", "number"), "from_currency": STRING, "to_currency": STRING},
+        ("amount", "from_currency", "to_currency"),
+    )
+    assert _kin(money, "from_currency", CONVERT) is None  # "from" says where, not what
+    assert _kin(money, "to_currency", money) == "to_currency"

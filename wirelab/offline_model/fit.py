@@ -262,11 +262,14 @@ def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
 def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """A unit parameter takes a unit of what it measures ("speed_unit": knots, not "hours"); one
     that does not say what it measures takes a unit named on its own ("in Fahrenheit"), not the
-    unit of a number another parameter takes ("a load of 30 kg")."""
+    unit of a number another parameter takes ("a load of 30 kg"), unless it is the unit to
+    convert from: that is the unit the number is written in."""
     unit = unit_named(str(value.value))
     if slot.dimension and unit:
         return 1.5 if unit.dimension == slot.dimension else None
     owned = any(v.kind == "number" and v.unit and 0 <= value.start - v.end <= 1 for v in evidence.values)
+    if owned and slot.role == "origin":
+        return 1.0  # "a shelf 30 inches wide, in centimeters": what is converted is in inches
     return None if owned else 0.0
 
 

@@ -37,7 +37,15 @@ from wirelab.offline_model.lexicon import GENERIC
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import PlanItem
-from wirelab.offline_model.slots import NO_DEFAULT, default_of, resolve, schema_type, slots_of
+from wirelab.offline_model.slots import (
+    NO_DEFAULT,
+    ORIGIN,
+    TARGET,
+    default_of,
+    resolve,
+    schema_type,
+    slots_of,
+)
 
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
@@ -202,11 +210,12 @@ def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
 
 def _kin(tool: Tool, name: str, other: Tool) -> str | None:
     """The parameter of `other` that holds what `name` holds: the same name, else one that
-    shares a word of it (not a generic one) and its type ("company" ~ "company_name")."""
+    shares a word of it (not a generic one, nor one of direction like "from") and its type
+    ("company" ~ "company_name")."""
     mine, theirs = _properties(tool), _properties(other)
     if name in theirs:
         return name
-    words = set(identifier_words(name)) - GENERIC
+    words = set(identifier_words(name)) - GENERIC - ORIGIN - TARGET  # `from_unit` is no `from_currency`
     kind = schema_type(resolve(mine.get(name), tool.parameters))
     for candidate, schema in theirs.items():
         if (

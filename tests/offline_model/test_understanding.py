@@ -461,3 +461,20 @@ def test_a_parameter_of_another_kind_does_not_share_a_value_for_a_word_of_direct
     )
     assert _kin(money, "from_currency", CONVERT) is None  # "from" says where, not what
     assert _kin(money, "to_currency", money) == "to_currency"
+
+
+# 9. Words that organise a message are no names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Book the room. Second, I'd like a taxi to Lyon.", ["Lyon"]),
+        ("Water the plants. Later, we fly to Quito", ["Quito"]),
+        ("Finally, you pick Ravenna", ["Ravenna"]),
+        ("Lima, Peru is lovely.", ["Lima"]),  # a city before its comma stays a name
+        ("Second", []),
+    ],
+)
+def test_a_word_that_starts_a_sentence_before_a_comma_and_a_clause_is_no_name(text, names):
+    assert found(text, "name") == names

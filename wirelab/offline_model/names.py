@@ -195,7 +195,12 @@ CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person
 
 def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
     """'Riga, Latvia' for the name 'Riga' when capitalised words follow its comma, else ''."""
-    if end + 2 < len(tokens) and tokens[end + 1].text == "," and tokens[end + 2].capitalised:
+    if (
+        end + 2 < len(tokens)
+        and tokens[end + 1].text == ","
+        and tokens[end + 2].capitalised
+        and tokens[end + 2].norm not in STOPWORDS  # "Next, I'd like …": "I'd" is no region
+    ):
         last = end + 2
         while last + 1 < len(tokens) and tokens[last + 1].capitalised:
             last += 1
@@ -230,7 +235,22 @@ def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     follower = tokens[k + 1] if k + 1 < len(tokens) else None
     lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
     adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
-    return word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb
+    return (
+        word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb or _marker(tokens, k)
+    )
+
+
+def _marker(tokens: list[Token], k: int) -> bool:
+    """A word that starts a sentence and, after a comma, a clause that starts with a pronoun or
+    a small word: "Second, I'm …", "However, you …", "Later, we …", not "Lima, Peru"."""
+    follower = tokens[k + 2] if k + 2 < len(tokens) else None
+    return (
+        follower is not None
+        and tokens[k + 1].text == ","
+        and follower.kind == "word"
+        and (follower.norm in STOPWORDS or follower.text.islower())
+        and city(tokens[k].text) is None
+    )
 
 
 def _is_verb(token: Token) -> bool:

@@ -478,3 +478,11 @@ def test_a_parameter_of_another_kind_does_not_share_a_value_for_a_word_of_direct
 )
 def test_a_word_that_starts_a_sentence_before_a_comma_and_a_clause_is_no_name(text, names):
     assert found(text, "name") == names
+
+
+def test_how_the_user_is_is_no_value():
+    lookup = tool(
+        "find_species", "Facts about an animal species.", {"species": described("The species.")}, ("species",)
+    )
+    assert bind(lookup, "I'm curious about the snow leopard") == {"species": "snow leopard"}
+    assert bind(lookup, "We're interested in otters") == {"species": "otters"}

@@ -31,6 +31,7 @@ DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest",
 DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
+SPEAKER_IS = {"i'm", "i’m", "im", "am", "we're", "we’re"}  # "I'm curious", "we're planning": how the user is
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
@@ -82,11 +83,13 @@ class Evidence:
 
     def _phrases(self, named: set[str]) -> list[Value]:
         """Runs of up to `PHRASE_WORDS` content words that no other value covers ("water",
-        "plasma membrane"): what a string parameter takes when the text marks nothing."""
+        "plasma membrane"): what a string parameter takes when the text marks nothing. A word
+        that says how the user is ("I'm curious about …") starts none."""
         found: list[Value] = []
         run: list[Token] = []
         for k, token in enumerate([*self.tokens, None]):
-            if token is not None and self._phrase_word(token, named):
+            speaker = k > 0 and self.tokens[k - 1].norm in SPEAKER_IS  # "I'm interested in …"
+            if token is not None and self._phrase_word(token, named) and not speaker:
                 run.append(token)
                 continue
             if token is not None and token.norm == "of" and run and self._noun_follows(k, named):

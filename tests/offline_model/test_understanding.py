@@ -486,3 +486,14 @@ def test_how_the_user_is_is_no_value():
     )
     assert bind(lookup, "I'm curious about the snow leopard") == {"species": "snow leopard"}
     assert bind(lookup, "We're interested in otters") == {"species": "otters"}
+
+
+def test_a_colour_parameter_takes_a_colour_over_other_words():
+    blend = tool(
+        "blend_colors",
+        "Blend two colors.",
+        {"color1": described("The first color."), "color2": described("The second color.")},
+        ("color1", "color2"),
+    )
+    assert set(bind(blend, "For my poster, blend cyan and magenta").values()) == {"cyan", "magenta"}
+    assert set(bind(blend, "I'm making a poster; blend teal with orange").values()) == {"teal", "orange"}

@@ -43,7 +43,7 @@ from typing import Any
 
 from wirelab.offline_model.dates import date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
-from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.lexicon import COLORS, STOPWORDS, concept
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city
 from wirelab.offline_model.slots import Slot
@@ -201,6 +201,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
+    if slot.name_words & {"color", "colour", "颜色"} and value.text.casefold() in COLORS:
+        points += 2.5  # "mix red and blue" for `color1`, `color2`: a colour for a colour
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
         points -= 1.5  # "films in Lagos": a city the gazetteer knows is where, not a language
     if value.kind == "date" and slot.kind == "date" and written_date(value.text):

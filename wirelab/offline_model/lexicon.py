@@ -142,7 +142,8 @@ about as is are was were be been being am do does did done have has had having w
 should can could may might must i me my mine we us our you your yours he she it its they them their
 this that these those there here what which who whom whose when where why how please kindly let just
 also any some all each every only than too very so up out over again now want need like know tell
-show give me'd i'd i'm i've i'll we're we've we'd you're they're it's what's under above below between within during after before
+show give me'd i'd i'm i've i'll we're we've we'd you're they're it's what's
+under above below between within during after before
 through across around against per via until upon among beyond toward towards
 的 了 吗 呢 吧 啊 我 你 他 她 它 我们 你们 请 帮 帮我 一下 是 在
 和 与 把 给 要 想 能 可以 什么 怎么 怎么样 多少 哪 哪个 哪里 一个 这个 那个 就 都 也 还 又 很 有
@@ -189,6 +190,14 @@ translate convert book reserve play cancel remind order buy send track schedule 
 predict estimate analyze analyse 翻译 兑换 换 预订 订 播放 取消 提醒 发送 删除 比较 估算
 """
 )  # verbs that say what a tool is for ("translate_text" is about translating), unlike get or set
+
+COLORS = _words(
+    """
+red orange yellow green blue purple violet pink brown black white gray grey cyan magenta teal navy
+indigo beige turquoise maroon gold silver crimson scarlet
+红 橙 黄 绿 蓝 紫 粉 棕 黑 白 灰 红色 橙色 黄色 绿色 蓝色 紫色 粉色 棕色 黑色 白色 灰色 金色 银色
+"""
+)  # the basic colour terms: what a `color` parameter takes
 
 EN_NUMBERS = {
     word: n

@@ -497,3 +497,14 @@ def test_a_colour_parameter_takes_a_colour_over_other_words():
     )
     assert set(bind(blend, "For my poster, blend cyan and magenta").values()) == {"cyan", "magenta"}
     assert set(bind(blend, "I'm making a poster; blend teal with orange").values()) == {"teal", "orange"}
+
+
+def test_a_question_mark_inside_single_quotes_ends_no_intent():
+    translate = tool(
+        "translate_text",
+        "Translate text into another language.",
+        {"text": described("The text to translate."), "target": described("Target language.")},
+        ("text", "target"),
+    )
+    text = "Please translate this into German: 'Where is the station?'"
+    assert calls(text, translate) == [{"text": "Where is the station?", "target": "German"}]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.normalize import Token, clean, segment
 
 STRONG = {"?", "!", ";", "。", "？", "！", "；"}
@@ -99,11 +100,10 @@ def pieces(text: str) -> list[Piece]:
     text = clean(text)
     tokens = segment(text)
     found: list[Piece] = []
-    start, joiner, quoted, sentence = 0, "", False, True
+    quotes = [(m.start(), m.end() - 1) for m in QUOTED.finditer(text)]  # 'Are you in? Call me.'
+    start, joiner, sentence = 0, "", True
     for k, token in enumerate(tokens):
-        if token.text in ('"', "`"):
-            quoted = not quoted
-        if quoted:
+        if any(first < token.start < last for first, last in quotes):
             continue
         cut = _cut_word(tokens, k)
         if cut is None:

@@ -508,3 +508,17 @@ def test_a_question_mark_inside_single_quotes_ends_no_intent():
     )
     text = "Please translate this into German: 'Where is the station?'"
     assert calls(text, translate) == [{"text": "Where is the station?", "target": "German"}]
+
+
+def test_a_parameter_described_as_an_email_address_takes_the_email():
+    mail = tool(
+        "send_mail",
+        "Send an email.",
+        {
+            "to_address": described("The email address of the recipient."),
+            "subject": described("Subject line."),
+        },
+        ("to_address", "subject"),
+    )
+    bound = bind(mail, "Write to Priya at priya@example.org with the subject 'Lunch'")
+    assert bound == {"to_address": "priya@example.org", "subject": "Lunch"}

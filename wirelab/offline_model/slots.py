@@ -38,6 +38,7 @@ EXAMPLES = re.compile(
 )
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 MAX_EXAMPLES = 12
+EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
 CODED = re.compile(
     r"(?<![\w.])(?P<code>\d{1,3})\s*(?:represents|stands for|means|corresponds to|for|=|:)\s+"
     r"(?:an? |the |to )?"
@@ -168,9 +169,11 @@ def _kind(name: str, schema: Schema) -> str:
     if words and words[-1] in ("id", "ids"):
         return "code"
     found = [kind for kind, marks in KIND_WORDS.items() if set(words) & marks]
+    described = str(schema.get("description", ""))
+    if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
+        return "email"  # `to_address`: "The email address of the recipient."
     if found:
         return found[0]
-    described = str(schema.get("description", ""))
     if DATE_FORMAT.search(described):
         return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
     return "other"

@@ -237,3 +237,4 @@ def test_python_dash_m_serves_the_model_in_the_foreground():
     finally:
         process.terminate()
         process.wait(timeout=10)
+        process.stdout.close()  # else the pipe is closed by the collector, with a ResourceWarning

@@ -522,3 +522,10 @@ def test_a_parameter_described_as_an_email_address_takes_the_email():
     )
     bound = bind(mail, "Write to Priya at priya@example.org with the subject 'Lunch'")
     assert bound == {"to_address": "priya@example.org", "subject": "Lunch"}
+
+
+def test_a_person_named_with_a_title_is_no_place():
+    where = tool(
+        "city_coordinates", "Latitude and longitude of a city.", {"city": described("The city.")}, ("city",)
+    )
+    assert bind(where, "Where is Tampere, the city where Dr. Okafor teaches?") == {"city": "Tampere"}

@@ -44,6 +44,7 @@ from typing import Any
 from wirelab.offline_model.dates import date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.lexicon import COLORS, STOPWORDS, concept
+from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city
 from wirelab.offline_model.slots import Slot
@@ -169,6 +170,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
+    if slot.kind == "place" and value.kind == "name" and value.text.split(".")[0].casefold() in PERSON_TITLES:
+        return None  # "Mr. Gates" is a person, wherever "city" is written before him
     if value.kind == "number" and value.unit and slot.kind in SPELLED:
         return None  # a measured quantity ("20 kg") is no name, code or text
     year = value.kind == "number" and "year" in slot.name_words and _a_year(value)

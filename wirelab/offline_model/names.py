@@ -133,6 +133,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
 
 
 TITLES = {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "mt", "ft"}
+PERSON_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx"}
 
 
 def _abbreviated(tokens: list[Token], end: int) -> bool:

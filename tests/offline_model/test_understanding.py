@@ -529,3 +529,40 @@ def test_a_person_named_with_a_title_is_no_place():
         "city_coordinates", "Latitude and longitude of a city.", {"city": described("The city.")}, ("city",)
     )
     assert bind(where, "Where is Tampere, the city where Dr. Okafor teaches?") == {"city": "Tampere"}
+
+
+def test_a_month_or_a_weekday_is_no_place():
+    weather = tool(
+        "weather_now", "Current weather.", {"location": described("City and state.")}, ("location",)
+    )
+    assert bind(weather, "Going to Springfield in December. What's the weather like?") == {
+        "location": "Springfield"
+    }
+
+
+def test_a_state_parameter_takes_the_state_and_its_code_when_asked():
+    tax = tool(
+        "sales_tax",
+        "Sales tax for a purchase.",
+        {
+            "amount": described("Purchase amount in dollars.", "number"),
+            "state": described("The US state abbreviation, e.g. 'TX'."),
+            "city": described("The city, optional."),
+        },
+        ("amount", "state"),
+    )
+    assert bind(tax, "I paid $80 in Tucson, Arizona") == {"amount": 80, "state": "AZ", "city": "Tucson"}
+    assert bind(tax, "I paid $80 in Oregon") == {"amount": 80, "state": "OR"}
+
+
+def test_the_name_the_user_gives_as_theirs_is_the_users():
+    card = tool(
+        "send_card",
+        "Send a greeting card.",
+        {"user_name": described("Sender's name."), "friend_name": described("The friend's name.")},
+        ("user_name", "friend_name"),
+    )
+    assert bind(card, "Send a card to my friend, Tomas. My name is Ines.") == {
+        "user_name": "Ines",
+        "friend_name": "Tomas",
+    }

@@ -41,12 +41,12 @@ import bisect
 import re
 from typing import Any
 
-from wirelab.offline_model.dates import date_as_asked, time_as_asked, written_date
+from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.lexicon import COLORS, STOPWORDS, concept
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
-from wirelab.offline_model.places import as_asked, city
+from wirelab.offline_model.places import as_asked, city, state_code
 from wirelab.offline_model.slots import Slot
 from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
@@ -68,6 +68,7 @@ ACCEPTS = {
 }
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
 LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
+SPEAKER = {"user", "sender", "my", "self", "requester", "customer"}  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
 AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄给", "发给", "送给", "至"}
@@ -109,6 +110,8 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "place" and value.kind == "code":
         known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
         return as_asked(known.name, known.name, str(slot.schema.get("description", ""))) if known else None
+    if kind == "place" and value.kind == "name" and "state" in slot.name_words and _wants_code(slot):
+        return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))
@@ -170,8 +173,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
-    if slot.kind == "place" and value.kind == "name" and value.text.split(".")[0].casefold() in PERSON_TITLES:
-        return None  # "Mr. Gates" is a person, wherever "city" is written before him
+    if slot.kind == "place" and value.kind == "name" and _not_a_place(value):
+        return None  # "Mr. Gates" is a person, wherever "city" is written before him; "December" a month
     if value.kind == "number" and value.unit and slot.kind in SPELLED:
         return None  # a measured quantity ("20 kg") is no name, code or text
     year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
@@ -206,6 +209,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if slot.name_words & {"color", "colour", "颜色"} and value.text.casefold() in COLORS:
         points += 2.5  # "mix red and blue" for `color1`, `color2`: a colour for a colour
+    if value.kind == "name" and "state" in slot.name_words:
+        points += 1.5 if state_code(value.text) else -1.0  # "in Austin, Texas" for `state`: Texas
+    if value.kind == "name" and slot.kind == "person" and set(seen[:3]) & {"name", "i'm", "am"}:
+        points += 1.5 if slot.name_words & SPEAKER else -0.5  # "my name is Ada" for `user_name`
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
         points -= 1.5  # "films in Lagos": a city the gazetteer knows is where, not a language
     if value.kind == "date" and slot.kind == "date" and written_date(value.text):
@@ -233,6 +240,12 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
+
+
+def _not_a_place(value: Value) -> bool:
+    """A name titled as a person's ("Mr. Gates"), a month or a weekday: no place."""
+    first = value.text.split(".")[0].split()[0].casefold() if value.text.strip(". ") else ""
+    return first in PERSON_TITLES or value.text.casefold() in (*MONTHS, *WEEKDAYS)
 
 
 def _second_of_a_range(evidence: Evidence, value: Value) -> bool:

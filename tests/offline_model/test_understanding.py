@@ -566,3 +566,22 @@ def test_the_name_the_user_gives_as_theirs_is_the_users():
         "user_name": "Ines",
         "friend_name": "Tomas",
     }
+
+
+def test_a_country_is_a_place():
+    rooms = tool(
+        "hyatt_hotel_rooms",
+        "Check free rooms at a hotel chain.",
+        {
+            "location": described("The location of the hotel."),
+            "check_in_date": described("Check-in date, YYYY-MM-DD."),
+            "hotel_chain": described("The hotel chain."),
+        },
+        ("location", "check_in_date"),
+    )
+    text = "Are Hyatt hotels in the United Kingdom free for the check-in date 2031-03-02?"
+    assert bind(rooms, text) == {
+        "location": "United Kingdom",
+        "check_in_date": "2031-03-02",
+        "hotel_chain": "Hyatt",
+    }

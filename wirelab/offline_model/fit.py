@@ -316,6 +316,8 @@ def _kind_fit(slot: Slot, value: Value) -> float:
     person or a place; a country or a language for a parameter of no kind is a weak fit."""
     if slot.kind == value.kind or (slot.kind, value.kind) in (("code", "code"), ("url", "url")):
         return 1.0
+    if slot.kind == "place" and (value.kind == "country" or value.kind == "quoted" and city(value.text)):
+        return 1.0  # a country, or a city the gazetteer knows in quotes, is a place
     if slot.kind in ("person", "place") and value.kind == "name":
         if value.sort and value.sort != slot.kind and value.sort != "org":
             return -1.0  # "王芳" is a person, "上海" a place

@@ -585,3 +585,15 @@ def test_a_country_is_a_place():
         "check_in_date": "2031-03-02",
         "hotel_chain": "Hyatt",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"), [("a 5-day hike", "day"), ("a 10-year bond", "year"), ("a 3-km run", "km")]
+)
+def test_a_hyphenated_measure_is_a_number_with_its_unit(text, unit):
+    number = next(v for v in extract(clean(text)) if v.kind == "number")
+    assert (number.value, number.unit) == (int(text.split()[1].split("-")[0]), unit)
+
+
+def test_a_hyphen_between_numbers_is_no_unit():
+    assert found("a 2-3 person tent", "number") == [2, 3]

@@ -214,7 +214,7 @@ def _looks_like_code(word: str) -> bool:
         return True  # an identifier ("unit_price"), or a code with a slash ("2021/KX88")
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
     if letters and digits:
-        measure = re.fullmatch(r"\d+(?:\.\d+)?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd"
+        measure = re.fullmatch(r"\d+(?:\.\d+)?-?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd", "5-day"
         return not (measure and (unit_named(measure[1]) or measure[1].lower() in ORDINAL_ENDS))
     return word.isupper() and word.isalpha() and 2 <= len(word) <= 5
 
@@ -241,7 +241,13 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             k > 1 and tokens[k - 2].kind == "number" and tokens[k - 2].end == tokens[k - 1].start
         )
         start = tokens[k - 1].start if negative else token.start
-        unit, written, words = unit_at(tokens, k + length, text)
+        after = k + length
+        hyphen = after + 1 < len(tokens) and tokens[after].text == "-" and last.end == tokens[after].start
+        unit, written, words = unit_at(tokens, after + 1, text) if hyphen else (None, "", 0)
+        if unit is None or tokens[after].end != tokens[after + 1].start:  # "a 5-day forecast": 5 days
+            unit, written, words = unit_at(tokens, after, text)
+        else:
+            words += 1
         dimension = unit.dimension if unit else ""
         found.append(
             Value(

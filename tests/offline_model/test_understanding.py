@@ -597,3 +597,14 @@ def test_a_hyphenated_measure_is_a_number_with_its_unit(text, unit):
 
 def test_a_hyphen_between_numbers_is_no_unit():
     assert found("a 2-3 person tent", "number") == [2, 3]
+
+
+def test_the_tools_own_name_written_in_the_request_is_no_value():
+    population = tool(
+        "stats_population_by_region",
+        "Population of a region in a year.",
+        {"region": described("The region."), "year": described("Year.", "integer")},
+        ("region", "year"),
+    )
+    text = "And in 1990, according to the 'stats.population_by_region' function?"
+    assert bind(population, text, guess=False) == {"year": 1990}  # the region is still to be said

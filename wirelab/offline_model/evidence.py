@@ -19,6 +19,7 @@ has taken.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 from wirelab.offline_model.extraction import extract
@@ -75,8 +76,12 @@ class Evidence:
         labels = {str(n).casefold() for n in properties} | {
             w for n in properties for w in identifier_words(str(n))
         }
+        spelled = re.sub(r"\W", "_", tool.name).casefold()
         evidence.values = [
-            v for v in evidence.values if not (v.kind == "code" and v.text.casefold() in labels)
+            v
+            for v in evidence.values
+            if not (v.kind == "code" and v.text.casefold() in labels)
+            and re.sub(r"\W", "_", str(v.value)).casefold() != spelled  # "the 'geo.lookup' function"
         ]
         evidence.values += evidence._phrases(named)
         return evidence

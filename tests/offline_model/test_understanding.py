@@ -486,6 +486,7 @@ def test_how_the_user_is_is_no_value():
     )
     assert bind(lookup, "I'm curious about the snow leopard") == {"species": "snow leopard"}
     assert bind(lookup, "We're interested in otters") == {"species": "otters"}
+    assert bind(lookup, "I'm a big fan of the axolotl") == {"species": "axolotl"}
 
 
 def test_a_colour_parameter_takes_a_colour_over_other_words():

@@ -92,11 +92,16 @@ class Evidence:
         that says how the user is ("I'm curious about …") starts none."""
         found: list[Value] = []
         run: list[Token] = []
+        speaking = False  # in the words that say how the user is: "I'm a big fan of …"
         for k, token in enumerate([*self.tokens, None]):
-            speaker = k > 0 and self.tokens[k - 1].norm in SPEAKER_IS  # "I'm interested in …"
-            if token is not None and self._phrase_word(token, named) and not speaker:
-                run.append(token)
+            if token is not None and token.norm in SPEAKER_IS:
+                speaking = True
+            elif token is not None and self._phrase_word(token, named):
+                if not speaking:
+                    run.append(token)
                 continue
+            elif token is None or token.norm not in ("a", "an", "very", "really", "so", "quite", "such"):
+                speaking = False
             if token is not None and token.norm == "of" and run and self._noun_follows(k, named):
                 run.append(token)  # "law of gravity", "jar of honey": one name for one thing
                 continue

@@ -609,3 +609,18 @@ def test_the_tools_own_name_written_in_the_request_is_no_value():
     )
     text = "And in 1990, according to the 'stats.population_by_region' function?"
     assert bind(population, text, guess=False) == {"year": 1990}  # the region is still to be said
+
+
+def test_the_ends_of_a_range_go_to_the_lower_and_upper_parameters():
+    primes = tool(
+        "count_primes_with_digits",
+        "Count primes with given digits in a range.",
+        {
+            "lower_limit": described("Lower end.", "integer"),
+            "upper_limit": described("Upper end.", "integer"),
+            "digits": {"type": "array", "items": {"type": "integer"}, "description": "Digits they contain."},
+        },
+        ("lower_limit", "upper_limit", "digits"),
+    )
+    bound = bind(primes, "Count the primes with the digits 4 and 7 between 10 and 900")
+    assert (bound["lower_limit"], bound["upper_limit"]) == (10, 900)

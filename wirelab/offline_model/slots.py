@@ -51,10 +51,10 @@ DEFAULT = re.compile(
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
-ORIGIN |= {"initial", "starting", "begin", "pickup", "sender"}
+ORIGIN |= {"initial", "starting", "begin", "pickup", "sender", "lower", "min", "minimum"}  # "between 1 and 9"
 TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
 TARGET |= {"dropoff", "receiver"}
-TARGET |= {"final", "ending"}
+TARGET |= {"final", "ending", "upper", "max", "maximum"}
 KIND_WORDS = {
     "email": {"email", "mail"},
     "date": {"date", "day", "when", "deadline", "birthday", "datetime", "timestamp"},

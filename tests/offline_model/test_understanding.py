@@ -624,3 +624,22 @@ def test_the_ends_of_a_range_go_to_the_lower_and_upper_parameters():
     )
     bound = bind(primes, "Count the primes with the digits 4 and 7 between 10 and 900")
     assert (bound["lower_limit"], bound["upper_limit"]) == (10, 900)
+
+
+def test_a_label_before_a_preposition_does_not_label_the_country_after_it():
+    price = tool(
+        "game_price",
+        "The selling price of a video game.",
+        {
+            "title": described("The title of the video game."),
+            "platform": described("The gaming platform."),
+            "region": described("The region, e.g. France, Japan."),
+        },
+        ("title", "platform"),
+    )
+    text = "the price of 'Grim Fandango' on the Sega Saturn platform in the United Kingdom"
+    assert bind(price, text) == {
+        "title": "Grim Fandango",
+        "platform": "Sega Saturn",
+        "region": "United Kingdom",
+    }

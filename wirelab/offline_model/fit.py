@@ -163,7 +163,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         return 3.5  # the parameter's own description names this value
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
-    before = before if value.kind == "country" else _label_before(slot, before, seen)
+    country = value.kind == "country" and slot.kind != "other"  # "platform in the UK" labels no UK
+    before = before if country else _label_before(slot, before, seen)
     after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
     if before and _labels_the_number_before(evidence, value):
         before = []  # "12 apples and 30 pears": "apples" labels 12, not 30

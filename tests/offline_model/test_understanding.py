@@ -643,3 +643,16 @@ def test_a_label_before_a_preposition_does_not_label_the_country_after_it():
         "platform": "Sega Saturn",
         "region": "United Kingdom",
     }
+
+
+def test_a_planet_parameter_takes_a_planet():
+    jump = tool(
+        "jump_height",
+        "How high a person jumps on a planet.",
+        {"planet": described("Where."), "height_cm": described("Jump on the ground here, in cm.", "number")},
+        ("planet", "height_cm"),
+    )
+    assert bind(jump, "At the Oslo gym I jump 50 cm; how high on Neptune?") == {
+        "planet": "Neptune",
+        "height_cm": 50,
+    }

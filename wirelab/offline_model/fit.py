@@ -43,7 +43,7 @@ from typing import Any
 
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
-from wirelab.offline_model.lexicon import COLORS, STOPWORDS, concept
+from wirelab.offline_model.lexicon import CLOSED_CLASSES, STOPWORDS, concept
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
@@ -208,8 +208,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
-    if slot.name_words & {"color", "colour", "颜色"} and value.text.casefold() in COLORS:
-        points += 2.5  # "mix red and blue" for `color1`, `color2`: a colour for a colour
+    if any(value.text.casefold() in CLOSED_CLASSES[word] for word in slot.name_words & CLOSED_CLASSES.keys()):
+        points += 2.5  # "mix red and blue" for `color1`, `color2`: a colour for a colour; Mars for `planet`
     if value.kind == "name" and "state" in slot.name_words:
         points += 1.5 if state_code(value.text) else -1.0  # "in Austin, Texas" for `state`: Texas
     if value.kind == "name" and slot.kind == "person" and set(seen[:3]) & {"name", "i'm", "am"}:

@@ -198,6 +198,13 @@ indigo beige turquoise maroon gold silver crimson scarlet
 红 橙 黄 绿 蓝 紫 粉 棕 黑 白 灰 红色 橙色 黄色 绿色 蓝色 紫色 粉色 棕色 黑色 白色 灰色 金色 银色
 """
 )  # the basic colour terms: what a `color` parameter takes
+PLANETS = _words(
+    """
+mercury venus earth mars jupiter saturn uranus neptune pluto moon
+水星 金星 地球 火星 木星 土星 天王星 海王星 冥王星 月球
+"""
+)
+CLOSED_CLASSES = {"color": COLORS, "colour": COLORS, "颜色": COLORS, "planet": PLANETS, "行星": PLANETS}
 
 EN_NUMBERS = {
     word: n

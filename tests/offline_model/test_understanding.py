@@ -656,3 +656,18 @@ def test_a_planet_parameter_takes_a_planet():
         "planet": "Neptune",
         "height_cm": 50,
     }
+
+
+def test_a_list_takes_no_quote_another_parameter_took():
+    note = tool(
+        "save_note",
+        "Save a note.",
+        {
+            "title": described("The note's title."),
+            "body": described("The note's text."),
+            "tags": {"type": "array", "items": {"type": "string"}, "description": "Tags."},
+        },
+        ("title", "body"),
+    )
+    bound = bind(note, "Save a note with the title 'Tuesday' and the body \"call the plumber\"")
+    assert bound == {"title": "Tuesday", "body": "call the plumber"}

@@ -305,8 +305,8 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     named = list(dict.fromkeys(v.value for v in example_values(slot.name, item.examples, evidence)))
     if named:
         return named  # "a nut-free cake", where the description says "e.g. nut-free, dairy-free"
-    quoted = [v.value for v in evidence.values if v.kind == "quoted"]
-    if len(quoted) >= 2:
+    quoted = [v.value for k, v in enumerate(evidence.values) if v.kind == "quoted" and k not in evidence.used]
+    if len(quoted) >= 2:  # "tag it 'urgent' and 'home'" (quotes another parameter took are its own)
         return quoted
     if not slot.required and not _mentioned(slot, evidence):
         return None  # a list the call may take, from words that do not name it: left out

@@ -671,3 +671,13 @@ def test_a_list_takes_no_quote_another_parameter_took():
     )
     bound = bind(note, "Save a note with the title 'Tuesday' and the body \"call the plumber\"")
     assert bound == {"title": "Tuesday", "body": "call the plumber"}
+
+
+def test_a_name_that_only_repeats_the_tools_name_is_a_weak_value():
+    pair = tool(
+        "connect_bluetooth",
+        "Connect to a device.",
+        {"device_name": described("Name of the device.")},
+        ("device_name",),
+    )
+    assert bind(pair, "Pair my Bluetooth headphones called 'Aria 2'") == {"device_name": "Aria 2"}

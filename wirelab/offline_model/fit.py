@@ -238,6 +238,10 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
             return None  # the parameter's own description ("located"), not a value for it
         if all(w in evidence.tool_words for w in words):
             points -= 0.8  # the tool's own words, not a value for it
+    if value.kind == "quoted" and set(seen[:1]) & {"called", "named", "titled", "entitled"}:
+        points += 1.0  # "a speaker called 'Aria 2'": what the thing is named
+    if value.kind == "name" and {concept(w) for w in value.text.casefold().split()} <= evidence.tool_name:
+        points -= 1.0  # "my Bluetooth speaker 'Aria 2'" for `connect_bluetooth`: the tool's name
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points

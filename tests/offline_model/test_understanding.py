@@ -14,8 +14,8 @@ from wirelab.offline_model.extraction import extract, list_items
 from wirelab.offline_model.lexicon import concept
 from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.request import Tool
-from wirelab.offline_model.selection import asks_for_nothing, request_concepts
-from wirelab.offline_model.sharing import _kin
+from wirelab.offline_model.selection import PlanItem, asks_for_nothing, request_concepts
+from wirelab.offline_model.sharing import _kin, bind_plan
 from wirelab.offline_model.slots import coded_options, default_of, examples_of, slot_of
 
 STRING = {"type": "string"}
@@ -681,3 +681,13 @@ def test_a_name_that_only_repeats_the_tools_name_is_a_weak_value():
         ("device_name",),
     )
     assert bind(pair, "Pair my Bluetooth headphones called 'Aria 2'") == {"device_name": "Aria 2"}
+
+
+DICE = tool("roll_dice", "Roll dice.", {"sides": described("Sides of the die.", "integer")}, ("sides",))
+
+
+def test_the_very_same_call_is_made_once_unless_asked_again():
+    once = [PlanItem("Roll a die with 8 sides", DICE), PlanItem("use 8 sides for it", DICE)]
+    assert [item.arguments for item in bind_plan(once)] == [{"sides": 8}]
+    twice = [PlanItem("Roll a die with 8 sides", DICE), PlanItem("then roll another one with 8 sides", DICE)]
+    assert [item.arguments for item in bind_plan(twice)] == [{"sides": 8}] * 2

@@ -34,7 +34,7 @@ from typing import Any
 
 from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, repeat
 from wirelab.offline_model.lexicon import GENERIC
-from wirelab.offline_model.normalize import identifier_words
+from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import PlanItem
 from wirelab.offline_model.slots import (
@@ -47,6 +47,7 @@ from wirelab.offline_model.slots import (
     slots_of,
 )
 
+AGAIN = {"again", "another", "twice", "more", "repeat"}
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
 
@@ -106,12 +107,24 @@ def _distinct(bound: list[tuple[int, PlanItem]]) -> list[PlanItem]:
         same = same[:MAX_COMPARED]
         for k, (mine, item) in enumerate(same):
             for j, (theirs, other) in enumerate(same):
-                if abs(mine - theirs) < 2 or id(other) in dropped or not _within(item, other):
+                if id(other) in dropped or not _within(item, other):
                     continue
+                if abs(mine - theirs) < 2 and (
+                    mine == theirs
+                    or item.arguments != other.arguments
+                    or _asks_again(item if j < k else other)
+                ):
+                    continue  # an intent right after may ask for more, or again; the same call, not twice
                 if j < k or not _within(other, item):
                     dropped.add(id(item))
                     break
     return [item for _, item in bound if id(item) not in dropped]
+
+
+def _asks_again(item: PlanItem) -> bool:
+    """Whether an intent asks for a call once more: "roll another one", "again", "再来一次"."""
+    words = {t.norm for t in segment(clean(item.request))}
+    return bool(words & AGAIN) or "再" in item.request
 
 
 def _within(item: PlanItem, other: PlanItem) -> bool:

@@ -287,10 +287,16 @@ def _hour_minute(written: str) -> tuple[int, int] | None:
 
 def time_as_asked(written: str, description: str) -> str:
     """A clock time as a description asks for it: 24-hour "HH:MM" ("8pm" -> "20:00") unless it
-    asks for AM/PM ("08:00 PM"); as written when it is not a time."""
+    asks for AM/PM ("08:00 PM", or "08:00PM" after an example written so); as written when it
+    is not a time.
+
+    >>> time_as_asked("8pm", "Start time."), time_as_asked("8pm", "Format hh:mmAM or hh:mmPM.")
+    ('20:00', '08:00PM')
+    """
     hour_minute = _hour_minute(written)
     if hour_minute is None:
         return written
     time = datetime.time(*hour_minute)
-    twelve = re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
-    return time.strftime("%I:%M %p" if twelve else "%H:%M")
+    joined = re.search(r"(?:XX|HH|hh|\d\d):(?:XX|MM|mm|\d\d)(?:AM|PM)", description)  # "XX:XXAM", "10:30PM"
+    twelve = joined or re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
+    return time.strftime("%I:%M%p" if joined else "%I:%M %p" if twelve else "%H:%M")

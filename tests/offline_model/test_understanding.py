@@ -691,3 +691,19 @@ def test_the_very_same_call_is_made_once_unless_asked_again():
     assert [item.arguments for item in bind_plan(once)] == [{"sides": 8}]
     twice = [PlanItem("Roll a die with 8 sides", DICE), PlanItem("then roll another one with 8 sides", DICE)]
     assert [item.arguments for item in bind_plan(twice)] == [{"sides": 8}] * 2
+
+
+def test_the_options_a_description_lists_fill_its_parameter():
+    cases = tool(
+        "court_cases",
+        "Search court cases.",
+        {
+            "city": described("Where."),
+            "case_kind": described("The type of case. Options include: 'civil', 'criminal', 'family'."),
+        },
+        ("city",),
+    )
+    assert bind(cases, "Find cases in Tulsa, only the criminal ones") == {
+        "city": "Tulsa",
+        "case_kind": "criminal",
+    }

@@ -32,7 +32,8 @@ from wirelab.offline_model.units import dimension_of
 Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
 EXAMPLES = re.compile(
-    r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?)"
+    r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?"
+    r"|\boptions?(?: are| include)?:|\boptions (?:are|include)|\bcan be|\bone of:?)"
     r",?\s+([^.;()\n]{1,200}?)(?:\.(?=[\s)]|$)|;|\)|\n|$)",
     re.I,
 )
@@ -128,12 +129,15 @@ def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
 
 
 def examples_of(description: str) -> tuple[str, ...]:
-    """The example values a description lists after "e.g.", "such as", "like", "for example".
+    """The example values a description lists after "e.g.", "such as", "like", "for example",
+    "can be", "options include".
 
     >>> examples_of("Kind of boat, such as kayak, canoe, dinghy, etc.")
     ('kayak', 'canoe', 'dinghy')
     >>> examples_of("The glaze, e.g. 'matte' or 'gloss'. Default is 'matte'.")
     ('matte', 'gloss')
+    >>> examples_of("How much to say. Can be 'brief' or 'full'.")
+    ('brief', 'full')
     """
     found: list[str] = []
     for match in EXAMPLES.finditer(description):

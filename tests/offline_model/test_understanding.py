@@ -707,3 +707,13 @@ def test_the_options_a_description_lists_fill_its_parameter():
         "city": "Tulsa",
         "case_kind": "criminal",
     }
+
+
+@pytest.mark.parametrize(
+    ("description", "state"), [("The state, e.g. TX.", "CO"), ("The state of the court.", "Colorado")]
+)
+def test_a_state_the_request_leaves_out_is_written_as_the_description_shows(description, state):
+    court = tool(
+        "court_search", "Search a court.", {"city": described("City."), "state": described(description)}
+    )
+    assert bind(court, "Search the court in Denver") == {"city": "Denver", "state": state}

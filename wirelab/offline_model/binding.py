@@ -26,12 +26,12 @@ from typing import Any
 
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
-from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value
+from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value, wants_code
 from wirelab.offline_model.free_text import after_colon, command_span, labelled_text, remainder
 from wirelab.offline_model.lexicon import STOPWORDS, concept
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.options import enum_values, example_values
-from wirelab.offline_model.places import city
+from wirelab.offline_model.places import city, state_code, state_name
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import (
     MAX_DEPTH,
@@ -236,12 +236,17 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
 
 
 def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
-    """A `state` the request does not name, for a US city it does: "Denver" is in CO."""
+    """A `state` the request does not name, for a US city it does: "Denver" is in CO, or in
+    Colorado when the description neither asks for a code nor shows one."""
     if slot.kind not in ("place", "other") or "state" not in identifier_words(slot.name):
         return None
     cities = [city(v.text) for v in evidence.values if v.kind == "name"]
     found = next((c for c in cities if c and c.country == "US"), None)
-    return found.state if found else None
+    if found is None:
+        return None
+    described = str(slot.schema.get("description", ""))
+    spelled = any(state_code(word) == word for word in re.findall(r"\b[A-Z]{2}\b", described))
+    return found.state if spelled or wants_code(slot) else state_name(found.state) or found.state
 
 
 def left_over(evidence: Evidence, clause: bool = True) -> str:

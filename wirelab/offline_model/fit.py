@@ -110,14 +110,14 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "place" and value.kind == "code":
         known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
         return as_asked(known.name, known.name, str(slot.schema.get("description", ""))) if known else None
-    if kind == "place" and value.kind == "name" and "state" in slot.name_words and _wants_code(slot):
+    if kind == "place" and value.kind == "name" and "state" in slot.name_words and wants_code(slot):
         return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
     if kind == "place" and value.kind == "name":
         # the name with any region written after it ("Riga, Latvia"), as the description asks
         description = str(slot.schema.get("description", ""))
         return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
     if kind in ("country", "language") and value.kind == kind:
-        return value.value if _wants_code(slot) else value.text
+        return value.value if wants_code(slot) else value.text
     if kind == "currency":
         return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
     if value.kind in ("number", "country", "language", "currency", "unit"):
@@ -150,7 +150,7 @@ def _in_percent(slot: Slot) -> bool:
     return "percent" in said and "decimal" not in said
 
 
-def _wants_code(slot: Slot) -> bool:
+def wants_code(slot: Slot) -> bool:
     description = str(slot.schema.get("description", "")).lower()
     return any(word in description for word in ("code", "iso", "abbreviation", "e.g. usd", "symbol")) or (
         "code" in identifier_words(slot.name)

@@ -64,6 +64,19 @@ def city(name: str) -> City | None:
     return _gazetteer()[0].get(name.casefold().strip())
 
 
+def state_name(code: str) -> str | None:
+    """A US state's name from its code: 'CA' -> 'California'."""
+    return _state_names().get(code.upper())
+
+
+@lru_cache(maxsize=1)
+def _state_names() -> dict[str, str]:
+    lines = DATA.read_text(encoding="utf-8").splitlines()
+    return {
+        code: name for _, code, name in (line.split("\t") for line in lines if line.startswith("#state\t"))
+    }
+
+
 def state_code(name: str) -> str | None:
     """A US state's two-letter code from its name or code, in any case: 'california' -> 'CA'."""
     return _gazetteer()[1].get(name.casefold().strip())

@@ -516,13 +516,13 @@ def test_a_parameter_described_as_an_email_address_takes_the_email():
         "send_mail",
         "Send an email.",
         {
-            "to_address": described("The email address of the recipient."),
+            "reply_to": described("The email address to answer to."),
             "subject": described("Subject line."),
         },
-        ("to_address", "subject"),
+        ("reply_to", "subject"),
     )
     bound = bind(mail, "Write to Priya at priya@example.org with the subject 'Lunch'")
-    assert bound == {"to_address": "priya@example.org", "subject": "Lunch"}
+    assert bound == {"reply_to": "priya@example.org", "subject": "Lunch"}
 
 
 def test_a_person_named_with_a_title_is_no_place():
@@ -675,12 +675,12 @@ def test_a_list_takes_no_quote_another_parameter_took():
 
 def test_a_name_that_only_repeats_the_tools_name_is_a_weak_value():
     pair = tool(
-        "connect_bluetooth",
-        "Connect to a device.",
+        "pair_zigbee",
+        "Pair a smart-home device.",
         {"device_name": described("Name of the device.")},
         ("device_name",),
     )
-    assert bind(pair, "Pair my Bluetooth headphones called 'Aria 2'") == {"device_name": "Aria 2"}
+    assert bind(pair, "Pair my Zigbee lamp called 'Aria 2'") == {"device_name": "Aria 2"}
 
 
 DICE = tool("roll_dice", "Roll dice.", {"sides": described("Sides of the die.", "integer")}, ("sides",))

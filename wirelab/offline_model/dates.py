@@ -297,6 +297,6 @@ def time_as_asked(written: str, description: str) -> str:
     if hour_minute is None:
         return written
     time = datetime.time(*hour_minute)
-    joined = re.search(r"(?:XX|HH|hh|\d\d):(?:XX|MM|mm|\d\d)(?:AM|PM)", description)  # "XX:XXAM", "10:30PM"
+    joined = re.search(r"(?:XX|HH|hh|\d\d):(?:XX|MM|mm|\d\d)(?:AM|PM)", description)  # "hh:mmAM", "10:30PM"
     twelve = joined or re.search(r"\b(?:am/pm|a\.m\.|12-hour)\b", description, re.I)
     return time.strftime("%I:%M%p" if joined else "%I:%M %p" if twelve else "%H:%M")

@@ -163,7 +163,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
         return 3.5  # the parameter's own description names this value
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
-    country = value.kind == "country" and slot.kind != "other"  # "platform in the UK" labels no UK
+    country = value.kind == "country" and slot.kind != "other"  # "the console in the UK" labels no UK
     before = before if country else _label_before(slot, before, seen)
     after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
     if before and _labels_the_number_before(evidence, value):
@@ -175,7 +175,7 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
     if slot.kind == "place" and value.kind == "name" and _not_a_place(value):
-        return None  # "Mr. Gates" is a person, wherever "city" is written before him; "December" a month
+        return None  # "Dr. Okafor" is a person, wherever "city" is written before her; "December" a month
     if value.kind == "number" and value.unit and slot.kind in SPELLED:
         return None  # a measured quantity ("20 kg") is no name, code or text
     year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
@@ -209,7 +209,9 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if any(value.text.casefold() in CLOSED_CLASSES[word] for word in slot.name_words & CLOSED_CLASSES.keys()):
-        points += 2.5  # "mix red and blue" for `color1`, `color2`: a colour for a colour; Mars for `planet`
+        points += (
+            2.5  # "blend teal and orange" for `color1`, `color2`: a colour for a colour; Mars for `planet`
+        )
     if value.kind == "name" and "state" in slot.name_words:
         points += 1.5 if state_code(value.text) else -1.0  # "in Austin, Texas" for `state`: Texas
     if value.kind == "name" and slot.kind == "person" and set(seen[:3]) & {"name", "i'm", "am"}:
@@ -241,14 +243,14 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     if value.kind == "quoted" and set(seen[:1]) & {"called", "named", "titled", "entitled"}:
         points += 1.0  # "a speaker called 'Aria 2'": what the thing is named
     if value.kind == "name" and {concept(w) for w in value.text.casefold().split()} <= evidence.tool_name:
-        points -= 1.0  # "my Bluetooth speaker 'Aria 2'" for `connect_bluetooth`: the tool's name
+        points -= 1.0  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
     if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
         return None
     return points
 
 
 def _not_a_place(value: Value) -> bool:
-    """A name titled as a person's ("Mr. Gates"), a month or a weekday: no place."""
+    """A name titled as a person's ("Dr. Okafor"), a month or a weekday: no place."""
     first = value.text.split(".")[0].split()[0].casefold() if value.text.strip(". ") else ""
     return first in PERSON_TITLES or value.text.casefold() in (*MONTHS, *WEEKDAYS)
 

@@ -175,7 +175,7 @@ def _kind(name: str, schema: Schema) -> str:
     found = [kind for kind, marks in KIND_WORDS.items() if set(words) & marks]
     described = str(schema.get("description", ""))
     if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
-        return "email"  # `to_address`: "The email address of the recipient."
+        return "email"  # `reply_to`: "The email address to answer to."
     if found:
         return found[0]
     if DATE_FORMAT.search(described):

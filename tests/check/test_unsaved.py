@@ -121,7 +121,9 @@ def test_a_lab_run_in_a_real_jupyter_server_but_not_saved_is_found(tmp_path):
         assert find_unsaved_work(lab) == []
         client = BlockingKernelClient()
         client.load_connection_file(str(Path(jupyter_runtime_dir()) / f"kernel-{kernel_id}.json"))
-        client.start_channels()
+        # No heartbeat: its thread would open a REQ socket while stop_channels() closes the
+        # context a moment later, a race that surfaced once as zmq's "Too many open files".
+        client.start_channels(hb=False)
         client.wait_for_ready(timeout=60)
         client.execute_interactive("answer = 42", timeout=30)
         client.stop_channels()

@@ -43,20 +43,23 @@ class City:
 
 
 @lru_cache(maxsize=1)
-def _gazetteer() -> tuple[dict[str, City], dict[str, str]]:
+def _gazetteer() -> tuple[dict[str, City], dict[str, str], dict[str, str]]:
+    """Cities by lower-cased name; state codes by lower-cased name or code; state names by code."""
     cities: dict[str, City] = {}
     states: dict[str, str] = {}
+    names: dict[str, str] = {}
     for line in DATA.read_text(encoding="utf-8").splitlines():
         if line.startswith("#state\t"):
             _, code, name = line.split("\t")
             states[code.casefold()] = states[name.casefold()] = code
+            names[code] = name
         elif line.startswith("#alias\t"):
             _, alias, name = line.split("\t")
             cities.setdefault(alias.casefold(), cities[name.casefold()])
         elif line and not line.startswith("#"):
             name, country, state, _ = line.split("\t")
             cities.setdefault(name.casefold(), City(name, country, state))  # most populous first
-    return cities, states
+    return cities, states, names
 
 
 def city(name: str) -> City | None:
@@ -64,22 +67,14 @@ def city(name: str) -> City | None:
     return _gazetteer()[0].get(name.casefold().strip())
 
 
-def state_name(code: str) -> str | None:
-    """A US state's name from its code: 'CA' -> 'California'."""
-    return _state_names().get(code.upper())
-
-
-@lru_cache(maxsize=1)
-def _state_names() -> dict[str, str]:
-    lines = DATA.read_text(encoding="utf-8").splitlines()
-    return {
-        code: name for _, code, name in (line.split("\t") for line in lines if line.startswith("#state\t"))
-    }
-
-
 def state_code(name: str) -> str | None:
     """A US state's two-letter code from its name or code, in any case: 'california' -> 'CA'."""
     return _gazetteer()[1].get(name.casefold().strip())
+
+
+def state_name(code: str) -> str | None:
+    """A US state's name from its code: 'CA' -> 'California'."""
+    return _gazetteer()[2].get(code.upper())
 
 
 def format_of(description: str) -> str:

@@ -242,12 +242,17 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
         )
         start = tokens[k - 1].start if negative else token.start
         after = k + length
-        hyphen = after + 1 < len(tokens) and tokens[after].text == "-" and last.end == tokens[after].start
-        unit, written, words = unit_at(tokens, after + 1, text) if hyphen else (None, "", 0)
-        if unit is None or tokens[after].end != tokens[after + 1].start:  # "a 5-day forecast": 5 days
+        hyphened = (  # "a 5-day forecast": 5 days, the hyphen touching both
+            after + 1 < len(tokens)
+            and tokens[after].text == "-"
+            and last.end == tokens[after].start
+            and tokens[after].end == tokens[after + 1].start
+        )
+        unit, written, words = unit_at(tokens, after + 1, text) if hyphened else (None, "", 0)
+        if unit is None:
             unit, written, words = unit_at(tokens, after, text)
         else:
-            words += 1
+            words += 1  # the hyphen
         dimension = unit.dimension if unit else ""
         found.append(
             Value(

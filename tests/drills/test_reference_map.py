@@ -1,10 +1,13 @@
 """Every question in the reference interview notes maps to a drill, and the new drills are bilingual.
 
 The notes live outside the repository, in `shared/reference/` beside the clone (read-only in CI).
+A learner's own clone has no such folder: the tests that read the notes skip there, naming what is
+missing, and fail when it is missing on CI (`CI=true`), where it must be.
 Numbered questions 53-63 are lines like `53. ...？`; their follow-ups are the lines under the first
 面试官可能追问 that read `问题？（答案）`, numbered 53.1, 53.2, ...; Q1-Q5 are lines like `Q1：...`.
 """
 
+import os
 import re
 from pathlib import Path
 
@@ -26,8 +29,12 @@ SELF_CHECK = re.compile(r"^(Q[1-5])：")
 
 
 def read_note(path: Path) -> list[str]:
+    """The note's lines; skipped when the note is missing (a learner's clone), except on CI."""
     if not path.is_file():
-        pytest.fail(f"reference notes not found at {path}: shared/reference/ must sit beside the clone")
+        reason = f"reference notes not found at {path}: shared/reference/ must sit beside the clone"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
     return path.read_text(encoding="utf-8").splitlines()
 
 
@@ -183,3 +190,17 @@ def test_each_follow_up_of_the_notes_maps_to_a_drill_that_takes_it_up(data):
         assert word in notes[key], f"{key}: {word!r} is not in the notes' follow-up"
         drills = data["reference_map"][key]
         assert any(word in asked_text(bank[qid]) for qid in drills), f"{key}: no drill of {drills} asks it"
+
+
+def test_missing_notes_skip_outside_ci_and_name_the_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("CI", raising=False)
+    missing = tmp_path / "shared" / "reference" / QUESTIONS.name
+    with pytest.raises(pytest.skip.Exception, match=str(missing)):
+        read_note(missing)
+
+
+def test_missing_notes_fail_on_ci(tmp_path, monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    missing = tmp_path / "shared" / "reference" / QUESTIONS.name
+    with pytest.raises(pytest.fail.Exception, match="shared/reference/ must sit beside the clone"):
+        read_note(missing)

@@ -96,12 +96,46 @@ class _ForcedModel:
     def create(self, **request: Any) -> Any:
         self.requests += 1
         self.streamed.append(bool(request.get("stream")))
+        _check_pairing(request.get("messages") or [])
         expect(
             self.requests <= self._limit,
             f"run_streaming_loop(..., max_steps={self._limit}) made more "
             f"than {self._limit} requests: count them and stop at max_steps",
         )
         return self._llm.chat.completions.create(**{**request, "model": self._model})
+
+
+def _check_pairing(messages: list[Any]) -> None:
+    """Name the first tool result that answers no call of the assistant message just before it.
+
+    A result sent before its assistant message and one id reused for every result both get
+    the same 400 from a provider; the learner needs to know which of the two it is.
+    """
+    asked: list[str] = []
+    answered: list[str] = []
+    for message in [m if isinstance(m, dict) else m.model_dump() for m in messages]:
+        if message.get("role") != "tool":
+            _expect_each_answered(asked, answered)
+            asked, answered = [c.get("id") for c in message.get("tool_calls") or []], []
+            continue
+        answer = message.get("tool_call_id")
+        expect(
+            answer in asked,
+            f"a tool result answers {answer!r} before the assistant message that asked for it: append "
+            "the assistant message (with its tool_calls) first, then one tool message per call",
+        )
+        answered.append(answer)
+    _expect_each_answered(asked, answered)
+
+
+def _expect_each_answered(asked: list[str], answered: list[str]) -> None:
+    twice = [i for i in dict.fromkeys(answered) if answered.count(i) > 1]
+    missing = [i for i in asked if i not in answered]
+    if twice and missing:
+        raise CheckFailed(
+            f"two results answer {twice[0]!r}; {missing[0]!r} got none: give each tool message "
+            "the tool_call_id of its own call (call['id'] of the call it ran)"
+        )
 
 
 def _chunk(delta: dict[str, Any] | None, finish: str | None = None) -> Any:

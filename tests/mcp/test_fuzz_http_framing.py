@@ -273,7 +273,9 @@ def stream(sock: socket.socket, framing: str) -> int:
     return sent
 
 
-def read_answers(sock: socket.socket, deadline: float, want: int = 1) -> tuple[list[int], str]:
+# Complexity exception (tests/test_complexity.py): a client's reading loop, one branch per way a server can
+# end an answer.
+def read_answers(sock: socket.socket, deadline: float, want: int = 1) -> tuple[list[int], str]:  # noqa: C901
     """Every status the server sends, parsed as a client would, until it closes the connection,
     or is quiet for QUIET seconds after `want` complete answers, or `deadline` passes."""
     conn = h11.Connection(h11.CLIENT)

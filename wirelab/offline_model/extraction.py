@@ -153,7 +153,9 @@ def _overlaps(value: Value, spans: list[tuple[int, int]]) -> bool:
     return any(start < value.end and value.start < end for start, end in spans)
 
 
-def _patterns(text: str) -> list[Value]:
+# Complexity exception (tests/test_complexity.py): the offline model's rule-based extraction, to be replaced
+# by learned features (issue 22).
+def _patterns(text: str) -> list[Value]:  # noqa: C901
     found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
     found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
     urls = [(v.start, v.end) for v in found]

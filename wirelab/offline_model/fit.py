@@ -80,7 +80,8 @@ HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "ex
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
 
-def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
+# Complexity exception (tests/test_complexity.py): hand-set rules, to become learned weights (issue 22).
+def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:  # noqa: C901
     """The value as this slot would take it, or None when the kinds do not fit. With the
     `evidence`, a date takes the year and the time written with it (see `_date_context`)."""
     kind = slot.kind
@@ -157,7 +158,8 @@ def wants_code(slot: Slot) -> bool:
     )
 
 
-def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+# Complexity exception (tests/test_complexity.py): hand-set rules, to become learned weights (issue 22).
+def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa: C901
     """How well a value fits a slot (None: not at all). See the module docstring."""
     if value.kind == "example":
         return 3.5  # the parameter's own description names this value

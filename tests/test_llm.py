@@ -48,6 +48,19 @@ def test_a_real_provider_without_a_model_name_is_a_clear_error(real_provider):
         llm.model_name()
 
 
+def test_a_key_without_a_model_name_stops_the_first_cell_with_one_paragraph_not_a_traceback(real_provider):
+    with pytest.raises(llm.ProviderNotConfigured) as raised:
+        llm.client()
+    (shown,) = raised.value._render_traceback_()  # what IPython prints instead of a traceback
+    assert "WIRELAB_MODEL is not set" in shown and "WIRELAB_OFFLINE=1" in shown and "\n" not in shown
+
+
+def test_a_key_without_a_model_name_is_explained_in_chinese_in_chinese(real_provider, monkeypatch):
+    monkeypatch.setenv("WIRELAB_LANG", "zh")
+    with pytest.raises(llm.ProviderNotConfigured, match="没有设置 WIRELAB_MODEL"):
+        llm.client()
+
+
 def test_wirelab_offline_wins_over_a_key(real_provider, monkeypatch):
     monkeypatch.setenv("WIRELAB_OFFLINE", "1")
     assert llm.client().base_url.host == "127.0.0.1"

@@ -14,6 +14,10 @@ The widgets label themselves in this language (`wirelab.widgets.language`), and 
 capstone's knowledge base reads the corpus in it by default (`wirelab.kb.corpus`).
 
     language()      # 'zh' in notebooks/zh, else 'en'
+    say("3 of 3 pass", "3 项全部通过")   # a sentence for the learner, in that language
+
+`say` keeps both languages of a message side by side at the one place that writes it (a
+check, a summary, a paragraph of the client), so no catalogue drifts from its code.
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ LANGUAGES = ("en", "zh")
 EDITIONS = ("notebooks", "solutions", "labs")
 
 
-def language() -> str:
-    """`zh` for a notebook of the Chinese edition (or WIRELAB_LANG=zh), else `en`."""
+def language(notebook: Path | None = None) -> str:
+    """`zh` for a notebook of the Chinese edition (or WIRELAB_LANG=zh), else `en`.
+
+    `notebook`: decide for that file (e.g. the lab `./course check` runs) instead of this process.
+    """
     chosen = os.environ.get("WIRELAB_LANG", "").strip()
     if chosen:
         if chosen not in LANGUAGES:
@@ -34,6 +41,14 @@ def language() -> str:
                 f"WIRELAB_LANG={chosen!r} is not a language of the course: use one of {list(LANGUAGES)}"
             )
         return chosen
-    session = os.environ.get("JPY_SESSION_NAME")
-    folders = [Path(session).parent] if session else []
-    return "zh" if any(f.name == "zh" and f.parent.name in EDITIONS for f in [*folders, Path.cwd()]) else "en"
+    if notebook is not None:
+        folders = [Path(notebook).resolve().parent]
+    else:
+        session = os.environ.get("JPY_SESSION_NAME")
+        folders = [*([Path(session).parent] if session else []), Path.cwd()]
+    return "zh" if any(f.name == "zh" and f.parent.name in EDITIONS for f in folders) else "en"
+
+
+def say(en: str, zh: str, notebook: Path | None = None) -> str:
+    """The English or the Chinese sentence, in the edition's language (see `language`)."""
+    return zh if language(notebook) == "zh" else en

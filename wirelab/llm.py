@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 import httpx2
 import openai
 
+from wirelab.edition import say
 from wirelab.wire import Wire, WireMessage, parse_json
 
 CHANNEL = "chat"
@@ -48,15 +49,36 @@ def model_name() -> str:
     if chosen:
         return chosen
     if not using_offline_model():
-        raise RuntimeError(
-            "OPENAI_API_KEY is set, so a real provider is used: "
-            "set WIRELAB_MODEL to the model you want to call"
-        )
+        raise ProviderNotConfigured()
     return MODEL_ID
+
+
+class ProviderNotConfigured(RuntimeError):
+    """OPENAI_API_KEY is set but WIRELAB_MODEL is not; the message says what to set."""
+
+    def __init__(self) -> None:
+        base = os.environ.get("OPENAI_BASE_URL") or say("unset: the OpenAI API", "未设置，即 OpenAI API")
+        super().__init__(
+            say(
+                "OPENAI_API_KEY is set, so the lessons use a real provider, but WIRELAB_MODEL is not "
+                "set: set WIRELAB_MODEL to a model your provider serves (its documentation lists "
+                f"the current ones; OPENAI_BASE_URL is now {base}), or unset OPENAI_API_KEY or set "
+                "WIRELAB_OFFLINE=1 to use the offline model; then restart the kernel.",
+                "已设置 OPENAI_API_KEY，课程因此改用真实的模型服务商，但没有设置 WIRELAB_MODEL："
+                "请把 WIRELAB_MODEL 设为服务商提供的某个模型（当前可用的模型见服务商的文档；"
+                f"OPENAI_BASE_URL 现在是 {base}），或者取消 OPENAI_API_KEY、设置 WIRELAB_OFFLINE=1 "
+                "改用离线模型；然后重启内核。",
+            )
+        )
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
 
 
 def client(wire: Wire | None = None, **options) -> openai.OpenAI:
     """An `openai.OpenAI` client for the configured provider, observed on `client.wire`."""
+    if not using_offline_model():
+        model_name()  # no model named: one clear paragraph now, not at the first request
     wire = wire or Wire()
     transport: httpx2.BaseTransport = httpx2.HTTPTransport()
     if using_offline_model():
@@ -75,8 +97,12 @@ def client(wire: Wire | None = None, **options) -> openai.OpenAI:
 def describe_provider() -> str:
     """One line saying which model the lessons talk to."""
     if using_offline_model():
-        return f"the offline model ({model_name()}), running on this machine"
-    return f"{os.environ.get('OPENAI_BASE_URL', 'the OpenAI API')} with model {model_name()}"
+        return say(
+            f"the offline model ({model_name()}), running on this machine",
+            f"离线模型（{model_name()}），运行在本机上",
+        )
+    url = os.environ.get("OPENAI_BASE_URL") or say("the OpenAI API", "OpenAI API")
+    return say(f"{url} with model {model_name()}", f"{url}，模型 {model_name()}")
 
 
 class ProviderUnreachable(openai.APIConnectionError):

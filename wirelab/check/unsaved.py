@@ -22,6 +22,8 @@ from typing import Any
 
 import nbformat
 
+from wirelab.edition import say
+
 
 def saved_execution_count(path: Path) -> int:
     """The highest execution count saved in the notebook (0 when no cell was run)."""
@@ -80,10 +82,14 @@ def unsaved_warning(notebook: Path, connection_file: Path) -> str | None:
     saved = saved_execution_count(notebook)
     if not ran or ran == saved:
         return None
-    return (
+    return say(
         f"{notebook.name} is open in JupyterLab, whose kernel last ran cell [{ran}], but the saved "
         f"file's latest is [{saved}]: save the notebook (File > Save, Ctrl-S) and check again. "
-        "This check runs the file as it is on disk."
+        "This check runs the file as it is on disk.",
+        f"{notebook.name} 已在 JupyterLab 中打开，其内核最后运行的是单元格 [{ran}]，但已保存文件中"
+        f"最新的是 [{saved}]：请先保存笔记本（文件 > 保存，Ctrl-S）再检查。"
+        "检查运行的是磁盘上已保存的文件。",
+        notebook,
     )
 
 

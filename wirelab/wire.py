@@ -64,20 +64,6 @@ class WireMessage:
             kind = "invalid"
         return cls(channel, sender, kind, payload, exchange=payload.get("id"))
 
-    def to_json(self) -> str:
-        """One line of JSON, for exporting a log as JSON Lines."""
-        record = {
-            "channel": self.channel,
-            "sender": self.sender,
-            "kind": self.kind,
-            "method": self.method,
-            "exchange": self.exchange,
-            "status": self.status,
-            "time": self.time,
-            "payload": self.payload,
-        }
-        return json.dumps(record, ensure_ascii=False, default=str)
-
 
 class Wire:
     """A fan-out of observers for one transport. Thread-safe."""

@@ -277,11 +277,6 @@ def known(word: str) -> bool:
     return word in _concepts() or stem(word) in _concepts()
 
 
-def content_words(tokens: list[str]) -> list[str]:
-    """The tokens that carry a topic: no stopwords, no punctuation."""
-    return [t for t in tokens if t not in STOPWORDS and any(ch.isalnum() for ch in t)]
-
-
 WORDS = Path(__file__).resolve().parent / "data" / "words.tsv"
 
 

@@ -129,16 +129,6 @@ def unit_named(name: str) -> Unit | None:
     return _units().get(name.casefold().strip())
 
 
-def longest_unit(words: list[str]) -> tuple[Unit | None, int]:
-    """The unit the first one to three of `words` name, and how many words it took."""
-    for length in (3, 2, 1):
-        if len(words) >= length:
-            unit = unit_named(" ".join(words[:length]))
-            if unit:
-                return unit, length
-    return None, 0
-
-
 def dimension_of(words: list[str]) -> str:
     """What a parameter with these (case-folded) words measures: the first dimension one names."""
     measures = _measures()

@@ -65,11 +65,6 @@ def is_invisible(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cf", "Cc", "Co") or any(code in block for block in IGNORABLE)
 
 
-def invisible_characters(text: str) -> list[str]:
-    """The invisible characters of `text`, in order."""
-    return [ch for ch in text if is_invisible(ch)]
-
-
 def plain(text: str) -> str:
     """`text` without invisible characters, NFKC-folded, with look-alike letters mapped to Latin."""
     visible = _invisible().sub("", text)

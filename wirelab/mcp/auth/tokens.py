@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import jwt
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 ALGORITHM = "ES256"
@@ -49,11 +48,6 @@ class SigningKey:
         """The public half as a JWK, as a JWKS document lists it."""
         jwk = jwt.algorithms.ECAlgorithm.to_jwk(self.private_key.public_key(), as_dict=True)
         return {**jwk, "kid": self.kid, "alg": ALGORITHM, "use": "sig"}
-
-    def private_pem(self) -> str:
-        return self.private_key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        ).decode()
 
 
 def issue(

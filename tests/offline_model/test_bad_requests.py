@@ -6,7 +6,7 @@ import httpx2
 import openai
 import pytest
 
-from wirelab.offline_model import FAULTS, MODEL_ID, RequestError, complete, serve
+from wirelab.offline_model import FAULTS, MODEL_ID, RequestError, complete
 from wirelab.offline_model.server import MAX_BODY_BYTES
 
 USER = {"role": "user", "content": "Weather in Paris"}
@@ -24,17 +24,6 @@ CALL = {
     "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
 }
 ASKED = {"role": "assistant", "content": None, "tool_calls": [CALL]}
-
-
-@pytest.fixture(scope="module")
-def server():
-    with serve() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def client(server):
-    return openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
 
 
 def rejected(client, **request) -> dict:

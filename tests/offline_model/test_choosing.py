@@ -7,7 +7,7 @@ import json
 import openai
 import pytest
 
-from wirelab.offline_model import MODEL_ID, serve
+from wirelab.offline_model import MODEL_ID
 
 
 def tool(name: str, description: str, properties: dict | None = None, required: tuple[str, ...] = ()) -> dict:
@@ -34,12 +34,6 @@ ORDERS = tool(
     ("order_id",),
 )
 VAGUE = tool("helper", "Does useful things with data.", {"input": {"type": "string"}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    with serve() as server:
-        yield openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
 
 
 @pytest.fixture

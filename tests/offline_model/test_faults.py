@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 
-import openai
-import pytest
-
-from wirelab.offline_model import MODEL_ID, serve
+from wirelab.offline_model import MODEL_ID
 
 WEATHER = {
     "type": "function",
@@ -45,12 +42,6 @@ POISONED = {
         "parameters": WEATHER["function"]["parameters"],
     },
 }
-
-
-@pytest.fixture(scope="module")
-def client():
-    with serve() as server:
-        yield openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
 
 
 def weather_tool(arguments: str) -> dict:

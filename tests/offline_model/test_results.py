@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import openai
-import pytest
 
-from wirelab.offline_model import MODEL_ID, serve
+from wirelab.offline_model import MODEL_ID
 
 WEATHER = {
     "type": "function",
@@ -32,12 +31,6 @@ UNIT_ERROR = {
         "suggestion": "use 'celsius' or 'fahrenheit'",
     }
 }
-
-
-@pytest.fixture(scope="module")
-def client():
-    with serve() as server:
-        yield openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
 
 
 class Chat:

@@ -54,12 +54,6 @@ TWO_CALLS = {
 HELLO = {"model": MODEL_ID, "messages": [{"role": "user", "content": "Hello there"}]}
 
 
-@pytest.fixture(scope="module")
-def client():
-    with serve() as server:
-        yield openai.OpenAI(base_url=server.base_url, api_key="offline", max_retries=0)
-
-
 def accumulate(chunks) -> dict:
     """Join streamed deltas the way a client must: text in order, calls by index."""
     content, calls = "", {}

@@ -1,12 +1,18 @@
 """Execute notebooks top to bottom on a fresh kernel and save them with their outputs.
 
     python scripts/run_notebooks.py notebooks/02_the_loop.ipynb solutions/*.ipynb
+    python scripts/run_notebooks.py --metadata-only notebooks/*.ipynb   # no run: metadata only
 
 Each notebook runs in its own folder, offline (WIRELAB_OFFLINE=1), and is saved
 with outputs and execution counts but without volatile metadata (execution
 timestamps, widget state, jupytext's pairing metadata), with stable cell ids, so that a re-run changes the
 file only where an output really changed. A cell that raises stops the run
 unless it is tagged `raises-exception`.
+
+The kernelspec saved is the one JupyterLab writes when it opens the notebook (the kernel's
+own, e.g. display_name "Python 3 (ipykernel)"), so that opening a lesson does not mark it
+changed and autosave does not rewrite it. `--metadata-only` rewrites just that metadata in
+place, executing nothing, and leaves a notebook that already has it byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -16,10 +22,18 @@ import sys
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 from nbstripout import strip_output
 
 TIMEOUT_S = 120
+KERNEL = "python3"
+
+
+def kernelspec() -> dict[str, str]:
+    """The notebook metadata JupyterLab writes for the course's kernel."""
+    spec = KernelSpecManager().get_kernel_spec(KERNEL)
+    return {"display_name": spec.display_name, "language": spec.language, "name": KERNEL}
 
 
 def execute(path: Path) -> nbformat.NotebookNode:
@@ -28,7 +42,7 @@ def execute(path: Path) -> nbformat.NotebookNode:
     client = NotebookClient(
         nb,
         timeout=TIMEOUT_S,
-        kernel_name="python3",
+        kernel_name=KERNEL,
         resources={"metadata": {"path": str(path.parent)}},
         store_widget_state=False,
     )
@@ -49,13 +63,27 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell.id = f"cell-{index:03d}"
     nb.metadata.pop("widgets", None)
     nb.metadata.pop("jupytext", None)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.metadata["kernelspec"] = kernelspec()
     return nb
 
 
-def main(paths: list[str]) -> int:
-    for name in paths:
+def rewrite_metadata(path: Path) -> bool:
+    """Give the notebook at `path` JupyterLab's kernelspec, running nothing; True if it changed."""
+    nb = nbformat.read(path, as_version=4)
+    if nb.metadata.get("kernelspec") == kernelspec():
+        return False
+    nb.metadata["kernelspec"] = kernelspec()
+    nbformat.write(nb, path)
+    return True
+
+
+def main(args: list[str]) -> int:
+    metadata_only = "--metadata-only" in args
+    for name in [a for a in args if a != "--metadata-only"]:
         path = Path(name)
+        if metadata_only:
+            print(f"{'rewrote' if rewrite_metadata(path) else 'unchanged'} {path}", flush=True)
+            continue
         print(f"running {path}", flush=True)
         nbformat.write(execute(path), path)
     return 0

@@ -10,10 +10,6 @@ from wirelab.jsonrpc import Dispatcher, JsonRpcError, notification, request
 pytestmark = pytest.mark.timeout(10)
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 def adder() -> Dispatcher:
     def fail(params):
         raise RuntimeError("disk on fire")
@@ -33,50 +29,50 @@ def adder() -> Dispatcher:
 
 
 def test_a_request_gets_a_response_with_the_same_id():
-    response = run(adder().handle(request(7, "add", {"a": 1, "b": 2})))
+    response = asyncio.run(adder().handle(request(7, "add", {"a": 1, "b": 2})))
     assert response == {"jsonrpc": "2.0", "id": 7, "result": 3}
 
 
 @pytest.mark.parametrize("id", [0, "0", "abc", -1, 2**40])
 def test_string_and_number_ids_including_zero_are_echoed_exactly(id):
-    response = run(adder().handle(request(id, "add", {"a": 1, "b": 1})))
+    response = asyncio.run(adder().handle(request(id, "add", {"a": 1, "b": 1})))
     assert response["id"] == id and type(response["id"]) is type(id)
 
 
 def test_a_notification_is_never_answered_even_when_it_fails():
-    assert run(adder().handle(notification("add", {"a": 1, "b": 2}))) is None
-    assert run(adder().handle(notification("fail"))) is None
-    assert run(adder().handle(notification("no-such-method"))) is None
+    assert asyncio.run(adder().handle(notification("add", {"a": 1, "b": 2}))) is None
+    assert asyncio.run(adder().handle(notification("fail"))) is None
+    assert asyncio.run(adder().handle(notification("no-such-method"))) is None
 
 
 def test_an_unknown_method_is_answered_with_method_not_found():
-    response = run(adder().handle(request(1, "sub")))
+    response = asyncio.run(adder().handle(request(1, "sub")))
     assert response["error"]["code"] == jsonrpc.METHOD_NOT_FOUND
     assert "sub" in response["error"]["message"]
 
 
 def test_a_handler_can_refuse_with_invalid_params():
-    response = run(adder().handle(request(1, "positive", {"n": -1})))
+    response = asyncio.run(adder().handle(request(1, "positive", {"n": -1})))
     assert response["error"] == {"code": -32602, "message": "Invalid params: n must be positive"}
 
 
 def test_a_handler_that_crashes_is_reported_as_an_internal_error():
-    response = run(adder().handle(request(1, "fail")))
+    response = asyncio.run(adder().handle(request(1, "fail")))
     assert response["error"]["code"] == jsonrpc.INTERNAL_ERROR
     assert "RuntimeError: disk on fire" in response["error"]["message"]
 
 
 def test_coroutine_handlers_are_awaited():
-    assert run(adder().handle(request(1, "echo", {"x": 1})))["result"] == {"x": 1}
+    assert asyncio.run(adder().handle(request(1, "echo", {"x": 1})))["result"] == {"x": 1}
 
 
 def test_a_response_given_to_the_dispatcher_gets_no_answer():
-    assert run(adder().handle(jsonrpc.result_response(1, "ok"))) is None
+    assert asyncio.run(adder().handle(jsonrpc.result_response(1, "ok"))) is None
 
 
 def test_absent_params_reach_the_handler_as_an_empty_object():
     rpc = Dispatcher({"show": lambda params: params})
-    assert run(rpc.handle(request(1, "show")))["result"] == {}
+    assert asyncio.run(rpc.handle(request(1, "show")))["result"] == {}
 
 
 def test_a_guard_can_refuse_a_known_method_but_not_mask_an_unknown_one():
@@ -84,13 +80,13 @@ def test_a_guard_can_refuse_a_known_method_but_not_mask_an_unknown_one():
         raise JsonRpcError(jsonrpc.INVALID_REQUEST, "closed")
 
     rpc = Dispatcher({"add": lambda p: 0}, guard=closed)
-    assert run(rpc.handle(request(1, "add")))["error"]["code"] == jsonrpc.INVALID_REQUEST
-    assert run(rpc.handle(request(2, "other")))["error"]["code"] == jsonrpc.METHOD_NOT_FOUND
+    assert asyncio.run(rpc.handle(request(1, "add")))["error"]["code"] == jsonrpc.INVALID_REQUEST
+    assert asyncio.run(rpc.handle(request(2, "other")))["error"]["code"] == jsonrpc.METHOD_NOT_FOUND
 
 
 def test_extra_arguments_to_handle_reach_the_handler():
     rpc = Dispatcher({"who": lambda params, caller: caller})
-    assert run(rpc.handle(request(1, "who"), "alice"))["result"] == "alice"
+    assert asyncio.run(rpc.handle(request(1, "who"), "alice"))["result"] == "alice"
 
 
 def test_a_valid_message_is_received_without_an_error():

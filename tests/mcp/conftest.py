@@ -1,4 +1,5 @@
-"""The protected example server the OAuth tests share."""
+"""What the MCP tests share: the example server over Streamable HTTP, and the protected example
+server the OAuth tests use."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -9,6 +10,7 @@ from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
+from wirelab.mcp.http import serve_http
 
 
 @contextmanager
@@ -32,3 +34,11 @@ def protected_servers() -> Iterator[tuple]:
 def protected():
     with protected_servers() as servers:
         yield servers
+
+
+@pytest.fixture(scope="module")
+def running():
+    """The example server over Streamable HTTP on 127.0.0.1, one per test module (a module that
+    needs other settings, a token or limits, defines its own)."""
+    with serve_http(build_server()) as running:
+        yield running

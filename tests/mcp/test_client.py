@@ -36,10 +36,6 @@ ANSWER_INITIALIZE = """
 """
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 async def with_example(use):
     async with connect_stdio(EXAMPLE, timeout=15) as client:
         return await use(client)
@@ -49,7 +45,7 @@ def test_the_client_does_the_handshake_and_learns_about_the_server():
     async def use(client):
         return client.protocol_version, client.server_info["name"], client.server_capabilities
 
-    version, name, capabilities = run(with_example(use))
+    version, name, capabilities = asyncio.run(with_example(use))
     assert (version, name) == ("2025-11-25", "wirelab-notes")
     assert capabilities["tools"] == {"listChanged": True}
 
@@ -59,7 +55,7 @@ def test_the_client_lists_and_calls_tools():
         tools = await client.list_tools()
         return [t["name"] for t in tools], await client.call_tool("search_notes", {"query": "id"})
 
-    names, result = run(with_example(use))
+    names, result = asyncio.run(with_example(use))
     assert names == ["search_notes", "add_note", "note_stats", "rebuild_index"]
     assert result["content"][0]["text"] == "json-rpc: JSON-RPC 2.0"
 
@@ -71,7 +67,7 @@ def test_a_failed_tool_call_is_a_result_but_an_unknown_tool_raises():
             await client.call_tool("nope")
         return bad, unknown.value
 
-    bad, unknown = run(with_example(use))
+    bad, unknown = asyncio.run(with_example(use))
     assert bad["isError"] is True
     assert unknown.code == -32602 and "nope" in unknown.message
 
@@ -87,7 +83,7 @@ def test_the_client_reads_resources_and_gets_prompts():
             await client.complete({"type": "ref/prompt", "name": "summarize_note"}, "slug", "t"),
         )
 
-    resources, templates, note, prompts, prompt, completions = run(with_example(use))
+    resources, templates, note, prompts, prompt, completions = asyncio.run(with_example(use))
     assert resources[0]["uri"] == "notes://index"
     assert templates[0]["uriTemplate"] == "notes://note/{slug}"
     assert note["contents"][0]["text"].startswith("# The stdio transport")
@@ -102,7 +98,7 @@ def test_a_missing_resource_raises_resource_not_found():
             await client.read_resource("notes://note/nothing")
         return missing.value
 
-    assert run(with_example(use)).code == -32002
+    assert asyncio.run(with_example(use)).code == -32002
 
 
 def test_progress_and_log_notifications_reach_their_handlers():
@@ -113,7 +109,7 @@ def test_progress_and_log_notifications_reach_their_handlers():
         result = await client.call_tool("rebuild_index", {"passes": 2}, on_progress=progress.append)
         return result, progress, logs
 
-    result, progress, logs = run(with_example(use))
+    result, progress, logs = asyncio.run(with_example(use))
     assert result["content"][0]["text"] == "Index rebuilt in 2 passes."
     assert [(p["progress"], p["total"]) for p in progress] == [(1, 2), (2, 2)]
     assert logs == [{"level": "info", "logger": "notes", "data": "index rebuilt over 4 notes"}]
@@ -128,7 +124,7 @@ def test_a_subscriber_hears_about_a_changed_resource():
         await asyncio.wait_for(updated.wait(), 5)
         return (await client.read_resource("notes://index"))["contents"][0]["text"]
 
-    assert "- new: New" in run(with_example(use))
+    assert "- new: New" in asyncio.run(with_example(use))
 
 
 def test_requests_are_matched_to_responses_by_id_when_answers_overtake():
@@ -137,7 +133,7 @@ def test_requests_are_matched_to_responses_by_id_when_answers_overtake():
         fast = client.call_tool("search_notes", {"query": "stdout"})
         return await asyncio.gather(slow, fast)
 
-    slow, fast = run(with_example(use))
+    slow, fast = asyncio.run(with_example(use))
     assert slow["content"][0]["text"] == "Index rebuilt in 3 passes."
     assert fast["content"][0]["text"] == "stdio: The stdio transport"
 
@@ -155,7 +151,7 @@ def test_a_timed_out_call_is_cancelled_on_the_server_and_the_session_goes_on():
         client.wire.subscribe(seen.append)
         return await use(client)
 
-    sent, pong = run(with_example(watch_then_use))
+    sent, pong = asyncio.run(with_example(watch_then_use))
     assert pong == {}
     call = next(m for m in sent if m.get("method") == "tools/call")
     cancel = next(m for m in sent if m.get("method") == "notifications/cancelled")
@@ -170,7 +166,7 @@ def test_a_silent_server_times_out_instead_of_hanging():
         with pytest.raises(RequestTimeout, match="initialize"):
             await client.start()
 
-    run(scenario())
+    asyncio.run(scenario())
 
 
 def test_a_server_that_dies_mid_call_is_reported_with_its_exit_code_and_stderr():
@@ -191,7 +187,7 @@ def test_a_server_that_dies_mid_call_is_reported_with_its_exit_code_and_stderr()
                 await client.ping()  # and every later request fails at once
             return str(died.value)
 
-    message = run(scenario())
+    message = asyncio.run(scenario())
     assert "exit code 3" in message and "out of coffee" in message
 
 
@@ -201,7 +197,7 @@ def test_a_server_that_cannot_start_is_reported():
         with pytest.raises(ConnectionError):  # ServerDied, or a broken pipe if it is quick
             await client.start()
 
-    run(scenario())
+    asyncio.run(scenario())
 
 
 def test_garbage_from_the_server_is_skipped_and_published_as_invalid():
@@ -223,7 +219,7 @@ def test_garbage_from_the_server_is_skipped_and_published_as_invalid():
             assert await client.ping() == {}
         return [(m.sender, m.kind, m.payload) for m in seen]
 
-    seen = run(scenario())
+    seen = asyncio.run(scenario())
     assert ("server", "invalid", "booting...") in seen
     assert [k for s, k, _ in seen if s == "client"] == ["request", "notification", "request"]
 
@@ -245,7 +241,7 @@ def test_a_server_request_for_ping_is_answered_and_others_get_method_not_found()
             await transport.exit_code(5)
         return json.loads(transport.stderr_tail[-1])
 
-    ping, sampling = run(scenario())
+    ping, sampling = asyncio.run(scenario())
     assert ping == {"jsonrpc": "2.0", "id": "p", "result": {}}
     assert sampling["error"]["code"] == -32601
 

@@ -31,10 +31,6 @@ REPLY = {
 }
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 def assistant() -> Server:
     """A server whose tools ask the client for a model, its roots, and the user's input."""
     server = Server("assistant", page_size=2)
@@ -101,7 +97,7 @@ def test_a_tool_samples_the_clients_model_with_the_spec_field_names():
             seen = wire_log(client)
             return text(await client.call_tool("summarize", {"text": "ids"})), seen
 
-    answer, seen = run(scenario())
+    answer, seen = asyncio.run(scenario())
     assert answer == "Short. (stub-1, endTurn)"
     assert asked == [
         {
@@ -132,7 +128,7 @@ def test_a_server_sends_no_sampling_request_to_a_client_that_did_not_declare_it(
             seen = wire_log(client)
             return await client.call_tool("summarize", {"text": "ids"}), seen
 
-    result, seen = run(scenario())
+    result, seen = asyncio.run(scenario())
     assert result["isError"] and "did not declare 'sampling'" in text(result)
     assert "sampling/createMessage" not in methods(seen, "server")
 
@@ -141,7 +137,7 @@ def test_a_declined_sampling_request_is_error_minus_one():
     def refuse(params):
         raise Declined()
 
-    answer = run(
+    answer = asyncio.run(
         call(
             "ask_raw",
             {
@@ -179,7 +175,7 @@ def test_a_declined_sampling_request_is_error_minus_one():
 )
 def test_the_client_answers_a_malformed_sampling_request_with_invalid_params(params, says):
     answered = []
-    answer = run(
+    answer = asyncio.run(
         call(
             "ask_raw",
             {"method": "sampling/createMessage", "params": params},
@@ -199,7 +195,7 @@ def test_a_sampling_handler_that_crashes_is_an_internal_error_and_the_client_goe
             failed = await client.call_tool("summarize", {"text": "x"})
             return failed, await client.ping()
 
-    failed, pong = run(scenario())
+    failed, pong = asyncio.run(scenario())
     assert failed["isError"] and "-32603" in text(failed) and pong == {}
 
 
@@ -215,7 +211,7 @@ def test_include_context_this_server_needs_the_clients_context_capability():
         async with connect_in_process(server, on_sampling=lambda p: REPLY) as client:
             return await client.call_tool("with_context")
 
-    result = run(scenario())
+    result = asyncio.run(scenario())
     assert result["isError"] and '"sampling.context"' in text(result)
 
 
@@ -289,7 +285,7 @@ def test_roots_are_listed_once_and_asked_again_after_list_changed():
             changed = text(await client.call_tool("workspace"))
             return first, cached, changed, methods(seen, "server"), methods(seen, "client")
 
-    first, cached, changed, from_server, from_client = run(scenario())
+    first, cached, changed, from_server, from_client = asyncio.run(scenario())
     assert first == cached == "file:///home/ada/project"
     assert changed == "file:///home/ada/project, file:///tmp/scratch"
     assert from_server.count("roots/list") == 2
@@ -297,7 +293,7 @@ def test_roots_are_listed_once_and_asked_again_after_list_changed():
 
 
 def test_a_client_without_roots_answers_roots_list_with_method_not_found():
-    answer = run(call("ask_raw", {"method": "roots/list", "params": {}}))
+    answer = asyncio.run(call("ask_raw", {"method": "roots/list", "params": {}}))
     assert answer == "error -32601: Method not found: roots/list"
 
 
@@ -315,7 +311,7 @@ def test_roots_cannot_change_on_a_client_that_declared_none():
             await client.set_roots(ROOTS)
 
     with pytest.raises(RuntimeError, match="declared no roots"):
-        run(scenario())
+        asyncio.run(scenario())
 
 
 # --- elicitation ---
@@ -331,16 +327,16 @@ def test_roots_cannot_change_on_a_client_that_declared_none():
 )
 def test_elicitation_gets_accept_decline_or_cancel(reply, says):
     asked = []
-    assert run(call("greet", on_elicitation=lambda p: asked.append(p) or reply)) == says
+    assert asyncio.run(call("greet", on_elicitation=lambda p: asked.append(p) or reply)) == says
     assert asked == [{"mode": "form", "message": "What is your name?", "requestedSchema": NAME_SCHEMA}]
 
 
 def test_a_client_that_did_not_declare_elicitation_is_not_asked():
-    assert "did not declare 'elicitation'" in run(call("greet"))
+    assert "did not declare 'elicitation'" in asyncio.run(call("greet"))
 
 
 def test_a_form_client_refuses_url_mode_with_invalid_params():
-    answer = run(
+    answer = asyncio.run(
         call(
             "ask_raw",
             {
@@ -367,7 +363,7 @@ def test_a_form_client_refuses_url_mode_with_invalid_params():
     ],
 )
 def test_an_elicitation_handler_that_answers_wrongly_is_an_internal_error(reply, says):
-    answer = run(call("greet", on_elicitation=lambda p: reply))
+    answer = asyncio.run(call("greet", on_elicitation=lambda p: reply))
     assert "-32603" in answer and says in answer
 
 
@@ -425,18 +421,20 @@ async def answer_with(tool: str, capabilities: dict, response_of) -> dict:
     ],
 )
 def test_a_malformed_sampling_result_fails_the_tool_with_what_is_wrong(result, says):
-    got = run(answer_with("summarize", {"sampling": {}}, lambda id: jsonrpc.result_response(id, result)))
+    got = asyncio.run(
+        answer_with("summarize", {"sampling": {}}, lambda id: jsonrpc.result_response(id, result))
+    )
     assert got["isError"] and "InvalidClientResult" in text(got) and says in text(got)
 
 
 @pytest.mark.parametrize("result", [{}, {"roots": [{"uri": "http://x"}]}, {"roots": "file:///"}])
 def test_malformed_roots_fail_the_tool(result):
-    got = run(answer_with("workspace", {"roots": {}}, lambda id: jsonrpc.result_response(id, result)))
+    got = asyncio.run(answer_with("workspace", {"roots": {}}, lambda id: jsonrpc.result_response(id, result)))
     assert got["isError"] and "InvalidClientResult" in text(got)
 
 
 def test_accepted_content_that_breaks_the_schema_fails_the_tool():
-    got = run(
+    got = asyncio.run(
         answer_with(
             "greet",
             {"elicitation": {}},
@@ -447,7 +445,7 @@ def test_accepted_content_that_breaks_the_schema_fails_the_tool():
 
 
 def test_an_error_from_the_client_reaches_the_tool_with_its_code():
-    got = run(
+    got = asyncio.run(
         answer_with(
             "summarize",
             {"sampling": {}},
@@ -464,7 +462,7 @@ def test_a_response_to_no_request_is_dropped_and_the_session_goes_on(caplog):
         dropped = await peer.session.handle(jsonrpc.result_response(99, {}))
         return dropped, await peer.session.handle(jsonrpc.request(2, "ping"))
 
-    dropped, pong = run(scenario())
+    dropped, pong = asyncio.run(scenario())
     assert dropped is None and pong["result"] == {}
     assert "answered no pending request: id 99" in caplog.text
 
@@ -478,7 +476,7 @@ def test_a_client_that_disconnects_while_the_server_waits_fails_the_tool():
         peer.session.close()
         return (await called)["result"]
 
-    got = run(scenario())
+    got = asyncio.run(scenario())
     assert got["isError"] and "disconnected before answering" in text(got)
 
 
@@ -492,7 +490,7 @@ def test_a_2026_07_28_request_gets_no_server_to_client_request():
         )
         return await StatelessServer(assistant()).handle(message, sent.append), sent
 
-    response, sent = run(scenario())
+    response, sent = asyncio.run(scenario())
     assert response["result"]["isError"] and "InputRequiredResult" in text(response["result"])
     assert sent == []
 
@@ -507,7 +505,7 @@ def test_capability_checks_raise_before_anything_is_sent():
             await peer.session.list_roots()
         return peer.outbox.empty()
 
-    assert run(scenario())
+    assert asyncio.run(scenario())
 
 
 # --- progress and cancellation of a long call ---
@@ -541,7 +539,7 @@ def test_progress_of_a_long_call_arrives_in_order_before_its_result():
             result = await client.call_tool("crawl", {"pages": 3}, on_progress=progress.append)
         return text(result), [(p["progress"], p["total"], p["message"]) for p in progress]
 
-    answer, progress = run(scenario())
+    answer, progress = asyncio.run(scenario())
     assert answer == "stub-1"
     assert progress == [(1, 3, "page 1"), (2, 3, "page 2"), (3, 3, "page 3")]
 
@@ -567,7 +565,7 @@ def test_cancelling_a_long_call_also_cancels_the_servers_request_to_the_client()
         cancels = [m for m in seen if m.method == "notifications/cancelled"]
         return tool_stopped, [m.sender for m in cancels], pong
 
-    tool_stopped, cancel_senders, pong = run(scenario())
+    tool_stopped, cancel_senders, pong = asyncio.run(scenario())
     assert tool_stopped == ["crawl"]
     assert cancel_senders == ["client", "server"]  # the client cancels the call, the server its ask
     assert pong == {}
@@ -599,7 +597,7 @@ def test_a_server_that_waits_too_long_for_the_client_cancels_its_request():
             await asyncio.wait_for(stopped.wait(), 5)
         return text(result)
 
-    assert run(scenario()) == "the client did not answer sampling/createMessage within 0.1 s"
+    assert asyncio.run(scenario()) == "the client did not answer sampling/createMessage within 0.1 s"
 
 
 # --- pagination ---
@@ -617,7 +615,7 @@ def test_the_client_follows_next_cursor_over_several_pages():
         pages = [m.payload for m in seen if m.method == "tools/list" or m.kind == "response"]
         return names, pages
 
-    names, pages = run(scenario())
+    names, pages = asyncio.run(scenario())
     assert names == [f"tool_{n}" for n in range(5)]
     requests = [p for p in pages if "method" in p]
     responses = [p["result"] for p in pages if "result" in p]
@@ -639,7 +637,7 @@ def test_a_cursor_of_another_list_is_invalid_params():
             await client.request("tools/list", {"cursor": cursor})
 
     with pytest.raises(JsonRpcError) as refused:
-        run(scenario())
+        asyncio.run(scenario())
     assert refused.value.code == jsonrpc.INVALID_PARAMS and "invalid cursor" in refused.value.message
 
 
@@ -671,9 +669,9 @@ def test_sampling_and_elicitation_cross_a_stdio_pipe():
         async with Client(StdioClientTransport(command), timeout=15, **options) as client:
             return text(await client.call_tool("name_it"))
 
-    assert "did not declare 'sampling'" in run(scenario())
+    assert "did not declare 'sampling'" in asyncio.run(scenario())
     assert (
-        run(
+        asyncio.run(
             scenario(
                 on_sampling=lambda p: planet,
                 on_elicitation=lambda p: {"action": "accept", "content": {"keep": True}},

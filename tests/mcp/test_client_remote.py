@@ -28,10 +28,6 @@ INITIALIZED = {
 }
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 class ClosingStreamServer:
     """Answers `tools/call` on a POST stream it closes after a priming event; the answer waits
     for a GET with `Last-Event-ID`. `priming` is the event it primes with."""
@@ -71,7 +67,7 @@ def test_a_closed_stream_is_resumed_with_last_event_id_after_the_servers_retry()
             return await client.call_tool("slow")
 
     with RunningHttpServer(fake).start() as running:
-        result = run(scenario(running.url))
+        result = asyncio.run(scenario(running.url))
     assert result == {"content": [], "isError": False}
     [(last_event_id, waited)] = fake.resumed
     assert last_event_id == "e1"
@@ -89,7 +85,7 @@ def test_a_stream_closed_with_no_event_id_fails_the_request_clearly():
         RunningHttpServer(fake).start() as running,
         pytest.raises(JsonRpcError, match="no event id to resume"),
     ):
-        run(scenario(running.url))
+        asyncio.run(scenario(running.url))
     assert fake.resumed == []
 
 
@@ -129,7 +125,7 @@ def test_a_server_receives_the_defaults_of_an_accepted_form():
         async with connect_in_process(server, on_elicitation=accept) as client:
             return (await client.call_tool("profile"))["content"][0]["text"]
 
-    assert run(scenario()) == repr([("age", 36), ("name", "Ada"), ("note", "hi"), ("verified", True)])
+    assert asyncio.run(scenario()) == repr([("age", 36), ("name", "Ada"), ("note", "hi"), ("verified", True)])
 
 
 # --- cancellation ---
@@ -176,7 +172,7 @@ def test_cancelling_the_awaiting_task_tells_the_server_and_drops_the_late_answer
             return request
 
     with caplog.at_level(logging.DEBUG, logger="wirelab.mcp.client"):
-        request = run(scenario())
+        request = asyncio.run(scenario())
     [cancel] = [m for m in transport.sent if m.get("method") == "notifications/cancelled"]
     assert cancel["params"] == {"requestId": request["id"], "reason": "the user pressed stop"}
     assert "response to no pending request" not in caplog.text
@@ -192,7 +188,7 @@ def test_initialize_is_never_cancelled():
         with pytest.raises(TimeoutError):
             await client.start()
 
-    run(scenario())
+    asyncio.run(scenario())
     assert [m.get("method") for m in transport.sent] == ["initialize"]
 
 
@@ -220,7 +216,7 @@ def test_complete_sends_the_arguments_already_chosen_as_context():
             )
             return values, next(p for p in sent if p.get("method") == "completion/complete")
 
-    values, request = run(scenario())
+    values, request = asyncio.run(scenario())
     assert values == ["Paris", "Pau"]
     assert request["params"]["context"] == {"arguments": {"country": "FR"}}
 
@@ -254,7 +250,7 @@ def test_the_notification_stream_reconnects_after_retry_with_last_event_id():
             await asyncio.wait_for(changed.wait(), 5)
 
     with RunningHttpServer(fake).start() as running:
-        run(scenario(running.url))
+        asyncio.run(scenario(running.url))
     (first, opened), (resumed_from, reopened) = fake.gets[:2]
     assert (first, resumed_from) == (None, "g1")
     assert reopened - opened >= 0.2  # it honoured `retry: 200`

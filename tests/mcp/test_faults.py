@@ -67,10 +67,6 @@ def fault_server(events: dict[str, asyncio.Event] | None = None) -> Server:
     return server
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 # --- the server killed mid-call ---
 
 
@@ -90,7 +86,7 @@ def test_a_server_killed_mid_call_fails_that_call_with_its_exit_code_and_later_c
                 await client.ping()
             return died.value, later.value, progress
 
-    died, later, progress = run(scenario())
+    died, later, progress = asyncio.run(scenario())
     assert "exit code -9" in str(died) and later is died
     assert [p["progress"] for p in progress] == list(range(1, len(progress) + 1))  # none lost
 
@@ -134,7 +130,7 @@ def test_a_hanging_tool_times_out_with_a_clear_error_and_the_session_goes_on():
                 await client.call_tool("hang", timeout=0.3)
             return timed_out.value, await client.call_tool("echo", {"text": "after"})
 
-    timed_out, after = run(scenario())
+    timed_out, after = asyncio.run(scenario())
     assert "tools/call" in str(timed_out) and "cancelled" in str(timed_out)
     assert after["content"][0]["text"] == "after"
 
@@ -152,7 +148,7 @@ def test_a_tool_that_raises_is_an_error_result_naming_the_exception_over_stdio_a
             return await call(client)
 
     with serve_http(fault_server()) as running:
-        results = [run(over_stdio()), run(over_http(running.url))]
+        results = [asyncio.run(over_stdio()), asyncio.run(over_http(running.url))]
     for result, pong in results:
         assert result["isError"] is True and pong == {}
         assert "RuntimeError: boom: disk full" in result["content"][0]["text"]
@@ -225,7 +221,7 @@ def test_a_slow_stdio_consumer_gets_every_notification_in_order_then_the_result(
             result = await client.call_tool("chatty", {"count": 2000}, on_progress=slowly)
             return result, seen
 
-    result, seen = run(scenario())
+    result, seen = asyncio.run(scenario())
     assert result["content"][0]["text"] == "sent 2000"
     assert seen == list(range(1, 2001))
 

@@ -10,8 +10,7 @@ import pytest
 
 from wirelab.jsonrpc import JsonRpcError, notification, request
 from wirelab.mcp.client import Client
-from wirelab.mcp.example import build_server
-from wirelab.mcp.http import SESSION_HEADER, serve_http
+from wirelab.mcp.http import SESSION_HEADER
 from wirelab.mcp.http_client import HttpTransport, StatelessClient, connect_http
 from wirelab.mcp.server import ServerTool
 from wirelab.mcp.stateless import (
@@ -34,16 +33,6 @@ INITIALIZE = request(
 ME = {"name": "test", "version": "1"}
 
 
-@pytest.fixture(scope="module")
-def running():
-    with serve_http(build_server()) as running:
-        yield running
-
-
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 def initialize(http: httpx2.Client, url: str) -> str:
     response = http.post(url, json=INITIALIZE, headers=ACCEPT)
     assert response.status_code == 200
@@ -61,7 +50,7 @@ def test_our_client_lists_and_calls_tools_in_both_eras(running, era):
                 await client.call_tool("search_notes", {"query": "stdout"}),
             )
 
-    version, info, tools, result = run(use())
+    version, info, tools, result = asyncio.run(use())
     assert version == era
     assert info["name"] == "wirelab-notes"
     assert [t["name"] for t in tools] == ["search_notes", "add_note", "note_stats", "rebuild_index"]
@@ -76,7 +65,7 @@ def test_progress_notifications_arrive_before_the_result_in_both_eras(running, e
             result = await client.call_tool("rebuild_index", {"passes": 3}, on_progress=seen.append)
         return seen, result
 
-    seen, result = run(use())
+    seen, result = asyncio.run(use())
     assert [p["progress"] for p in seen] == [1, 2, 3]
     assert result["content"][0]["text"] == "Index rebuilt in 3 passes."
 
@@ -86,8 +75,8 @@ def test_only_the_stateless_era_marks_results_with_result_type(running):
         async with connect_http(running.url, era=era) as client:
             return await client.call_tool("note_stats")
 
-    assert "resultType" not in run(call("2025-11-25"))
-    modern = run(call("2026-07-28"))
+    assert "resultType" not in asyncio.run(call("2025-11-25"))
+    modern = asyncio.run(call("2026-07-28"))
     assert modern["resultType"] == "complete"
     assert modern["_meta"][SERVER_INFO_KEY]["name"] == "wirelab-notes"
 
@@ -159,7 +148,7 @@ def test_a_list_changed_notification_reaches_the_get_stream(running):
             await asyncio.wait_for(changed.wait(), 10)
         return changed.is_set()
 
-    assert run(use())
+    assert asyncio.run(use())
 
 
 def add_and_remove_a_tool(server):
@@ -182,7 +171,7 @@ def test_server_discover_names_both_eras_and_what_the_server_offers(running):
         async with connect_http(running.url, era="2026-07-28") as client:
             return await client.discover()
 
-    result = run(use())
+    result = asyncio.run(use())
     assert result["supportedVersions"][:2] == ["2026-07-28", "2025-11-25"]
     assert set(result["capabilities"]) >= {"tools", "resources", "prompts"}
 
@@ -194,8 +183,8 @@ def test_a_resource_that_is_not_there_is_32002_before_2026_and_32602_after(runni
                 await client.read_resource("notes://note/nowhere")
         return raised.value.code
 
-    assert run(read("2025-11-25")) == -32002
-    assert run(read("2026-07-28")) == -32602
+    assert asyncio.run(read("2025-11-25")) == -32002
+    assert asyncio.run(read("2026-07-28")) == -32602
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -211,7 +200,7 @@ def test_both_sides_publish_every_message_on_their_wire(running, era):
             await client.call_tool("note_stats")
 
     try:
-        run(use())
+        asyncio.run(use())
     finally:
         unsubscribe()
     calls = [m for m in client_seen if m.method == "tools/call"]

@@ -11,18 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
-
 pytestmark = pytest.mark.timeout(120)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def running():
-    with serve_http(build_server()) as running:
-        yield running
 
 
 def inspect(inspector: Path, url: str, tmp_path: Path, *args: str) -> dict:

@@ -11,21 +11,9 @@ import asyncio
 
 import pytest
 
-from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
 from wirelab.mcp.http_client import connect_http
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture(scope="module")
-def running():
-    with serve_http(build_server()) as running:
-        yield running
-
-
-def run(coroutine):
-    return asyncio.run(coroutine)
 
 
 # --- the SDK's clients, our server ---
@@ -51,7 +39,7 @@ def test_the_sdk_session_initializes_and_calls_tools_over_http(running):
             invalid = await session.call_tool("search_notes", {"query": 5})
         return initialized, tools, rebuilt, invalid, progress
 
-    initialized, tools, rebuilt, invalid, progress = run(use())
+    initialized, tools, rebuilt, invalid, progress = asyncio.run(use())
     assert initialized.protocol_version == "2025-11-25"
     assert initialized.server_info.name == "wirelab-notes"
     assert len(tools.tools) == 4
@@ -75,7 +63,7 @@ def test_the_sdk_client_uses_our_server_in_every_mode(running, mode, modern):
                 await client.get_prompt("quiz_me", {"topic": "ids", "questions": "2"}),
             )
 
-    discovered, tools, found, note, prompt = run(use())
+    discovered, tools, found, note, prompt = asyncio.run(use())
     assert discovered is modern
     assert [t.name for t in tools.tools][0] == "search_notes"
     assert found.content[0].text == "stdio: The stdio transport"
@@ -99,7 +87,7 @@ def test_our_client_uses_an_sdk_server_over_http(sdk_server_url, era):
                 await client.get_prompt("review", {"topic": "HTTP"}),
             )
 
-    version, info, tools, product, greeting, prompt = run(use())
+    version, info, tools, product, greeting, prompt = asyncio.run(use())
     assert version == era
     assert info["name"] == "sdk-reference"
     assert [t["name"] for t in tools] == ["multiply"]

@@ -18,10 +18,6 @@ pytestmark = pytest.mark.timeout(60)
 OUR_SERVER = ["-m", "wirelab.mcp.example"]
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 def our_server_parameters():
     from mcp import StdioServerParameters
 
@@ -40,7 +36,7 @@ async def with_session(use):
 
 
 def test_the_sdk_session_initializes_with_our_server():
-    initialized, _ = run(with_session(lambda session: asyncio.sleep(0)))
+    initialized, _ = asyncio.run(with_session(lambda session: asyncio.sleep(0)))
     assert initialized.protocol_version == "2025-11-25"
     assert initialized.server_info.name == "wirelab-notes"
     assert initialized.capabilities.tools.list_changed is True
@@ -55,7 +51,7 @@ def test_the_sdk_session_lists_and_calls_our_tools():
         invalid = await session.call_tool("search_notes", {"query": 5})
         return tools, text, stats, invalid
 
-    _, (tools, text, stats, invalid) = run(with_session(use))
+    _, (tools, text, stats, invalid) = asyncio.run(with_session(use))
     assert [t.name for t in tools.tools] == ["search_notes", "add_note", "note_stats", "rebuild_index"]
     assert text.content[0].text == "stdio: The stdio transport"
     assert stats.structured_content["tags"] == ["protocol", "tools", "transport"]
@@ -72,7 +68,7 @@ def test_the_sdk_session_reads_our_resources_and_gets_our_prompts():
             await session.get_prompt("quiz_me", {"topic": "ids", "questions": "2"}),
         )
 
-    _, (resources, templates, note, prompts, prompt) = run(with_session(use))
+    _, (resources, templates, note, prompts, prompt) = asyncio.run(with_session(use))
     assert str(resources.resources[0].uri) == "notes://index"
     assert templates.resource_templates[0].uri_template == "notes://note/{slug}"
     assert note.contents[0].text.startswith("# The MCP lifecycle")
@@ -90,7 +86,7 @@ def test_the_sdk_session_receives_progress_from_our_server():
         await session.call_tool("rebuild_index", {"passes": 2}, progress_callback=on_progress)
         return seen
 
-    _, seen = run(with_session(use))
+    _, seen = asyncio.run(with_session(use))
     assert seen == [(1, 2, "pass 1 of 2"), (2, 2, "pass 2 of 2")]
 
 
@@ -110,7 +106,7 @@ def test_the_sdk_client_connects_without_waiting_for_its_discover_timeout():
             prompt = await client.get_prompt("summarize_note", {"slug": "stdio"})
             return client.protocol_version, tools, result, note, prompt
 
-    version, tools, result, note, prompt = run(scenario())
+    version, tools, result, note, prompt = asyncio.run(scenario())
     assert version == "2026-07-28"
     assert len(tools.tools) == 4 and result.content[0].text == "stdio: The stdio transport"
     assert "- stdio: The stdio transport" in note.contents[0].text
@@ -138,7 +134,9 @@ def test_our_client_uses_a_server_written_with_the_sdk():
                 await client.ping(),
             )
 
-    (info, tools, product, invalid, resources, greeting, echo, prompts, prompt, pong) = run(scenario())
+    (info, tools, product, invalid, resources, greeting, echo, prompts, prompt, pong) = asyncio.run(
+        scenario()
+    )
     assert info["name"] == "sdk-reference"
     assert [t["name"] for t in tools] == ["multiply"]
     assert product["content"][0]["text"] == "42" and not product.get("isError")
@@ -161,4 +159,4 @@ def test_our_client_sees_the_sdk_servers_errors_as_json_rpc_errors():
                 await client.request("no/such/method")
             return unknown.value
 
-    assert run(scenario()).code == -32601
+    assert asyncio.run(scenario()).code == -32601

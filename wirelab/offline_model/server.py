@@ -4,7 +4,8 @@
         client = openai.OpenAI(base_url=server.base_url, api_key="offline")
 
 Routes: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
-`stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. Errors have OpenAI's
+`stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. The other wire formats
+(`/v1/responses`, `/v1/messages`, Gemini's `/v1beta/models/…`) are in `format_routes.py`. Errors have OpenAI's
 shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
 client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
 with 413, by its `Content-Length` or as soon as it streams past the limit; one
@@ -47,8 +48,9 @@ from starlette.routing import Route
 
 from wirelab import jsonrpc
 from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within, uvicorn_config
-from wirelab.offline_model.completions import complete, stream
+from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
 from wirelab.offline_model.faults import FAULTS
+from wirelab.offline_model.format_routes import routes as format_routes
 from wirelab.offline_model.policy import warm_up
 from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.wire_format import CREATED
@@ -174,6 +176,7 @@ def create_app(limits: HttpLimits = LIMITS) -> Starlette:
             Route("/v1/chat/completions", chat_completions, methods=["POST"]),
             Route("/v1/models", list_models, methods=["GET"]),
             Route("/v1/models/{model_id:path}", get_model, methods=["GET"]),
+            *format_routes(_json_body),  # the Responses, Messages and Gemini formats
         ],
         exception_handlers={HTTPException: _http_error},
     )

@@ -1,0 +1,78 @@
+"""Gemini's REST shape: generateContent and streamGenerateContent, over plain HTTP."""
+
+import json
+
+import httpx
+import pytest
+
+TOOLS = [
+    {
+        "functionDeclarations": [
+            {
+                "name": "get_weather",
+                "description": "Current weather for a city.",
+                "parameters": {
+                    "type": "OBJECT",
+                    "properties": {"city": {"type": "STRING"}},
+                    "required": ["city"],
+                },
+            }
+        ]
+    }
+]
+ASK = {"role": "user", "parts": [{"text": "What is the weather in Paris and in Tokyo?"}]}
+
+
+@pytest.fixture(scope="module")
+def url(server):
+    return server.base_url.removesuffix("/v1") + "/v1beta/models/wirelab-offline"
+
+
+def _generate(url, contents, **extra):
+    return httpx.post(f"{url}:generateContent", json={"contents": contents, "tools": TOOLS, **extra})
+
+
+def test_function_calls_are_parts_with_args_as_an_object(url):
+    reply = _generate(url, [ASK]).json()
+    parts = reply["candidates"][0]["content"]["parts"]
+    assert parts == [
+        {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+        {"functionCall": {"name": "get_weather", "args": {"city": "Tokyo"}}},
+    ]
+    assert reply["candidates"][0]["finishReason"] == "STOP"
+
+
+def test_function_responses_are_paired_by_name_in_order(url):
+    calls = _generate(url, [ASK]).json()["candidates"][0]["content"]
+    responses = {"role": "user", "parts": [
+        {"functionResponse": {"name": "get_weather", "response": {"city": "Paris", "temp_c": 18}}},
+        {"functionResponse": {"name": "get_weather", "response": {"city": "Tokyo", "temp_c": 24}}},
+    ]}  # fmt: skip
+    text = _generate(url, [ASK, calls, responses]).json()["candidates"][0]["content"]["parts"][0]["text"]
+    assert "18" in text and "24" in text
+
+
+def test_a_missing_function_response_gets_googles_error_shape(url):
+    calls = _generate(url, [ASK]).json()["candidates"][0]["content"]
+    one = {
+        "role": "user",
+        "parts": [{"functionResponse": {"name": "get_weather", "response": {"temp_c": 18}}}],
+    }
+    reply = _generate(url, [ASK, calls, one])
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert error["status"] == "INVALID_ARGUMENT" and "number of function response parts" in error["message"]
+
+
+def test_mode_none_answers_in_words(url):
+    reply = _generate(url, [ASK], toolConfig={"functionCallingConfig": {"mode": "NONE"}}).json()
+    assert list(reply["candidates"][0]["content"]["parts"][0]) == ["text"]
+
+
+def test_streaming_sends_each_call_whole(url):
+    body = {"contents": [ASK], "tools": TOOLS}
+    with httpx.stream("POST", f"{url}:streamGenerateContent?alt=sse", json=body) as reply:
+        chunks = [json.loads(line[6:]) for line in reply.iter_lines() if line.startswith("data: ")]
+    parts = [part for chunk in chunks for part in chunk["candidates"][0]["content"]["parts"]]
+    assert [part["functionCall"]["args"] for part in parts] == [{"city": "Paris"}, {"city": "Tokyo"}]
+    assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"

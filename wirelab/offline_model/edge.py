@@ -1,0 +1,147 @@
+"""One understanding for every wire format: a Chat Completions body in, the model's reply out.
+
+    >>> thought = think({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
+    >>> thought.finish, thought.reply.calls
+    ('stop', ())
+
+Each other format (the Responses API, Anthropic's Messages, Gemini) is first
+rewritten as a Chat Completions body at the edge of the server, so every
+format is understood by the same pipeline (`policy.decide`) and can only
+differ in its wire shape. This module adds what the formats share beyond Chat
+Completions' basics: strict mode (`strict: true` on a function: the schema is
+checked by `strict.strict_problem`, the arguments made to fit by
+`strict.conform`) and a final answer that is JSON of a given schema
+(`response_format` of type `json_schema`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from wirelab.offline_model.policy import Reply, decide
+from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
+from wirelab.offline_model.strict import conform, strict_problem
+from wirelab.offline_model.validation import read_request
+from wirelab.offline_model.wire_format import chunks, completion, limited, request_digest, with_ids
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A valid request and the reply to it: calls with ids, strict calls fitted, cut to max tokens."""
+
+    request: Request
+    reply: Reply
+    finish: str  # 'stop', 'tool_calls' or 'length'
+    digest: str
+
+
+def think(body: Any) -> Thought:
+    """Read a Chat Completions body (raises `RequestError`) and decide the reply."""
+    try:
+        request = read_request(body)
+        strict = strict_tools(body)
+        answer_schema = answer_format(body)
+        digest = request_digest(body)
+        reply = with_ids(decide(request), digest)
+    except RecursionError as error:
+        raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error
+    reply = replace(reply, calls=tuple(_fitted(call, strict) for call in reply.calls))
+    if answer_schema is not None and reply.content is not None:
+        reply = replace(reply, content=structured_answer(request, reply.content, answer_schema))
+    reply, finish = limited(reply, request.max_tokens)
+    return Thought(request, reply, finish, digest)
+
+
+def complete(body: Any) -> dict[str, Any]:
+    """The `chat.completion` for a body, strict mode and `response_format` included."""
+    thought = think(body)
+    whole = completion(replace(thought.request, max_tokens=None), thought.reply, thought.digest)
+    whole["choices"][0]["finish_reason"] = thought.finish
+    return whole
+
+
+def stream(body: Any) -> Iterator[dict[str, Any]]:
+    """The `chat.completion.chunk`s for a body; checked before the first chunk."""
+    whole = complete(body)
+    return chunks(whole, read_request(body).include_usage)
+
+
+def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The schemas of the functions marked `strict: true`, by name; a 400 for one strict refuses."""
+    strict: dict[str, dict[str, Any]] = {}
+    for k, tool in enumerate(body.get("tools") or []):
+        function = tool.get("function", {})
+        if function.get("strict") is not True:
+            continue
+        schema = function.get("parameters")
+        problem = strict_problem(schema)
+        if problem:
+            raise invalid(
+                f"tools[{k}].function.parameters",
+                f"Invalid schema for function '{function['name']}': {problem}",
+                "invalid_function_parameters",
+            )
+        strict[function["name"]] = schema
+    return strict
+
+
+def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema a final answer must follow (`response_format` of type json_schema), if any."""
+    fmt = body.get("response_format")
+    if fmt is None or (isinstance(fmt, dict) and fmt.get("type") == "text"):
+        return None
+    spec = fmt.get("json_schema") if isinstance(fmt, dict) and fmt.get("type") == "json_schema" else None
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise invalid(
+            "response_format",
+            'Invalid \'response_format\': expected {"type": "text"} or '
+            '{"type": "json_schema", "json_schema": {"name": …, "schema": {…}, "strict": true}}.',
+        )
+    schema = spec.get("schema")
+    problem = strict_problem(schema) if spec.get("strict") is True else _object_problem(schema)
+    if problem:
+        raise invalid(
+            "response_format",
+            f"Invalid schema for response_format '{spec['name']}': {problem}",
+            "invalid_json_schema",
+        )
+    return schema
+
+
+def _object_problem(schema: Any) -> str | None:
+    return (
+        None if isinstance(schema, dict) and schema.get("type") == "object" else "schema must be an object."
+    )
+
+
+def _fitted(call: Any, strict: dict[str, dict[str, Any]]) -> Any:
+    """The call, with its arguments made to fit the schema when its function is strict."""
+    schema = strict.get(call.name)
+    if schema is None:
+        return call
+    try:
+        arguments = json.loads(call.arguments)
+    except json.JSONDecodeError:
+        arguments = {}
+    return replace(call, arguments=json.dumps(conform(arguments, schema), ensure_ascii=False))
+
+
+def structured_answer(request: Request, prose: str, schema: dict[str, Any]) -> str:
+    """The final answer as JSON of `schema`: the values the pipeline binds from the question and
+    the prose answer to the schema's properties, then fitted to the schema."""
+    tool = Tool("answer", schema.get("description", ""), schema)
+    said = [m for m in request.messages if m.role in ("system", "developer", "user")]
+    asked = replace(
+        request,
+        messages=(*said, Message("user", prose)),
+        tools=(tool,),
+        tool_choice="answer",
+        forced=True,
+        fault=None,
+    )
+    calls = decide(asked).calls
+    values = json.loads(calls[0].arguments) if calls else {}
+    return json.dumps(conform(values, schema), ensure_ascii=False)

@@ -1,0 +1,236 @@
+"""Gemini's REST shape (`POST /v1beta/models/{model}:generateContent`) over the one understanding.
+
+    >>> reply = generate("wirelab-offline", {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]})
+    >>> reply["candidates"][0]["finishReason"], list(reply["candidates"][0]["content"]["parts"][0])
+    ('STOP', ['text'])
+
+`contents` are turns of `parts`: the model's turn holds `functionCall` parts
+(`name`, `args` as an object, no id), and the next user turn holds one
+`functionResponse` part per call (`name`, `response` as an object) - paired
+by name, in order, or by `id` when a call carries one. An error result is a
+`response` with an `error` member. Tools are `functionDeclarations` (types
+may be upper case, as in OpenAPI); `toolConfig.functionCallingConfig.mode` is
+AUTO, ANY (with `allowedFunctionNames`) or NONE. `chunks` cuts a reply for
+`:streamGenerateContent?alt=sse`: text a word at a time, each call whole.
+Left out: every other part kind (inline data, files, code execution), safety
+ratings, candidate counts above 1. Errors have Google's shape (`error_body`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from wirelab.offline_model.edge import Thought, think
+from wirelab.offline_model.request import RequestError, invalid
+from wirelab.offline_model.tokens import count_tokens
+from wirelab.offline_model.wire_format import prompt_tokens, words_of
+
+STATUS = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT"}
+PAIRING = (
+    "Please ensure that the number of function response parts is equal to the number of "
+    "function call parts of the function call turn."
+)
+
+
+def generate(model: str, body: Any) -> dict[str, Any]:
+    """The `GenerateContentResponse` for a request body (raises `RequestError`)."""
+    if not isinstance(body, dict):
+        raise invalid(None, "Invalid JSON payload received. The body must be a JSON object.")
+    return response_object(think(to_chat(model, body)))
+
+
+def to_chat(model: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The Chat Completions body for a Gemini body."""
+    messages = [*_system(body.get("systemInstruction")), *chat_messages(body.get("contents"))]
+    chat: dict[str, Any] = {"model": model, "messages": messages}
+    declarations = [d for tool in body.get("tools") or [] for d in (tool.get("functionDeclarations") or [])]
+    if declarations:
+        chat["tools"] = [chat_tool(d) for d in declarations]
+        chat.update(_mode(body.get("toolConfig")))
+    config = body.get("generationConfig") or {}
+    if config.get("maxOutputTokens") is not None:
+        chat["max_tokens"] = config["maxOutputTokens"]
+    schema = config.get("responseJsonSchema") or config.get("responseSchema")
+    if schema is not None:
+        chat["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "response", "schema": lower_types(schema)},
+        }
+    return chat
+
+
+def _system(instruction: Any) -> list[dict[str, Any]]:
+    if instruction is None:
+        return []
+    parts = instruction.get("parts") if isinstance(instruction, dict) else None
+    if not isinstance(parts, list):
+        raise invalid("systemInstruction", "systemInstruction must be a Content with text parts.")
+    return [{"role": "system", "content": "\n".join(str(p.get("text", "")) for p in parts)}]
+
+
+def chat_messages(contents: Any) -> list[dict[str, Any]]:
+    """Turns as Chat Completions messages; each functionResponse is paired with a call."""
+    if not isinstance(contents, list) or not contents:
+        raise invalid("contents", "* GenerateContentRequest.contents: contents is not specified")
+    chat: list[dict[str, Any]] = []
+    open_calls: list[tuple[str, str]] = []  # (id, name) of calls not answered yet
+    for i, turn in enumerate(contents):
+        role, parts = _read(turn, i)
+        responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
+        if (open_calls or responses) and len(responses) != len(open_calls):
+            raise invalid(f"contents[{i}]", PAIRING)
+        chat += [_result(response, open_calls) for response in responses]
+        calls = [p["functionCall"] for p in parts if "functionCall" in p]
+        open_calls = [(str(c.get("id") or f"call_{i}_{k}"), c.get("name", "")) for k, c in enumerate(calls)]
+        text = "\n".join(str(p["text"]) for p in parts if "text" in p)
+        if role == "model":
+            tool_calls = [_call(call, call_id) for call, (call_id, _) in zip(calls, open_calls, strict=True)]
+            chat.append(
+                {
+                    "role": "assistant",
+                    "content": text or None,
+                    **({"tool_calls": tool_calls} if calls else {}),
+                }
+            )
+        elif text:
+            chat.append({"role": "user", "content": text})
+    if open_calls:
+        raise invalid("contents", PAIRING)
+    return chat
+
+
+def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
+    if not isinstance(turn, dict) or not isinstance(turn.get("parts"), list):
+        raise invalid(
+            f"contents[{i}]",
+            f"* GenerateContentRequest.contents[{i}].parts: contents.parts must not be empty.",
+        )
+    role = turn.get("role", "user")
+    if role not in ("user", "model"):
+        raise invalid(f"contents[{i}].role", f"Please use a valid role: user, model. Got {role!r}.")
+    for j, part in enumerate(turn["parts"]):
+        if not isinstance(part, dict) or not {"text", "functionCall", "functionResponse"} & set(part):
+            raise invalid(f"contents[{i}].parts[{j}]", "The offline model reads text, functionCall and "
+                          "functionResponse parts only.")  # fmt: skip
+    return role, turn["parts"]
+
+
+def _call(call: dict[str, Any], call_id: str) -> dict[str, Any]:
+    arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
+    return {"id": call_id, "type": "function", "function": {"name": call.get("name"), "arguments": arguments}}
+
+
+def _result(response: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+    """A functionResponse as a tool message, paired by id if it has one, else by name."""
+    key = 0 if response.get("id") else 1
+    wanted = response.get("id") or response.get("name")
+    match = next((pair for pair in open_calls if pair[key] == wanted), None)
+    if match is None:
+        raise invalid("contents", f"{PAIRING} No call of {wanted!r} is waiting for a response.")
+    open_calls.remove(match)
+    return {
+        "role": "tool",
+        "tool_call_id": match[0],
+        "content": json.dumps(response.get("response", {}), ensure_ascii=False),
+    }
+
+
+def lower_types(schema: Any) -> Any:
+    """An OpenAPI-style schema ('type': 'STRING') in JSON Schema's lower case."""
+    if isinstance(schema, list):
+        return [lower_types(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        k: (v.lower() if k == "type" and isinstance(v, str) else lower_types(v)) for k, v in schema.items()
+    }
+
+
+def chat_tool(declaration: Any) -> dict[str, Any]:
+    if not isinstance(declaration, dict) or not isinstance(declaration.get("name"), str):
+        raise invalid(
+            "tools", "* GenerateContentRequest.tools[0].function_declarations[0].name: Name is required."
+        )
+    parameters = declaration.get("parametersJsonSchema") or lower_types(declaration.get("parameters"))
+    function = {"name": declaration["name"], "description": declaration.get("description", "")}
+    return {
+        "type": "function",
+        "function": {**function, **({"parameters": parameters} if parameters else {})},
+    }
+
+
+def _mode(config: Any) -> dict[str, Any]:
+    calling = (config or {}).get("functionCallingConfig") or {}
+    mode = calling.get("mode", "AUTO")
+    if mode not in ("AUTO", "ANY", "NONE", "VALIDATED"):
+        raise invalid(
+            "toolConfig", f"Invalid value at 'tool_config.function_calling_config.mode' ({mode!r})."
+        )
+    allowed = calling.get("allowedFunctionNames") or []
+    if mode == "ANY" and len(allowed) == 1:
+        return {"tool_choice": {"type": "function", "function": {"name": allowed[0]}}}
+    return {"tool_choice": {"AUTO": "auto", "VALIDATED": "auto", "ANY": "required", "NONE": "none"}[mode]}
+
+
+def response_object(thought: Thought) -> dict[str, Any]:
+    parts: list[dict[str, Any]] = []
+    if thought.reply.content:
+        parts.append({"text": thought.reply.content})
+    for call in thought.reply.calls:
+        try:
+            args = json.loads(call.arguments)
+        except json.JSONDecodeError:
+            args = {}
+        parts.append({"functionCall": {"name": call.name, "args": args if isinstance(args, dict) else {}}})
+    made = sum(count_tokens(json.dumps(part, ensure_ascii=False)) for part in parts)
+    prompt = prompt_tokens(thought.request)
+    return {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": parts},
+                "finishReason": "MAX_TOKENS" if thought.finish == "length" else "STOP",
+                "index": 0,
+            }
+        ],
+        "usageMetadata": {
+            "promptTokenCount": prompt,
+            "candidatesTokenCount": made,
+            "totalTokenCount": prompt + made,
+        },
+        "modelVersion": thought.request.model,
+        "responseId": hashlib.sha256(f"{thought.digest}:gemini".encode()).hexdigest()[:22],
+    }
+
+
+def chunks(whole: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The streamed responses: text a word at a time, each call whole, then the finish reason."""
+    candidate = whole["candidates"][0]
+    pieces = [
+        {"text": word}
+        for part in candidate["content"]["parts"]
+        if "text" in part
+        for word in words_of(part["text"])
+    ] + [part for part in candidate["content"]["parts"] if "functionCall" in part]
+    for k, piece in enumerate(pieces):
+        last = k == len(pieces) - 1
+        yield {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": [piece]},
+                    "index": 0,
+                    **({"finishReason": candidate["finishReason"]} if last else {}),
+                }
+            ],
+            **({"usageMetadata": whole["usageMetadata"]} if last else {}),
+            "modelVersion": whole["modelVersion"],
+            "responseId": whole["responseId"],
+        }
+
+
+def error_body(error: RequestError) -> dict[str, Any]:
+    """Google's error shape: {"error": {"code", "message", "status"}}."""
+    status = STATUS.get(error.status, "INTERNAL" if error.status >= 500 else "INVALID_ARGUMENT")
+    return {"error": {"code": error.status, "message": error.message, "status": status}}

@@ -1,0 +1,420 @@
+"""OpenAI's Responses API (`POST /v1/responses`) over the offline model's one understanding.
+
+    >>> reply = respond({"model": "wirelab-offline", "input": "Hi"})
+    >>> reply["object"], reply["status"], [item["type"] for item in reply["output"]]
+    ('response', 'completed', ['message'])
+
+The request is rewritten as a Chat Completions body (`to_chat`) and answered
+by `edge.think`; the reply is written back as output items: a `message` with
+`output_text`, or one `function_call` item per call (`call_id` pairs its
+`function_call_output`; `id` names the item). With `reasoning` set the model
+also emits a `reasoning` item first, which must be passed back with its calls,
+as a reasoning model's must. A response is stored (unless `store: false`) so
+that `previous_response_id` continues it. `events` cuts a response into the
+streamed events. Hosted `mcp` tools are run by `hosted_mcp`. Left out:
+built-in tools other than `mcp`, images and files, `conversation`, background mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wirelab.offline_model.edge import Thought, think
+from wirelab.offline_model.request import RequestError, invalid
+from wirelab.offline_model.tokens import count_tokens
+from wirelab.offline_model.wire_format import CREATED, FRAGMENT, prompt_tokens, request_digest, words_of
+
+STORE_SIZE = 1000
+TEXT_PARTS = ("input_text", "output_text", "text")
+
+
+@dataclass
+class Stored:
+    """A stored response: the conversation so far as Chat Completions messages, and the hosted
+    MCP state (approvals asked for)."""
+
+    messages: list[dict[str, Any]]
+    mcp: dict[str, Any] = field(default_factory=dict)
+
+
+class ResponseStore:
+    """The last `STORE_SIZE` stored responses by id (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[str, Stored] = OrderedDict()
+        self._lock = threading.Lock()
+        self.reasoning_of: dict[str, str] = {}
+
+    def put(self, response_id: str, stored: Stored) -> None:
+        with self._lock:
+            self._items[response_id] = stored
+            self._items.move_to_end(response_id)
+            while len(self._items) > STORE_SIZE:
+                self._items.popitem(last=False)
+
+    def note_reasoning(self, reasoning_of: dict[str, str]) -> None:
+        """Remember which reasoning item each call item came with (the last `STORE_SIZE`*8)."""
+        with self._lock:
+            self.reasoning_of.update(reasoning_of)
+            while len(self.reasoning_of) > 8 * STORE_SIZE:
+                del self.reasoning_of[next(iter(self.reasoning_of))]
+
+    def get(self, response_id: str) -> Stored:
+        with self._lock:
+            if response_id not in self._items:
+                raise invalid(
+                    "previous_response_id",
+                    f"Previous response with id '{response_id}' not found.",
+                    "previous_response_not_found",
+                )
+            return self._items[response_id]
+
+
+STORE = ResponseStore()
+
+
+def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
+    """The `response` object for a request body (raises `RequestError`)."""
+    if not isinstance(body, dict):
+        raise invalid(None, "The request body must be a JSON object.")
+    chat, previous = to_chat(body, store)
+    thought = think(chat)
+    response = response_object(body, chat, thought)
+    store.note_reasoning(_reasoning_map(response))  # kept even with `store: false`: items carry ids
+    if body.get("store", True) is not False:
+        store.put(response["id"], Stored(previous + _as_chat(response["output"])))
+    return response
+
+
+def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the Chat Completions body for `body`, the conversation it continues with its input)."""
+    if "model" not in body:
+        raise invalid("model", "Missing required parameter: 'model'.", "missing_required_parameter")
+    previous: list[dict[str, Any]] = []
+    if body.get("previous_response_id") is not None:
+        previous = list(store.get(str(body["previous_response_id"])).messages)
+    items = read_input(body.get("input"))
+    _check_reasoning(items, store)
+    conversation = previous + input_messages(items)
+    _check_outputs(conversation)
+    messages = list(conversation)
+    if isinstance(body.get("instructions"), str):
+        messages = [{"role": "developer", "content": body["instructions"]}, *messages]
+    chat = {
+        "model": body.get("model"),
+        "messages": messages,
+        "fault": body.get("fault"),
+        "stream": False,
+    }
+    tools = [
+        chat_tool(tool, k) for k, tool in enumerate(body.get("tools") or []) if tool.get("type") != "mcp"
+    ]
+    if tools:
+        chat["tools"] = tools
+        chat["parallel_tool_calls"] = body.get("parallel_tool_calls")
+    if body.get("tool_choice") is not None and tools:
+        chat["tool_choice"] = chat_tool_choice(body["tool_choice"])
+    if body.get("max_output_tokens") is not None:
+        chat["max_completion_tokens"] = body["max_output_tokens"]
+    text_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
+    if isinstance(text_format, dict) and text_format.get("type") == "json_schema":
+        chat["response_format"] = {"type": "json_schema", "json_schema": text_format}
+    return {k: v for k, v in chat.items() if v is not None}, conversation
+
+
+def read_input(given: Any) -> list[dict[str, Any]]:
+    """The input as a list of items; a string is one user message."""
+    if given is None:
+        return []
+    if isinstance(given, str):
+        return [{"type": "message", "role": "user", "content": given}]
+    if not isinstance(given, list) or not all(isinstance(item, dict) for item in given):
+        raise invalid("input", "Invalid 'input': expected a string or an array of input items.")
+    return given
+
+
+def input_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Input items as Chat Completions messages: consecutive `function_call` items become one
+    assistant message with `tool_calls`; a `function_call_output` becomes a `tool` message."""
+    messages: list[dict[str, Any]] = []
+    for k, item in enumerate(items):
+        kind = item.get("type", "message")
+        if kind == "message":
+            messages.append(_message(item, k))
+        elif kind == "function_call":
+            _add_call(messages, item, k)
+        elif kind == "function_call_output":
+            messages.append({"role": "tool", "tool_call_id": _call_id(item, k), "content": _output(item, k)})
+        elif kind not in (
+            "reasoning",
+            "mcp_list_tools",
+            "mcp_call",
+            "mcp_approval_request",
+            "mcp_approval_response",
+        ):
+            raise invalid(f"input[{k}].type", f"Invalid value: '{kind}'. The offline model reads message, "
+                          "function_call, function_call_output, reasoning and mcp items.")  # fmt: skip
+    return messages
+
+
+def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
+    role = item.get("role")
+    if role not in ("user", "system", "developer", "assistant"):
+        raise invalid(
+            f"input[{k}].role",
+            f"Invalid value: '{role}'. Supported values are: 'user', 'assistant', 'system', and 'developer'.",
+        )
+    content = item.get("content")
+    if isinstance(content, list):
+        texts = []
+        for j, part in enumerate(content):
+            if (
+                not isinstance(part, dict)
+                or part.get("type") not in TEXT_PARTS
+                or not isinstance(part.get("text"), str)
+            ):
+                raise invalid(f"input[{k}].content[{j}]", "The offline model reads only text content parts "
+                              '({"type": "input_text", "text": …}).')  # fmt: skip
+            texts.append(part["text"])
+        content = "\n".join(texts)
+    if not isinstance(content, str):
+        raise invalid(
+            f"input[{k}].content", f"Invalid 'input[{k}].content': expected a string or text parts."
+        )
+    return {"role": role, "content": content}
+
+
+def _call_id(item: dict[str, Any], k: int) -> str:
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        raise invalid(f"input[{k}].call_id", f"Missing required parameter: 'input[{k}].call_id'.",
+                      "missing_required_parameter")  # fmt: skip
+    return call_id
+
+
+def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> None:
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str) or not isinstance(item.get("name"), str):
+        raise invalid(f"input[{k}].arguments", f"Invalid 'input[{k}]': a function_call needs 'name' and "
+                      "'arguments' as a JSON string.")  # fmt: skip
+    call = {
+        "id": _call_id(item, k),
+        "type": "function",
+        "function": {"name": item["name"], "arguments": arguments},
+    }
+    last = messages[-1] if messages else None
+    if last is not None and last["role"] == "assistant":
+        last.setdefault("tool_calls", []).append(call)
+    else:
+        messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def _output(item: dict[str, Any], k: int) -> str:
+    output = item.get("output")
+    if isinstance(output, list):
+        output = "\n".join(part.get("text", "") for part in output if isinstance(part, dict))
+    if not isinstance(output, str):
+        raise invalid(f"input[{k}].output", f"Invalid 'input[{k}].output': expected a string.")
+    return output
+
+
+def _check_outputs(messages: list[dict[str, Any]]) -> None:
+    """Every output answers a call made before it, and every call has an output (the API's words)."""
+    open_calls: list[str] = []
+    for message in messages:
+        if message["role"] == "tool":
+            if message["tool_call_id"] not in open_calls:
+                raise invalid(
+                    "input",
+                    f"No tool call found for function call output with call_id {message['tool_call_id']}.",
+                )
+            open_calls.remove(message["tool_call_id"])
+        else:
+            if open_calls:
+                raise invalid("input", f"No tool output found for function call {open_calls[0]}.")
+            open_calls = [call["id"] for call in message.get("tool_calls", [])]
+    if open_calls:
+        raise invalid("input", f"No tool output found for function call {open_calls[0]}.")
+
+
+def _check_reasoning(items: list[dict[str, Any]], store: ResponseStore) -> None:
+    """A call item that came with a reasoning item must be passed back with it."""
+    given = {item.get("id") for item in items if item.get("type") == "reasoning"}
+    for item in items:
+        needed = store.reasoning_of.get(str(item.get("id")))
+        if item.get("type") == "function_call" and needed and needed not in given:
+            raise invalid(
+                "input",
+                f"Item '{item['id']}' of type 'function_call' was provided without its "
+                f"required 'reasoning' item: '{needed}'.",
+            )
+
+
+def chat_tool(tool: Any, k: int) -> dict[str, Any]:
+    """A Responses function tool ({"type", "name", "parameters", "strict"}) in Chat's shape."""
+    if not isinstance(tool, dict) or tool.get("type") != "function":
+        kind = tool.get("type") if isinstance(tool, dict) else tool
+        raise invalid(f"tools[{k}].type", f"Invalid value: '{kind}'. The offline model supports "
+                      "'function' and 'mcp' tools.")  # fmt: skip
+    function = {
+        key: tool[key] for key in ("name", "description", "parameters", "strict") if tool.get(key) is not None
+    }
+    return {"type": "function", "function": function}
+
+
+def chat_tool_choice(choice: Any) -> Any:
+    """'auto' | 'none' | 'required' | {"type": "function", "name"} in Chat's shape."""
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        return {"type": "function", "function": {"name": choice.get("name")}}
+    return choice
+
+
+def _digest_id(prefix: str, digest: str, k: int | str = "") -> str:
+    return prefix + hashlib.sha256(f"{digest}:{prefix}:{k}".encode()).hexdigest()[:32]
+
+
+def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]:
+    """The output items of a reply: an optional reasoning item, then a message or calls."""
+    digest, reply = request_digest(body), thought.reply
+    items: list[dict[str, Any]] = []
+    if isinstance(body.get("reasoning"), dict) and body["reasoning"].get("effort") not in (None, "none"):
+        items.append(
+            {"id": _digest_id("rs_", digest), "type": "reasoning", "summary": _summary(body, thought)}
+        )
+    if reply.content is not None:
+        text = {"type": "output_text", "text": reply.content, "annotations": [], "logprobs": []}
+        items.append({"id": _digest_id("msg_", digest), "type": "message", "role": "assistant",
+                      "status": "completed", "content": [text]})  # fmt: skip
+    for k, call in enumerate(reply.calls):
+        items.append({"id": _digest_id("fc_", digest, k), "type": "function_call", "status": "completed",
+                      "call_id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
+    return items
+
+
+def _summary(body: dict[str, Any], thought: Thought) -> list[dict[str, str]]:
+    if not body["reasoning"].get("summary"):
+        return []
+    names = ", ".join(call.name for call in thought.reply.calls)
+    text = f"The request needs {names}." if names else "The request needs an answer in words."
+    return [{"type": "summary_text", "text": text}]
+
+
+def response_object(body: dict[str, Any], chat: dict[str, Any], thought: Thought) -> dict[str, Any]:
+    """The whole `response` object."""
+    output = output_items(body, thought)
+    made = sum(count_tokens(json.dumps(item, ensure_ascii=False)) for item in output)
+    prompt = prompt_tokens(thought.request)
+    cut = thought.finish == "length"
+    return {
+        "id": _digest_id("resp_", request_digest(body)),
+        "object": "response",
+        "created_at": CREATED,
+        "status": "incomplete" if cut else "completed",
+        "error": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
+        "instructions": body.get("instructions"),
+        "max_output_tokens": body.get("max_output_tokens"),
+        "model": thought.request.model,
+        "output": output,
+        "parallel_tool_calls": thought.request.parallel_tool_calls,
+        "previous_response_id": body.get("previous_response_id"),
+        "reasoning": body.get("reasoning") or {"effort": None, "summary": None},
+        "store": body.get("store", True) is not False,
+        "temperature": body.get("temperature", 1.0),
+        "text": body.get("text") or {"format": {"type": "text"}},
+        "tool_choice": body.get("tool_choice", "auto"),
+        "tools": body.get("tools") or [],
+        "top_p": body.get("top_p", 1.0),
+        "truncation": "disabled",
+        "usage": {
+            "input_tokens": prompt,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": made,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": prompt + made,
+        },
+        "user": None,
+        "metadata": body.get("metadata") or {},
+    }
+
+
+def _as_chat(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Output items as the Chat Completions messages they continue a conversation with."""
+    return input_messages([item for item in output if item["type"] in ("message", "function_call")])
+
+
+def _reasoning_map(response: dict[str, Any]) -> dict[str, str]:
+    reasoning = next((item["id"] for item in response["output"] if item["type"] == "reasoning"), None)
+    if reasoning is None:
+        return {}
+    return {item["id"]: reasoning for item in response["output"] if item["type"] == "function_call"}
+
+
+def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The streamed events of a response, in the API's order, numbered by `sequence_number`."""
+    started = {**response, "status": "in_progress", "output": [], "usage": None}
+    raw: list[dict[str, Any]] = [
+        {"type": "response.created", "response": started},
+        {"type": "response.in_progress", "response": started},
+    ]
+    for index, item in enumerate(response["output"]):
+        raw += list(_item_events(index, item))
+    done = "response.incomplete" if response["status"] == "incomplete" else "response.completed"
+    raw.append({"type": done, "response": response})
+    for number, event in enumerate(raw):
+        yield {**event, "sequence_number": number}
+
+
+def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    where = {"output_index": index}
+    if item["type"] == "function_call":
+        yield {
+            "type": "response.output_item.added",
+            **where,
+            "item": {**item, "arguments": "", "status": "in_progress"},
+        }
+        text = item["arguments"]
+        for start in range(0, len(text), FRAGMENT):
+            yield {"type": "response.function_call_arguments.delta", **where, "item_id": item["id"],
+                   "delta": text[start : start + FRAGMENT]}  # fmt: skip
+        yield {
+            "type": "response.function_call_arguments.done",
+            **where,
+            "item_id": item["id"],
+            "arguments": text,
+        }
+    elif item["type"] == "message":
+        yield {
+            "type": "response.output_item.added",
+            **where,
+            "item": {**item, "content": [], "status": "in_progress"},
+        }
+        yield from _text_events(index, item)
+    else:
+        yield {"type": "response.output_item.added", **where, "item": item}
+    yield {"type": "response.output_item.done", **where, "item": item}
+
+
+def _text_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    part = item["content"][0]
+    where = {"output_index": index, "item_id": item["id"], "content_index": 0}
+    yield {"type": "response.content_part.added", **where, "part": {**part, "text": ""}}
+    for piece in words_of(part["text"]):
+        yield {"type": "response.output_text.delta", **where, "delta": piece, "logprobs": []}
+    yield {"type": "response.output_text.done", **where, "text": part["text"], "logprobs": []}
+    yield {"type": "response.content_part.done", **where, "part": part}
+
+
+def error_body(error: RequestError) -> dict[str, Any]:
+    """OpenAI's error shape; a Chat Completions path in `param` is given in the Responses' terms."""
+    body = error.body()
+    for key in ("param", "message"):
+        if isinstance(body["error"][key], str):
+            body["error"][key] = body["error"][key].replace(".function.", ".").replace("messages", "input")
+    return body

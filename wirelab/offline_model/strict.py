@@ -1,0 +1,299 @@
+"""Strict mode: which schemas it accepts, and arguments that always fit them.
+
+    >>> strict_problem({"type": "object", "properties": {"city": {"type": "string"}}})[-15:]
+    "Missing 'city'."
+    >>> conform({"city": 3}, {"type": "object", "properties": {"city": {"type": "string"}},
+    ...                       "required": ["city"], "additionalProperties": False})
+    {'city': '3'}
+
+A real provider keeps a strict call inside its schema by constrained decoding: the
+sampler may only emit tokens the schema allows. The offline model gets the same
+guarantee after the fact: `conform` keeps every value that already fits and
+replaces the rest with the nearest value that does (a number read from text, an
+enum's value in another case, `null` where the type allows it, else the type's
+simplest value). So strict mode fixes the *shape* and the *syntax*; it cannot
+fix the *meaning* (an order id that does not exist still fits `"type": "string"`).
+
+`strict_problem` applies OpenAI's rules for strict schemas, in its wording: the
+root is an object; every object lists all its properties in `required` and sets
+`additionalProperties: false`; only the keywords in `KEYWORDS`; at most
+`MAX_DEPTH` levels of nesting. Left out: the limits on total properties and on
+the length of names and enum values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+MAX_DEPTH = 10
+KEYWORDS = frozenset(
+    {
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const",
+        "anyOf", "description", "title", "$defs", "definitions", "$ref", "$schema", "default",
+        "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+        "exclusiveMinimum", "minItems", "maxItems",
+    }
+)  # fmt: skip
+FORMATS = {
+    "date-time": "2026-01-01T00:00:00Z",
+    "time": "00:00:00Z",
+    "date": "2026-01-01",
+    "duration": "P1D",
+    "email": "someone@example.com",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+}
+SIMPLEST = {
+    "string": "",
+    "integer": 0,
+    "number": 0,
+    "boolean": False,
+    "array": [],
+    "object": {},
+    "null": None,
+}
+
+
+def strict_problem(schema: Any) -> str | None:
+    """Why strict mode refuses `schema` (OpenAI's wording), or None when it accepts it."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        kind = schema.get("type") if isinstance(schema, dict) else None
+        return f"schema must be a JSON Schema of 'type: \"object\"', got 'type: \"{kind}\"'."
+    return _problem(schema, (), 1)
+
+
+def _problem(schema: Any, context: tuple[str, ...], depth: int) -> str | None:
+    if not isinstance(schema, dict):
+        return None
+    if depth > MAX_DEPTH:
+        return f"{depth} levels of nesting exceeds limit of {MAX_DEPTH}."
+    unknown = next((key for key in schema if key not in KEYWORDS), None)
+    if unknown is not None:
+        return f"In context={context}, '{unknown}' is not permitted."
+    if schema.get("format") not in (None, *FORMATS):
+        return f"In context={context}, format '{schema['format']}' is not supported."
+    if _is_object(schema):
+        problem = _object_problem(schema, context)
+        if problem:
+            return problem
+    for key, child, deeper in _children(schema):
+        problem = _problem(child, (*context, *key), depth + deeper)
+        if problem:
+            return problem
+    return None
+
+
+def _is_object(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+def _object_problem(schema: dict[str, Any], context: tuple[str, ...]) -> str | None:
+    properties = schema.get("properties", {})
+    missing = [name for name in properties if name not in (schema.get("required") or [])]
+    if missing or not isinstance(schema.get("required", []), list):
+        return (
+            f"In context={context}, 'required' is required to be supplied and to be an array "
+            f"including every key in properties. Missing '{missing[0] if missing else ''}'."
+        )
+    if schema.get("additionalProperties") is not False:
+        return f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
+    return None
+
+
+def _children(schema: dict[str, Any]) -> list[tuple[tuple[str, ...], Any, int]]:
+    """(context path, child schema, added depth) for each schema inside `schema`."""
+    found: list[tuple[tuple[str, ...], Any, int]] = []
+    for name, child in (schema.get("properties") or {}).items():
+        found.append((("properties", name), child, 1))
+    if isinstance(schema.get("items"), dict):
+        found.append((("items",), schema["items"], 1))
+    for k, option in enumerate(schema.get("anyOf") or []):
+        found.append((("anyOf", str(k)), option, 0))
+    for key in ("$defs", "definitions"):
+        for name, child in (schema.get(key) or {}).items():
+            found.append(((key, name), child, 0))
+    return found
+
+
+def conform(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None, depth: int = 0) -> Any:
+    """`value` changed as little as needed to validate against a strict `schema`."""
+    root = root if root is not None else schema
+    schema = _resolved(schema, root)
+    if _fits(value, schema, root):
+        return value
+    if depth > 2 * MAX_DEPTH:
+        return None
+    for option in schema.get("anyOf") or []:
+        candidate = conform(value, option, root, depth + 1)
+        if _fits(candidate, option, root):
+            return candidate
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return _nearest_choice(value, schema["enum"])
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    if value is None and "null" in kinds or not schema.get("type"):
+        return None
+    for kind in [k for k in kinds if k != "null"] + (["null"] if "null" in kinds else []):
+        candidate = _as_kind(value, kind, schema, root, depth)
+        if _fits(candidate, schema, root):
+            return candidate
+    return None
+
+
+def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, or what its local `$ref` ('#/$defs/x') points at."""
+    seen = 0
+    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/") and seen < 32:
+        target: Any = root
+        for part in schema["$ref"][2:].split("/"):
+            target = (
+                target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
+            )
+        schema, seen = target, seen + 1
+    return schema
+
+
+def _fits(value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
+    validator = Draft202012Validator(
+        {**schema, "$defs": root.get("$defs", {}), "definitions": root.get("definitions", {})}
+    )
+    return validator.is_valid(value)
+
+
+def _nearest_choice(value: Any, choices: list[Any]) -> Any:
+    """The choice equal to `value` but for case and spaces, else the first choice."""
+    words = str(value).strip().casefold()
+    return next((choice for choice in choices if str(choice).strip().casefold() == words), choices[0])
+
+
+def _as_kind(value: Any, kind: str, schema: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
+    if kind == "object":
+        given = value if isinstance(value, dict) else {}
+        return {
+            name: conform(given.get(name), child, root, depth + 1)
+            for name, child in (schema.get("properties") or {}).items()
+        }
+    if kind == "array":
+        return _array(value, schema, root, depth)
+    if kind in ("number", "integer"):
+        return _number(value, kind, schema)
+    if kind == "string":
+        return _string(value, schema)
+    if kind == "boolean":
+        return value if isinstance(value, bool) else str(value).strip().lower() in ("true", "yes", "1")
+    return SIMPLEST.get(kind)
+
+
+def _array(value: Any, schema: dict[str, Any], root: dict[str, Any], depth: int) -> list[Any]:
+    items = value if isinstance(value, list) else ([] if value is None else [value])
+    items = items[: schema.get("maxItems", len(items))]
+    item_schema = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    items = [conform(item, item_schema, root, depth + 1) for item in items]
+    while len(items) < schema.get("minItems", 0):
+        items.append(conform(None, item_schema, root, depth + 1))
+    return items
+
+
+def _number(value: Any, kind: str, schema: dict[str, Any]) -> int | float:
+    """A number read from `value` (or 0), then moved into the schema's range and step."""
+    found = re.search(r"-?\d+(?:\.\d+)?", str(value)) if not isinstance(value, bool) else None
+    number = float(found.group()) if found else 0.0
+    step = schema.get("multipleOf", 1 if kind == "integer" else None)
+    low = max(
+        (b for b in (schema.get("minimum"), _above(schema, "exclusiveMinimum", step)) if b is not None),
+        default=None,
+    )
+    high = min(
+        (b for b in (schema.get("maximum"), _above(schema, "exclusiveMaximum", step, -1)) if b is not None),
+        default=None,
+    )
+    number = min(max(number, low if low is not None else number), high if high is not None else number)
+    if step:
+        number = _on_step(number, step, low, high)
+    return int(number) if kind == "integer" else number
+
+
+def _above(schema: dict[str, Any], key: str, step: float | None, sign: int = 1) -> float | None:
+    """An exclusive bound as an inclusive one: one step (or a small amount) inside it."""
+    if schema.get(key) is None:
+        return None
+    return schema[key] + sign * (step or 1e-6)
+
+
+def _on_step(number: float, step: float, low: float | None, high: float | None) -> float:
+    """The multiple of `step` nearest `number` that stays within [low, high] (if there is one)."""
+    near = round(number / step)
+    for k in (near, near + 1, near - 1):
+        candidate = k * step
+        if (low is None or candidate >= low) and (high is None or candidate <= high):
+            return candidate
+    return near * step
+
+
+def _string(value: Any, schema: dict[str, Any]) -> str:
+    if schema.get("format") in FORMATS:
+        return FORMATS[schema["format"]]
+    text = value if isinstance(value, str) else ("" if value is None else json.dumps(value))
+    if "pattern" in schema and not re.search(schema["pattern"], text):
+        return example_of(schema["pattern"])
+    return text
+
+
+def example_of(pattern: str) -> str:
+    """A short string that `pattern` matches: '^[A-Z]{2}-\\d+$' -> 'AA-0'."""
+    return "".join(_example(token) for token in _parse(pattern))
+
+
+def _parse(pattern: str) -> Any:
+    import re._parser as parser  # the standard library's own reading of a pattern
+
+    return parser.parse(pattern)
+
+
+def _example(token: tuple[Any, Any]) -> str:
+    import re._constants as c
+
+    op, arg = token
+    if op is c.LITERAL:
+        return chr(arg)
+    if op is c.NOT_LITERAL:
+        return "a" if arg != ord("a") else "b"
+    if op is c.ANY:
+        return "a"
+    if op is c.IN:
+        return _in_example(arg)
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+        low, _high, body = arg
+        return "".join(_example(t) for t in body) * low
+    if op is c.SUBPATTERN:
+        return "".join(_example(t) for t in arg[-1])
+    if op is c.BRANCH:
+        return "".join(_example(t) for t in arg[1][0])
+    if op is c.CATEGORY:
+        return _CATEGORY.get(str(arg), "a")
+    return ""  # anchors (^, $, \b) and lookarounds match no characters
+
+
+_CATEGORY = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " ", "CATEGORY_NOT_DIGIT": "a"}
+
+
+def _in_example(items: list[tuple[Any, Any]]) -> str:
+    import re._constants as c
+
+    if items and items[0][0] is c.NEGATE:
+        excluded = "".join(chr(arg) for op, arg in items[1:] if op is c.LITERAL)
+        return next(ch for ch in "a0_ -" if ch not in excluded)
+    op, arg = items[0]
+    if op is c.LITERAL:
+        return chr(arg)
+    if op is c.RANGE:
+        return chr(arg[0])
+    return _CATEGORY.get(str(arg), "a")

@@ -83,8 +83,10 @@ class Client:
         on_sampling: RequestHandler | None = None,
         roots: Sequence[dict[str, str]] | None = None,
         on_elicitation: RequestHandler | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.transport, self.timeout = transport, timeout
+        self.extensions = dict(extensions or {})  # declared by reverse-DNS id, e.g. MCP Apps
         self.on_sampling, self.on_elicitation = on_sampling, on_elicitation
         self.roots = checked_roots(roots) if roots is not None else None
         self._serving: dict[Any, asyncio.Task] = {}
@@ -152,8 +154,9 @@ class Client:
         return result
 
     def capabilities(self) -> dict[str, Any]:
-        """What this client declares in `initialize`: only what it was given handlers for."""
-        return declared_capabilities(self.on_sampling, self.roots, self.on_elicitation)
+        """What this client declares in `initialize`: what it has handlers for, and its extensions."""
+        declared = declared_capabilities(self.on_sampling, self.roots, self.on_elicitation)
+        return declared | ({"extensions": self.extensions} if self.extensions else {})
 
     async def close(self) -> None:
         """Close the transport (the server sees EOF) and stop the reader."""

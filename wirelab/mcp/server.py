@@ -232,9 +232,10 @@ class Server:
 
 
 def _input_schema(fn: Callable[..., Any]) -> tuple[JSONSchema, str | None]:
-    """`fn`'s input schema, leaving out a parameter annotated `Context` (named in second place)."""
+    """`fn`'s input schema, leaving out a parameter annotated `Context` or a subclass (named second)."""
     hints = typing.get_type_hints(fn)
-    context = next((n for n, hint in hints.items() if hint is Context), None)
+    is_context = [isinstance(hint, type) and issubclass(hint, Context) for hint in hints.values()]
+    context = next((name for name, yes in zip(hints, is_context, strict=True) if yes), None)
     if context is None:
         return function_schema(fn), None
     signature = inspect.signature(fn)

@@ -115,13 +115,17 @@ def is_modern(message: Message, header_version: str | None) -> bool:
 def stamp(
     message: Message, client_info: Mapping[str, Any], capabilities: Mapping[str, Any] | None = None
 ) -> Message:
-    """`message` with the per-request envelope added to its `_meta` (other `_meta` keys kept)."""
+    """`message` with the per-request envelope added to its `_meta` (other `_meta` keys kept).
+
+    Capabilities the request already declares (an extension, say) stand when none are given.
+    """
     params = dict(message.get("params") or {})
+    declared = params.get("_meta", {}).get(CLIENT_CAPABILITIES_KEY, {})
     params["_meta"] = {
         **params.get("_meta", {}),
         PROTOCOL_VERSION_KEY: MODERN_PROTOCOL_VERSION,
         CLIENT_INFO_KEY: dict(client_info),
-        CLIENT_CAPABILITIES_KEY: dict(capabilities or {}),
+        CLIENT_CAPABILITIES_KEY: dict(capabilities if capabilities is not None else declared),
     }
     return {**message, "params": params}
 
@@ -310,8 +314,17 @@ class StatelessServer:
         return result
 
     def capabilities(self) -> dict[str, Any]:
-        """The server's, without `listChanged` or `subscribe`: both need subscriptions/listen."""
-        return {name: {} for name in self.server.capabilities()}
+        """The server's, without `listChanged` or `subscribe`: both need subscriptions/listen.
+
+        Extensions keep their settings; 2025-11-25's core `tasks` is the
+        `io.modelcontextprotocol/tasks` extension here (SEP-2663).
+        """
+        declared = self.server.capabilities()
+        modern: dict[str, Any] = {name: {} for name in declared if name not in ("tasks", "extensions")}
+        extensions = dict(declared.get("extensions", {}))
+        if "tasks" in declared:
+            extensions["io.modelcontextprotocol/tasks"] = {}
+        return modern | ({"extensions": extensions} if extensions else {})
 
     def finish(self, method: str, response: Message | None) -> Message | None:
         """Add what every 2026-07-28 result carries; rename the retired resource-not-found code."""
@@ -319,7 +332,7 @@ class StatelessServer:
             if response is not None and response["error"]["code"] == RESOURCE_NOT_FOUND:
                 response["error"]["code"] = INVALID_PARAMS  # -32002 is retired in 2026-07-28
             return response
-        result = {**response["result"], "resultType": "complete"}
+        result = {"resultType": "complete", **response["result"]}  # a task keeps its "task"
         result["_meta"] = {**result.get("_meta", {}), SERVER_INFO_KEY: self.server.info}
         if method in CACHEABLE_METHODS:
             result.update(ttlMs=0, cacheScope="public")  # 0: tools may change at any time

@@ -145,6 +145,7 @@ def test_the_inspector_fills_live_while_cells_run_and_errors_stand_out(lab, page
     errors = inspector.locator(".wi-row.wi-alert")
     assert errors.evaluate_all("rows => rows.map(r => r.dataset.kind)") == ["error", "error"]
     assert inspector.get_attribute("data-errors") == "2"
+    assert inspector.locator(".wi-count").inner_text().startswith("17 messages · 2 errors")
     page.wait_for_function(
         "() => document.querySelector('.wirelab-stepper')?.dataset.step === 'answer'", timeout=30_000
     )

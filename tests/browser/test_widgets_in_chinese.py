@@ -34,6 +34,9 @@ def test_the_inspector_and_the_stepper_show_chinese_labels_in_a_zh_notebook(lab,
     assert inspector.locator(".wi-clear").inner_text() == "清空"
     assert "条消息" in inspector.locator(".wi-count").inner_text()
     assert "方向" in inspector.locator(".wi-head").inner_text()
+    summaries = inspector.locator(".wi-c-sum").all_inner_texts()
+    assert any("条消息，最后一条是" in s for s in summaries), summaries  # the summaries speak Chinese
+    assert not any("messages, last" in s for s in summaries), summaries
     assert stepper.locator(".ls-title").inner_text() == "工具调用循环"
     names = stepper.locator(".ls-step .ls-name").all_inner_texts()
     assert names == ["定义", "发送", "决策", "执行", "追加", "回答"]

@@ -93,3 +93,13 @@ def test_the_stepper_in_chinese_names_the_six_steps_in_chinese(monkeypatch):
         stepper.close()
     assert steps_text({}, None, [], lang="en").startswith("Tool-call loop: define ×0 → send ×0")
     assert label("stepper.turn", "zh", n=2) == "第 2 轮"
+
+
+def test_a_summary_counts_one_message_in_the_singular_and_speaks_the_editions_language():
+    from wirelab.widgets.static import summarize
+
+    one = {"messages": [{"role": "user", "content": "hi"}]}
+    assert summarize(one, lang="en") == "1 message, last user: hi"
+    assert summarize({**one, "messages": one["messages"] * 2}, lang="en") == "2 messages, last user: hi"
+    assert summarize(one, lang="zh") == "1 条消息，最后一条是 user: hi"
+    assert summarize([{}, {}], lang="zh") == "流式响应，共 2 个事件"

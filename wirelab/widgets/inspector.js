@@ -100,19 +100,25 @@ function compact(value) {
 }
 
 const summaries = new WeakMap();
-function summary(row) {
-  if (!summaries.has(row)) summaries.set(row, shorten(describe(row.payload), 120));
+function summary(model, row) {
+  if (!summaries.has(row)) summaries.set(row, shorten(describe(model, row.payload), 120));
   return summaries.get(row);
 }
 
-function describe(p) {
-  if (Array.isArray(p)) return `stream of ${p.length} events`;
+// "1 message", "2 messages": the label for one or for several, in the notebook's language.
+function counted(model, noun, n) {
+  return t(model, n === 1 ? noun : `${noun}s`, { n });
+}
+
+function describe(model, p) {
+  if (Array.isArray(p)) return t(model, "stream", { n: p.length });
   if (p === null || typeof p !== "object") return String(p);
   if ("error" in p) return compact(p.error?.message ?? p.error);
   if (p.choices?.length) return describeReply(p.choices[0].message ?? {});
   if (Array.isArray(p.messages) && p.messages.length) {
     const last = p.messages[p.messages.length - 1];
-    return `${p.messages.length} messages, last ${last.role}: ${last.tool_calls ? describeReply(last) : compact(last.content)}`;
+    const text = `${last.role}: ${last.tool_calls ? describeReply(last) : compact(last.content)}`;
+    return t(model, "request", { messages: counted(model, "message", p.messages.length), last: text });
   }
   if ("method" in p) return "params" in p ? compact(p.params) : "";
   return compact("result" in p ? p.result : p);
@@ -197,7 +203,7 @@ function rowNode(view, row) {
   h("span", { class: "wi-c-id" }, row.id === null ? "" : compact(row.id)),
   h("span", { class: "wi-c-status" }, row.status === null ? "" : String(row.status)),
   h("span", { class: "wi-c-lat" }, row.latency_ms === null ? "" : `${row.latency_ms.toFixed(1)} ms`),
-  h("span", { class: "wi-c-sum" }, summary(row)));
+  h("span", { class: "wi-c-sum" }, summary(view.model, row)));
   node.addEventListener("click", () => view.select(row.seq));
   return node;
 }
@@ -279,7 +285,8 @@ class View {
   showCounts() {
     const { rows, alerts } = this.store;
     const shown = this.visible.length === rows.length ? "" : t(this.model, "shown", { n: this.visible.length });
-    this.bar.count.textContent = t(this.model, "count", { n: rows.length, errors: alerts }) + shown;
+    const count = { messages: counted(this.model, "message", rows.length), errors: counted(this.model, "error", alerts) };
+    this.bar.count.textContent = t(this.model, "count", count) + shown;
     Object.assign(this.root.dataset, { count: rows.length, shown: this.visible.length, errors: alerts });
   }
 

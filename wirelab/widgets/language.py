@@ -5,7 +5,7 @@ language cannot be an argument: `language()` (from `wirelab.edition`) tells it f
 the notebook is, `WIRELAB_LANG` (`en` or `zh`) overriding.
 
     label("inspector.clear")                    # 'Clear', or '清空' in notebooks/zh
-    label("inspector.count", n=3, errors=1)     # '3 messages · 1 errors'
+    label("inspector.count", messages="3 messages", errors="1 error")   # '3 messages · 1 error'
 """
 
 from __future__ import annotations
@@ -29,7 +29,13 @@ LABELS: dict[str, dict[str, str]] = {
         "inspector.close": "Close",
         "inspector.answered_by": "answered by",
         "inspector.answers": "answers",
-        "inspector.count": "{n} messages · {errors} errors",
+        "inspector.count": "{messages} · {errors}",
+        "inspector.message": "{n} message",
+        "inspector.messages": "{n} messages",
+        "inspector.error": "{n} error",
+        "inspector.errors": "{n} errors",
+        "inspector.stream": "stream of {n} events",
+        "inspector.request": "{messages}, last {last}",
         "inspector.shown": " · {n} shown",
         "inspector.columns": "#|time|dir|kind|method|id|status|latency|summary",
         "static.columns": "#|direction|kind|method|id|status|summary|latency",
@@ -71,7 +77,13 @@ LABELS: dict[str, dict[str, str]] = {
         "inspector.close": "关闭",
         "inspector.answered_by": "响应见",
         "inspector.answers": "响应的是",
-        "inspector.count": "{n} 条消息 · {errors} 个错误",
+        "inspector.count": "{messages} · {errors}",
+        "inspector.message": "{n} 条消息",
+        "inspector.messages": "{n} 条消息",
+        "inspector.error": "{n} 个错误",
+        "inspector.errors": "{n} 个错误",
+        "inspector.stream": "流式响应，共 {n} 个事件",
+        "inspector.request": "{messages}，最后一条是 {last}",
         "inspector.shown": " · 显示 {n} 条",
         "inspector.columns": "#|时间|方向|类型|方法|id|状态|耗时|摘要",
         "static.columns": "#|方向|类型|方法|id|状态|摘要|耗时",

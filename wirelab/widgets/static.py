@@ -49,15 +49,15 @@ class StaticView:
         return self.text
 
 
-def summarize(payload: Any, width: int = SUMMARY_WIDTH) -> str:
+def summarize(payload: Any, width: int = SUMMARY_WIDTH, lang: str | None = None) -> str:
     """One short line saying what a payload is about (an error's message, a reply's tool calls…)."""
-    text = " ".join(_summary(payload).split())
+    text = " ".join(_summary(payload, lang).split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _summary(payload: Any) -> str:
+def _summary(payload: Any, lang: str | None = None) -> str:
     if isinstance(payload, list):
-        return f"stream of {len(payload)} events"
+        return label("inspector.stream", lang, n=len(payload))
     if not isinstance(payload, dict):
         return str(payload)
     if "error" in payload:
@@ -66,11 +66,16 @@ def _summary(payload: Any) -> str:
     if payload.get("choices"):
         return _reply_summary(payload["choices"][0].get("message") or {})
     if isinstance(payload.get("messages"), list) and payload["messages"]:
-        last = payload["messages"][-1]
-        return f"{len(payload['messages'])} messages, last {_message_summary(last)}"
+        n, last = len(payload["messages"]), payload["messages"][-1]
+        messages = label(_counted("inspector.message", n), lang, n=n)
+        return label("inspector.request", lang, messages=messages, last=_message_summary(last))
     if "method" in payload:
         return _compact(payload["params"]) if "params" in payload else ""
     return _compact(payload.get("result", payload))
+
+
+def _counted(key: str, n: int) -> str:
+    return key if n == 1 else f"{key}s"
 
 
 def _reply_summary(message: Mapping[str, Any]) -> str:
@@ -96,7 +101,7 @@ def latency_text(row: Row) -> str:
     return "" if row["latency_ms"] is None else f"{row['latency_ms']:.1f} ms"
 
 
-def _traffic_cells(row: Row) -> list[str]:
+def _traffic_cells(row: Row, lang: str | None = None) -> list[str]:
     kind = f"⚠ {row['kind']}" if row["alert"] else row["kind"]
     return [
         str(row["seq"]),
@@ -105,7 +110,7 @@ def _traffic_cells(row: Row) -> list[str]:
         row["method"] or "",
         "" if row["id"] is None else _compact(row["id"]),
         "" if row["status"] is None else str(row["status"]),
-        summarize(row["payload"]),
+        summarize(row["payload"], lang=lang),
         latency_text(row),
     ]
 
@@ -139,7 +144,7 @@ def traffic_text(
     lines = [_headline(rows, title, lang), *([note] if note else [])]
     if shown:
         columns = label("static.columns", lang).split("|")
-        lines += text_table(columns, [_traffic_cells(row) for row in shown])
+        lines += text_table(columns, [_traffic_cells(row, lang) for row in shown])
     return "\n".join(lines)
 
 
@@ -149,7 +154,7 @@ def traffic_html(
     """The traffic as an HTML table, each row's JSON in a collapsed `<details>`."""
     shown: list[str] = []
     for row in reversed(rows[-limit:] if limit > 0 else []):
-        cells = _traffic_html_row(row)
+        cells = _traffic_html_row(row, lang)
         if shown and sum(map(len, shown)) + len(cells) > HTML_BUDGET:
             break
         shown.append(cells)
@@ -164,8 +169,8 @@ def traffic_html(
     )
 
 
-def _traffic_html_row(row: Row) -> str:
-    cells = [html.escape(cell) for cell in _traffic_cells(row)]
+def _traffic_html_row(row: Row, lang: str | None = None) -> str:
+    cells = [html.escape(cell) for cell in _traffic_cells(row, lang)]
     pretty = json.dumps(row["payload"], ensure_ascii=False, indent=2, default=str)
     if len(pretty) > PAYLOAD_CHARS:
         pretty = pretty[:PAYLOAD_CHARS] + f"\n… ({len(pretty) - PAYLOAD_CHARS} more characters)"

@@ -68,7 +68,7 @@ def test_the_answer_gives_each_results_values(client):
     reply = chat.send()
     assert reply.tool_calls is None
     assert reply.content == (
-        "get_weather (city Paris) returned temp c 18 and sky cloudy.\n"
+        "get_weather (city Paris) returned temp_c 18 and sky cloudy.\n"
         "get_weather (city Rome) returned Rome: 24 °C, sunny."
     )
 
@@ -87,7 +87,7 @@ def test_a_structured_error_with_a_suggestion_gets_one_corrected_call(client):
     corrected = chat.send()
     assert arguments(corrected) == [{"city": "Paris", "unit": "celsius"}]
     chat.answer({"city": "Paris", "temp_c": 18})
-    assert chat.send().content == "get_weather (city Paris, unit celsius) returned temp c 18."
+    assert chat.send().content == "get_weather (city Paris, unit celsius) returned temp_c 18."
 
 
 def test_the_closest_allowed_value_is_chosen(client):

@@ -3,9 +3,9 @@
     >>> from wirelab.offline_model.results import read_result
     >>> done = [(Call("", "get_weather", '{"city":"Paris"}'), read_result('{"temp_c": 18, "sky": "cloudy"}'))]
     >>> say(done, "What's the weather in Paris?")
-    'get_weather (city Paris) returned temp c 18 and sky cloudy.'
+    'get_weather (city Paris) returned temp_c 18 and sky cloudy.'
     >>> say(done, "巴黎天气怎么样？")
-    'get_weather（city：Paris）的结果：temp c 为 18，sky 为 cloudy。'
+    'get_weather（city：Paris）的结果：temp_c 为 18，sky 为 cloudy。'
 
 Chinese in, Chinese out: a request with Chinese characters is answered in
 Chinese. Each result becomes one sentence that names the tool and the

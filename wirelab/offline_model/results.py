@@ -1,7 +1,7 @@
 """Read tool results: a value to report, or an error to correct or to report.
 
     >>> read_result('{"city": "Paris", "temp_c": 18, "sky": "cloudy"}').facts()
-    [('city', 'Paris'), ('temp c', '18'), ('sky', 'cloudy')]
+    [('city', 'Paris'), ('temp_c', '18'), ('sky', 'cloudy')]
     >>> read_result('{"error": {"code": "bad_unit", "message": "unit must be lower case",'
     ...             ' "field": "unit", "suggestion": "use celsius or fahrenheit"}}').correctable
     True
@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from wirelab.offline_model.faults import compact
-from wirelab.offline_model.normalize import identifier_words
 
 SUMMARY_LIMIT = 300
 LIST_CUE = re.compile(
@@ -112,7 +111,7 @@ def _facts(value: Any, key: str, depth: int = 0) -> list[tuple[str, str]]:
     if depth > 8:
         return [(key, compact(value))]
     if isinstance(value, dict):
-        return [f for k, v in value.items() for f in _facts(v, " ".join(identifier_words(str(k))), depth + 1)]
+        return [f for k, v in value.items() for f in _facts(v, str(k), depth + 1)]  # temp_c as written
     if isinstance(value, list):
         return [f for v in value for f in _facts(v, key, depth + 1)]
     if value is None:

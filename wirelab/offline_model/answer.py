@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 
+from wirelab.edition import language
 from wirelab.offline_model.normalize import has_chinese, identifier_words
 from wirelab.offline_model.request import MODEL_ID, Call
 from wirelab.offline_model.results import SUMMARY_LIMIT, ToolResult
@@ -115,8 +116,9 @@ def not_allowed(request: str) -> str:
 
 
 def without_tools(request: str) -> str:
-    """The answer to a request that offers no tools."""
-    if has_chinese(request):
+    """The answer to a request that offers no tools (its self-introduction): in the request's
+    language, or in Chinese in the course's Chinese edition, whose code cells ask in English."""
+    if has_chinese(request) or language() == "zh":
         return (
             f"我是 {MODEL_ID}，课程的离线模型：一组规则，而不是神经网络。我会选择并调用请求描述的工具，"
             f"再报告结果。这个请求没有提供工具，所以我只能复述它：“{_quote(request)}”"

@@ -15,6 +15,9 @@ Lab conventions (labs 00–14; follow them for a new lab NN):
 - A check tries the learner's function on the cases that catch the usual wrong
   answers; `tests/wrong_solutions/NN/*.toml` holds at least three of those answers,
   each with the message fragment that must name its mistake.
+- A check's message is written once, in both languages: `expect(ok, say("English", "中文"))`
+  (`wirelab.edition.say` picks the lab's edition; labs/zh is Chinese). A lab's hints (the
+  `### BEGIN SOLUTION:` lines) are translated in translations/zh/lab_hints.json.
 
 In a notebook, a check prints one line and records its outcome instead of raising,
 so Run All shows every exercise's status; `summary("NN")` lists them all and raises
@@ -32,6 +35,8 @@ import functools
 import sys
 from collections.abc import Callable
 from typing import Any
+
+from wirelab.edition import say
 
 
 class CheckFailed(AssertionError):
@@ -66,11 +71,16 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except NotImplementedError as e:
-        raise CheckFailed(f"{name} is not written yet. Hint: {e}") from None
+        raise CheckFailed(
+            say(f"{name} is not written yet. Hint: {e}", f"{name} 还没有写。提示：{e}")
+        ) from None
     except CheckFailed:
         raise
     except Exception as e:
-        raise CheckFailed(f"{name}(...) raised {type(e).__name__}: {e}") from None
+        raised = say(
+            f"{name}(...) raised {type(e).__name__}: {e}", f"{name}(...) 抛出了 {type(e).__name__}：{e}"
+        )
+        raise CheckFailed(raised) from None
 
 
 def in_notebook() -> bool:
@@ -92,9 +102,13 @@ def exercise(check: Callable[..., None]) -> Callable[..., None]:
         except CheckFailed as failed:
             _fail(key, str(failed), failed)
         except NotImplementedError as e:
-            _fail(key, f"a function is not written yet. Hint: {e}", CheckFailed(str(e)))
+            unwritten = say(f"a function is not written yet. Hint: {e}", f"有函数还没有写。提示：{e}")
+            _fail(key, unwritten, CheckFailed(str(e)))
         except Exception as e:
-            _fail(key, f"the check stopped on {type(e).__name__}: {e}", CheckFailed(str(e)))
+            stopped = say(
+                f"the check stopped on {type(e).__name__}: {e}", f"检查因 {type(e).__name__} 中止：{e}"
+            )
+            _fail(key, stopped, CheckFailed(str(e)))
         else:
             OUTCOMES[key] = (True, f"✓ {_last_pass[0] if _last_pass else check.__name__}")
 
@@ -115,10 +129,17 @@ def summary(lesson: str) -> None:
     module = f"wirelab.check.lesson{lesson.zfill(2)}"
     __import__(module)
     names = CHECKS.get(module, [])
-    lines = [OUTCOMES.get(f"{module}.{name}", (False, f"· {name} has not run yet")) for name in names]
-    done = sum(ok for ok, _ in lines)
-    print(f"Lab {lesson.zfill(2)}: {done} of {len(names)} exercises pass")
+    waiting = {name: (False, say(f"· {name} has not run yet", f"· {name} 还没有运行")) for name in names}
+    lines = [OUTCOMES.get(f"{module}.{name}", waiting[name]) for name in names]
+    done, total, lab = sum(ok for ok, _ in lines), len(names), lesson.zfill(2)
+    print(say(f"Lab {lab}: {done} of {total} exercises pass", f"实验 {lab}：{total} 个练习中通过 {done} 个"))
     for _, line in lines:
         print(f"  {line}")
-    if done < len(names):
-        raise CheckFailed(f"{len(names) - done} of {len(names)} exercises still to do (see above)")
+    if done < total:
+        left = total - done
+        raise CheckFailed(
+            say(
+                f"{left} of {total} exercises still to do (see above)",
+                f"{total} 个练习中还有 {left} 个未完成（见上方）",
+            )
+        )

@@ -10,7 +10,8 @@ format is understood by the same pipeline (`policy.decide`) and can only
 differ in its wire shape. This module adds what the formats share beyond Chat
 Completions' basics: strict mode (`strict: true` on a function: the schema is
 checked by `strict.strict_problem`, the arguments made to fit by
-`strict.conform`) and a final answer that is JSON of a given schema
+`strict.conform`; when every tool is strict, the named faults that spoil a
+call's shape or name do not happen) and a final answer that is JSON of a given schema
 (`response_format` of type `json_schema`).
 """
 
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from wirelab.offline_model.faults import FIRST_CALL_FAULTS
 from wirelab.offline_model.policy import Reply, decide
 from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
 from wirelab.offline_model.strict import conform, strict_problem
@@ -45,6 +47,8 @@ def think(body: Any) -> Thought:
         strict = strict_tools(body)
         answer_schema = answer_format(body)
         digest = request_digest(body)
+        if strict and len(strict) == len(request.tools) and request.fault in FIRST_CALL_FAULTS:
+            request = replace(request, fault=None)  # constrained decoding cannot write these mistakes
         reply = with_ids(decide(request), digest)
     except RecursionError as error:
         raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error

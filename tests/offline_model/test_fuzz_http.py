@@ -96,7 +96,8 @@ def objects(draw: st.DrawFn, pairs: list[tuple[str, Any]]) -> Obj:
 @st.composite
 def texts(draw: st.DrawFn) -> str:
     """Message text, names and descriptions: anything short, words a model looks for, long runs
-    of what once made it backtrack, maybe with a lone surrogate somewhere."""
+    of what once made it backtrack or work quadratically (issue 23: "-1" * 2000 cost 14 s of
+    CPU), maybe with a lone surrogate somewhere."""
     text = draw(
         st.text(max_size=30)
         | st.lists(
@@ -120,6 +121,7 @@ def texts(draw: st.DrawFn) -> str:
         ).map(" ".join)
         | st.sampled_from(
             [(" ", 500), ("“", 2000), ("a", 3000), (", ", 1000), ("weather in Paris ", 300)]
+            + [("-1", 2000), ("1 ", 2000), ("'x' ", 1000), ("May 5 ", 700), ("Paris, ", 600), ("北京", 2000)]
         ).map(lambda run: run[0] * run[1])
     )
     if draw(st.integers(0, 29)) == RARELY:

@@ -1,12 +1,14 @@
 """Hostile inputs get one well-formed answer, fast: no freeze, no 500, no crash.
 
-Each case reproduces a finding of the red-team run (issue 14). The time limits
+Each case reproduces a finding of a red-team run (issues 14 and 23). The time limits
 are hang guards, not speed claims: the benchmark measures speed.
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import sys
 import threading
 import time
 
@@ -15,6 +17,8 @@ import pytest
 
 from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
+from wirelab.offline_model import server as server_module
+from wirelab.offline_model.budget import CPU_SECONDS, Budget, spend
 from wirelab.offline_model.validation import MAX_TOOLS
 
 HANG_GUARD_S = 20
@@ -184,3 +188,77 @@ def test_a_slow_request_does_not_block_the_event_loop(server):
     assert httpx2.get(f"{server.base_url}/models", timeout=HANG_GUARD_S).status_code == 200
     worker.join(HANG_GUARD_S)
     assert time.monotonic() - started < HANG_GUARD_S
+
+
+# Issue 23, section 4: runs of one short token, 'weather ' + '-1' * 2000 first, once cost seconds
+# of CPU (quadratic stages). The work is counted, not timed: lines of the offline model run.
+RUNS = ["-1", "1 ", "1,", "'x' ", "May 5 ", "Paris, ", "in Paris ", "x=1 ", "北京", ", ", "“", "a"]
+
+
+def lines_run(text: str) -> int:
+    """How many lines of the offline model's code answering `text` runs (a loop's every turn
+    counts, comprehensions' included): a count of work that load cannot change."""
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return local
+
+    def call(frame, event, arg):
+        return local if "offline_model" in frame.f_code.co_filename else None
+
+    complete(body("weather in Paris"))  # loads what the first request loads
+    sys.settrace(call)
+    try:
+        complete(body(text))
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_a_run_of_one_short_token_costs_work_linear_in_its_length(run):
+    times = 200 // len(run) + 1
+    once, twice = lines_run("weather " + run * times), lines_run("weather " + run * 2 * times)
+    assert twice < 2.3 * once, (once, twice)
+
+
+def test_a_request_past_its_cpu_budget_gets_a_clear_refusal():
+    error = guarded(lambda: Budget(cpu_seconds=0).run(complete, body("weather " + "-1" * 2000)))
+    assert isinstance(error, RequestError), error
+    assert error.status == 400 and error.code == "request_too_complex" and "CPU" in error.message
+
+
+def test_the_server_refuses_a_request_past_its_cpu_budget():
+    with serve() as running:
+        running.app.state.cpu_seconds = 0
+        response = post(running, json.dumps(body("weather " + "-1" * 2000)).encode())
+        assert response.status_code == 400 and response.json()["error"]["code"] == "request_too_complex"
+        assert running.app.state.stopped == {"cpu": 1}
+        running.app.state.cpu_seconds = CPU_SECONDS
+        assert post(running, json.dumps(body("weather in Paris")).encode()).status_code == 200
+
+
+def test_the_work_stops_when_the_client_disconnects(monkeypatch):
+    """The model's stand-in would work until stopped (a sleep between units, so only a
+    disconnect can stop it, not the CPU budget); the client sends its request and leaves."""
+    started, released = threading.Event(), threading.Event()
+
+    def endless(_body):
+        started.set()
+        while not released.wait(0.001):
+            spend()
+
+    monkeypatch.setattr(server_module, "complete", endless)
+    with serve() as running:
+        raw = json.dumps(body("weather in Paris")).encode()
+        with socket.create_connection((running.host, running.port)) as client:
+            head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            client.sendall(f"{head}Content-Length: {len(raw)}\r\n\r\n".encode() + raw)
+            assert started.wait(HANG_GUARD_S)
+        deadline = time.monotonic() + HANG_GUARD_S
+        while not running.app.state.stopped and time.monotonic() < deadline:
+            time.sleep(0.01)
+        released.set()
+        assert running.app.state.stopped == {"client_gone": 1}

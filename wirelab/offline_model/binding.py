@@ -21,6 +21,7 @@ what is left of the request (`free_text`). Several calls from one request are
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,7 @@ from wirelab.offline_model.slots import (
     slot_of,
     slots_of,
 )
+from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 REQUIRED_FIRST = 1.0  # in the assignment, what the call needs goes before what it may take
@@ -161,18 +163,17 @@ def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
 def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]:
     """Greedy assignment of scalar values to slots, best-scoring pairs first."""
     scalar = [s for s in slots if s.kind not in ("array", "object", "boolean")]
-    enums = [v for v in evidence.values if v.kind == "enum"]
+    enums = Spans((v.start, v.end) for v in evidence.values if v.kind == "enum")
     fits: list[tuple[int, int, Any]] = []  # (slot rank, value index, typed value)
     for rank, slot in enumerate(scalar):
         for index, value in enumerate(evidence.values):
-            if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
+            if value.kind == "name" and enums.overlaps(value.start, value.end):
                 continue  # a word that names an enum option is that option, not a name
             typed = typed_value(slot, value, evidence)
             if typed is not None and index not in evidence.used:
                 fits.append((rank, index, typed))
     # On a tie, the n-th slot takes the n-th value that fits it: "GCD of 96 and 128".
-    values_of = {rank: [i for r, i, _ in fits if r == rank] for rank in range(len(scalar))}
-    takers_of = {index: [r for r, i, _ in fits if i == index] for _, index, _ in fits}
+    value_place, taker_place = _places(fits)
     paired = _in_step(scalar, evidence)
     pairs = []
     for rank, index, typed in fits:
@@ -181,7 +182,7 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
             continue
         points += 3.0 if paired.get(index) == rank else 0.0
         points += REQUIRED_FIRST * scalar[rank].required  # what the call needs before what it may take
-        order = abs(takers_of[index].index(rank) - values_of[rank].index(index))
+        order = abs(taker_place[rank, index] - value_place[rank, index])
         pairs.append((points - 0.05 * order, rank, index, scalar[rank], typed))
     pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
     done: set[str] = set()
@@ -193,6 +194,23 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
         evidence.used.add(index)
         chosen.append((slot, typed, index))
     return chosen
+
+
+Places = dict[tuple[int, int], int]  # (slot rank, value index) -> a place in a list
+
+
+def _places(fits: list[tuple[int, int, Any]]) -> tuple[Places, Places]:
+    """For each (slot rank, value index) that fits: the value's place among the values that fit
+    that slot, and the slot's place among the slots that value fits, in one pass."""
+    value_place: Places = {}
+    taker_place: Places = {}
+    values_seen: Counter[int] = Counter()
+    takers_seen: Counter[int] = Counter()
+    for rank, index, _ in fits:
+        value_place[rank, index], taker_place[rank, index] = values_seen[rank], takers_seen[index]
+        values_seen[rank] += 1
+        takers_seen[index] += 1
+    return value_place, taker_place
 
 
 def _in_step(slots: list[Slot], evidence: Evidence) -> dict[int, int]:

@@ -16,12 +16,15 @@ request always gets the same answer.
 
 from __future__ import annotations
 
+import bisect
 import datetime
+import math
 import re
 from contextvars import ContextVar
 
 from wirelab.offline_model.lexicon import count_of
 from wirelab.offline_model.normalize import Token
+from wirelab.offline_model.spans import Spans
 
 MONTHS = [
     "january",
@@ -78,17 +81,23 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
             )
             found.append((start, token.end))
     taken: list[tuple[int, int]] = []
-    for pattern in WRITTEN_DATES:
-        for m in pattern.finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in taken):
-                taken.append((m.start(), m.end()))
+    for pattern in WRITTEN_DATES:  # one pattern's matches never overlap each other
+        clear = Spans(taken)
+        taken += [(m.start(), m.end()) for m in pattern.finditer(text) if not clear.overlaps(*m.span())]
     found += taken
     found += [(m.start(), m.end()) for m in ZH_DAYS.finditer(text)]
-    for m in EN_RELATIVE.finditer(text):  # "the day after tomorrow", "in three days"
-        if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None:
-            found = [(a, b) for a, b in found if not (m.start() <= a and b <= m.end())]
-            found.append((m.start(), m.end()))
-    return found
+    relative = [  # "the day after tomorrow", "in three days": what they hold is part of them
+        (m.start(), m.end())
+        for m in EN_RELATIVE.finditer(text)
+        if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None
+    ]
+    return [(a, b) for a, b in found if not _inside(a, b, relative)] + relative
+
+
+def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether one of `spans` (sorted, none overlapping) holds `start`..`end`."""
+    k = bisect.bisect_right(spans, (start, math.inf)) - 1
+    return k >= 0 and end <= spans[k][1]
 
 
 TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是", re.I)

@@ -22,6 +22,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, identifier_words, segment
@@ -51,6 +52,9 @@ class Evidence:
     starts: list[int] = field(default_factory=list)
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
     tool_name: frozenset[str] = frozenset()  # concepts of the tool's name
+    _holders: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # token start -> values
+    _ends: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # end -> values ending there
+    _indexed: tuple[int, int] = (0, 0)  # id() of the values list `_holders` indexes, and how many
 
     @classmethod
     def of(cls, tool: Tool, text: str) -> Evidence:
@@ -143,9 +147,7 @@ class Evidence:
             return False
         if token.kind == "han" and token.tag[:1] in NOT_THINGS:
             return False  # jieba's verbs, adverbs, particles, measure words…: "来", "点", "到", "里"
-        return not any(
-            v.start <= token.start < v.end and v.kind not in ("enum", "example") for v in self.values
-        )
+        return not any(v.kind not in ("enum", "example") for v in self.holding(token))
 
     def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
         """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
@@ -154,6 +156,7 @@ class Evidence:
         every word seen, small ones included. Stops at a comma or sentence mark, at
         another value, and after `limit` content words.
         """
+        spend()
         k = bisect.bisect_left(self.starts, value.start) - 1 if step < 0 else self._after(value)
         content: list[tuple[int, str]] = []
         seen: list[str] = []
@@ -179,13 +182,35 @@ class Evidence:
         """Whether the token belongs to another value; one that touches this value ("$" in
         "$2,000") is part of it."""
         return any(
-            v.start <= token.start < v.end
-            and v is not value
+            v is not value
             and v.kind not in ("name", "enum", "example", "phrase")
             and v.end != value.start
             and v.start != value.end
-            for v in self.values
+            for v in self.holding(token)
         )
+
+    def holding(self, token: Token) -> list[Value]:
+        """The values that hold the token (`v.start <= token.start < v.end`)."""
+        self._index()
+        return self._holders.get(token.start, [])
+
+    def numbers_just_before(self, position: int) -> list[Value]:
+        """The numbers that end at `position` or one character before it ("500 US", "5km")."""
+        self._index()
+        return [v for end in (position, position - 1) for v in self._ends.get(end, []) if v.kind == "number"]
+
+    def _index(self) -> None:
+        """Index `values` by the tokens they hold and by where they end, adding the values added
+        since the last call: asking every value about every token was quadratic."""
+        source, seen = self._indexed
+        if source != id(self.values) or len(self.values) < seen:  # a new list, not a longer one
+            self._holders, self._ends, seen = {}, {}, 0
+        for value in self.values[seen:]:
+            first = bisect.bisect_left(self.starts, value.start)
+            for start in self.starts[first : bisect.bisect_left(self.starts, value.end)]:
+                self._holders.setdefault(start, []).append(value)
+            self._ends.setdefault(value.end, []).append(value)
+        self._indexed = (id(self.values), len(self.values))
 
     def groups(self) -> list[list[int]]:
         """Runs of values of one kind written as a list ("Paris, Rome and Oslo", "10 and 20")."""
@@ -204,7 +229,9 @@ class Evidence:
         return [group for group in found if len(group) > 1]
 
     def _listed(self, before: Value, value: Value) -> bool:
-        gap = [t.norm for t in self.tokens if before.end <= t.start and t.end <= value.start]
+        first = bisect.bisect_left(self.starts, before.end)  # the tokens between the two, and no others
+        last = bisect.bisect_left(self.starts, value.start)
+        gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
         return (
             value.kind == before.kind

@@ -28,8 +28,11 @@ Every pattern is anchored and bounded, so extraction is linear in the text.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator
 
+from wirelab.offline_model.budget import spend
 from wirelab.offline_model.dates import find_dates, stated_spans
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
@@ -42,6 +45,7 @@ from wirelab.offline_model.lexicon import (
 )
 from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import Token, segment
+from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import Unit, unit_named
 from wirelab.offline_model.values import Value
 
@@ -94,23 +98,34 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     tokens = segment(text) if tokens is None else tokens
     stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
     dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
-    dates = [d for d in dates if not _overlaps(d, stated)]
+    dates = [d for d in dates if not _overlaps(d, Spans(stated))]
     patterns = _patterns(text) + dates
-    spans = [(v.start, v.end) for v in patterns if v.kind != "quoted"]
+    spans = Spans((v.start, v.end) for v in patterns if v.kind != "quoted")
     found = patterns + [
         n for n in _numbers(tokens, text) if not _overlaps(n, spans)
     ]  # not 2026 of 2026-05-01
     names = _with_model_codes(proper_names(tokens, text), found, text)
-    taken = [(v.start, v.end) for v in found]
+    taken = Spans((v.start, v.end) for v in found)
     names = [v for v in names if not _overlaps(v, taken)]
     world = world_values(tokens, text)
+    holders = _holders(names)
     found += [
-        w for w in world if not any(n.start <= w.start and w.end <= n.end and n.text != w.text for n in names)
+        w for w in world if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
     ]
-    taken = [(v.start, v.end) for v in found]
+    taken = Spans((v.start, v.end) for v in found)
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
+
+
+def _holders(names: list[Value]) -> dict[int, list[Value]]:
+    """Each character's position -> the names that hold it: built once, so whether a name holds
+    a value ("Persian" inside "Persian Empire") is asked of the few names there, not of all."""
+    holders: dict[int, list[Value]] = {}
+    for name in names:
+        for position in range(name.start, name.end):
+            holders.setdefault(position, []).append(name)
+    return holders
 
 
 def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list[Value]:
@@ -131,13 +146,14 @@ def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list
 def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
     """Units named on their own ("in Fahrenheit") or after a number ("4 inches"), as written."""
     after_number = {v.end for v in found if v.kind == "number"}
-    taken = [(v.start, v.end) for v in found if v.kind != "name"]
+    taken = Spans((v.start, v.end) for v in found if v.kind != "name")
     units, k = [], 0
     while k < len(tokens):
+        spend()
         unit, written, length = unit_at(tokens, k, text)
         token = tokens[k]
         spelled = len(written) > 2 or token.kind == "han" or written.startswith("°")
-        close = any(0 <= token.start - end <= 1 for end in after_number)
+        close = token.start in after_number or token.start - 1 in after_number  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
         if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
@@ -149,8 +165,8 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
     return units
 
 
-def _overlaps(value: Value, spans: list[tuple[int, int]]) -> bool:
-    return any(start < value.end and value.start < end for start, end in spans)
+def _overlaps(value: Value, spans: Spans) -> bool:
+    return spans.overlaps(value.start, value.end)
 
 
 # Complexity exception (tests/test_complexity.py): the offline model's rule-based extraction, to be replaced
@@ -158,7 +174,7 @@ def _overlaps(value: Value, spans: list[tuple[int, int]]) -> bool:
 def _patterns(text: str) -> list[Value]:  # noqa: C901
     found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
     found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
-    urls = [(v.start, v.end) for v in found]
+    urls = Spans((v.start, v.end) for v in found)
     for m in HOST.finditer(text):  # a host name or an IP address: "db.example.com", "10.0.0.5:8080"
         if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
             continue  # "notes.txt" is a file, not a host
@@ -181,29 +197,32 @@ def _patterns(text: str) -> list[Value]:  # noqa: C901
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    for m in [*PATH.finditer(text), *FOLDER.finditer(text)]:  # "D:/logs/run.log", "report.pdf", "~/notes"
+    for m in _each_clear_of(found, PATH.finditer(text), FOLDER.finditer(text)):  # "D:/logs/a.log", "~/notes"
         path = Value("code", m.group(), m.group(), m.start(), m.end())
         foldered = any(mark in m.group() for mark in "/\\")
         stem, _, extension = m.group().rpartition(".")
         known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
-        if (
-            (foldered or known)
-            and len(m.group()) > 2
-            and not _overlaps(path, [(v.start, v.end) for v in found])
-        ):
+        if (foldered or known) and len(m.group()) > 2:
             found.append(path)
     for m in YEAR_SPAN.finditer(text):  # "the 1998-99 term": one span, not two numbers
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    for m in VERSION.finditer(text):
-        version = Value("code", m.group(), m.group(), m.start(), m.end())
-        if not _overlaps(version, [(v.start, v.end) for v in found]):
-            found.append(version)
-    taken = [(v.start, v.end) for v in found if v.kind in ("name", "url", "email", "code", "quoted")]
+    for m in _each_clear_of(found, VERSION.finditer(text)):
+        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    taken = Spans((v.start, v.end) for v in found if v.kind in ("name", "url", "email", "code", "quoted"))
     for m in CODE.finditer(text):
         word = m.group()
-        if _looks_like_code(word) and not any(a <= m.start() < b for a, b in taken):
+        if _looks_like_code(word) and not taken.holds(m.start()):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
+
+
+def _each_clear_of(found: list[Value], *runs: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:
+    """The matches of each run in turn that overlap no value in `found`, which the caller may
+    extend as it goes: one run's matches never overlap each other, so what the caller adds
+    is seen from the next run on."""
+    for run in runs:
+        taken = Spans((v.start, v.end) for v in found)
+        yield from (m for m in run if not taken.overlaps(m.start(), m.end()))
 
 
 def _looks_like_code(word: str) -> bool:
@@ -269,26 +288,31 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             )
         )
         k += length
-    return [value for value in found if not _count(value, found) and not _pronoun(value, tokens)]
+    digits = sorted(v.start for v in found if v.text[:1].isdigit())
+    starts = [t.start for t in tokens]
+    return [v for v in found if not _count(v, digits) and not _pronoun(v, tokens, starts)]
 
 
-def _pronoun(value: Value, tokens: list[Token]) -> bool:
-    """'one with a radius of 5 …, the other …': "one" standing for a thing, not a number."""
+def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
+    """'one with a radius of 5 …, the other …': "one" standing for a thing, not a number.
+    `starts` are the tokens' starts."""
     if value.text.casefold() != "one" or value.unit:
         return False
-    after = next((t for t in tokens if t.start >= value.end), None)
+    k = bisect.bisect_left(starts, value.end)
+    after = tokens[k] if k < len(tokens) else None
     return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
 
 
-def _count(value: Value, found: list[Value]) -> bool:
+def _count(value: Value, digits: list[int]) -> bool:
     """'two numbers: 40 and 50', 'two charges of 5C and 7C': a number word before a noun that
-    is followed by at least that many numbers in digits counts them; it is not a value itself."""
+    is followed by at least that many numbers in digits counts them; it is not a value itself.
+    `digits` are the sorted starts of the numbers written in digits."""
     if value.kind != "number" or value.text[:1].isdigit() or value.unit or value.text.startswith("-"):
         return False
     if not isinstance(value.value, int) or value.value < 2:
         return False
-    later = [v for v in found if v.start > value.end and v.text[:1].isdigit()]
-    return len(later) >= value.value
+    later = len(digits) - bisect.bisect_right(digits, value.end)
+    return later >= value.value
 
 
 def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, int]:

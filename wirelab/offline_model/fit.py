@@ -271,7 +271,7 @@ def _a_year(value: Value) -> bool:
 
 def _follows_a_number(evidence: Evidence, value: Value) -> bool:
     """Whether a number is written right before the value ("500 US dollars")."""
-    return any(v.kind == "number" and 0 <= value.start - v.end <= 1 for v in evidence.values)
+    return bool(evidence.numbers_just_before(value.start))
 
 
 def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
@@ -283,7 +283,7 @@ def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
     if k < 1 or evidence.tokens[k].kind != "word":
         return False
     before = evidence.tokens[k - 1]
-    return any(v.kind == "number" and v.start <= before.start < v.end for v in evidence.values)
+    return any(v.kind == "number" for v in evidence.holding(before))
 
 
 def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
@@ -294,7 +294,7 @@ def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     unit = unit_named(str(value.value))
     if slot.dimension and unit:
         return 1.5 if unit.dimension == slot.dimension else None
-    owned = any(v.kind == "number" and v.unit and 0 <= value.start - v.end <= 1 for v in evidence.values)
+    owned = any(v.unit for v in evidence.numbers_just_before(value.start))
     if owned and slot.role == "origin":
         return 1.0  # "a shelf 30 inches wide, in centimeters": what is converted is in inches
     return None if owned else 0.0

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.normalize import Token, clean, segment
+from wirelab.offline_model.spans import Spans
 
 STRONG = {"?", "!", ";", "。", "？", "！", "；"}
 THEN = {"then", "also", "然后", "另外", "还有", "并且", "同时", "接着", "再"}
@@ -100,10 +102,11 @@ def pieces(text: str) -> list[Piece]:
     text = clean(text)
     tokens = segment(text)
     found: list[Piece] = []
-    quotes = [(m.start(), m.end() - 1) for m in QUOTED.finditer(text)]  # 'Are you in? Call me.'
+    quoted = Spans((m.start() + 1, m.end() - 1) for m in QUOTED.finditer(text))  # 'Are you in? Call me.'
     start, joiner, sentence = 0, "", True
     for k, token in enumerate(tokens):
-        if any(first < token.start < last for first, last in quotes):
+        spend()
+        if quoted.holds(token.start):
             continue
         cut = _cut_word(tokens, k)
         if cut is None:

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from babel import Locale
 
+from wirelab.offline_model.budget import spend
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, ROMAN, STOPWORDS, known
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
@@ -87,10 +88,14 @@ def _code_or_symbol(token: Token) -> tuple[str, str] | None:
 
 def proper_names(tokens: list[Token], text: str) -> list[Value]:
     """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    found, k = _cities_after_prepositions(tokens, text), 0
+    found, k, seen = _cities_after_prepositions(tokens, text), 0, 0
+    named: set[int] = set()  # the characters that the names found so far hold
     while k < len(tokens):
+        spend()
         token = tokens[k]
-        if any(v.start <= token.start < v.end for v in found):
+        named.update(p for v in found[seen:] for p in range(v.start, v.end))
+        seen = len(found)
+        if token.start in named:
             k += 1
             continue
         if token.kind == "han" and _chinese_name(token):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.free_text import command_span
@@ -180,6 +181,7 @@ def _parameter_words(tool: Tool) -> list[str]:
 
 def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Match:
     """How well `request` matches `tool`; `shared` are topic words every offered tool has."""
+    spend()
     known = profile(tool)
     points = own = 0.0
     hits: set[str] = set()

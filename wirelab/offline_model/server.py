@@ -19,9 +19,11 @@ uvicorn runs with the MCP server's limits (`wirelab.mcp.http_limits`): a
 deadline for each request head, a keep-alive timeout, a cap on header size
 and on open connections (503 beyond it).
 
-The model runs in a worker thread (`run_in_threadpool`), so one slow request
-never stalls the event loop; each request's work is bounded anyway (see
-`normalize.MAX_TEXT` and `validation.MAX_TOOLS`). The listening socket sets
+The model runs in a worker thread (`in_budget`), so one slow request never
+stalls the event loop; each request's work is bounded anyway (see
+`normalize.MAX_TEXT` and `validation.MAX_TOOLS`), linear in its text, and capped
+at `budget.CPU_SECONDS` of CPU (a 400 `request_too_complex` beyond); the work stops
+as soon as the client disconnects. The listening socket sets
 `TCP_NODELAY`: without it, Nagle's algorithm holds back the response's last
 small segment until the client's delayed ACK, about 40 ms per request. The
 server thread installs no signal handlers and runs its own event loop, so it
@@ -31,12 +33,14 @@ accepted) and every other OpenAI endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable
-from typing import Any
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any, TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
@@ -48,6 +52,7 @@ from starlette.routing import Route
 
 from wirelab import jsonrpc
 from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within, uvicorn_config
+from wirelab.offline_model.budget import CPU_SECONDS, Budget
 from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.format_routes import routes as format_routes
@@ -61,6 +66,8 @@ MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
 # are the MCP server's alone.
 LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES)
 CLOSE = {"Connection": "close"}  # a body refused before its end is not read on: the connection ends
+DISCONNECT_POLL_S = 0.05  # how often a request's worker is checked for a client that has gone
+T = TypeVar("T")
 
 
 async def chat_completions(request: HTTPRequest) -> Response:
@@ -68,14 +75,31 @@ async def chat_completions(request: HTTPRequest) -> Response:
     try:
         body = await _json_body(request)
         if isinstance(body, dict) and body.get("stream") is True:
-            chunks = await run_in_threadpool(lambda: list(stream(body)))
+            chunks = await in_budget(request, lambda: list(stream(body)))
             return StreamingResponse(
                 _events(chunks), media_type="text/event-stream", headers={"cache-control": "no-cache"}
             )
-        return JSONResponse(await run_in_threadpool(complete, body))
+        return JSONResponse(await in_budget(request, complete, body))
     except RequestError as error:
         headers = CLOSE if error.status in (408, 413) or error.code == "connection_ended" else None
         return JSONResponse(error.body(), status_code=error.status, headers=headers)
+
+
+async def in_budget(request: HTTPRequest, work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` in a worker thread within the app's CPU budget for one request
+    (`budget.Budget`: a 400 `request_too_complex` past it), stopped as soon as the client
+    disconnects, since nobody would read the answer. `app.state.stopped` counts both."""
+    budget = Budget(request.app.state.cpu_seconds)
+    task = asyncio.ensure_future(run_in_threadpool(budget.run, work, *args))
+    try:
+        while not (await asyncio.wait({task}, timeout=DISCONNECT_POLL_S))[0]:
+            if await request.is_disconnected():
+                budget.cancel()
+        return task.result()
+    finally:
+        budget.cancel()  # if this handler was cancelled itself, its worker stops too
+        if budget.stopped:
+            request.app.state.stopped[budget.stopped] += 1
 
 
 async def _json_body(request: HTTPRequest) -> Any:
@@ -181,6 +205,8 @@ def create_app(limits: HttpLimits = LIMITS) -> Starlette:
         exception_handlers={HTTPException: _http_error},
     )
     app.state.limits = limits
+    app.state.cpu_seconds = CPU_SECONDS  # per request (`in_budget`)
+    app.state.stopped = Counter()  # requests stopped: "cpu" or "client_gone"
     return app
 
 
@@ -191,7 +217,8 @@ class OfflineServer:
         self._socket = socket.create_server((host, port))
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
         self.host, self.port = self._socket.getsockname()[:2]
-        self._server = uvicorn.Server(uvicorn_config(create_app(limits), limits))
+        self.app = create_app(limits)
+        self._server = uvicorn.Server(uvicorn_config(self.app, limits))
         self._thread = threading.Thread(
             target=self._server.run, args=([self._socket],), name=f"offline-model:{self.port}", daemon=True
         )

@@ -1,0 +1,85 @@
+"""The CPU the offline model spends on its slowest known inputs: runs of one short token.
+
+Issue 23 found `'weather ' + '-1' * 2000` costing 14 s of CPU, growing faster than linearly
+(0.55, 1.67, 4.5 and 14.4 s for 500, 1,000, 2,000 and 4,000 characters). For each run this
+prints the CPU seconds (`time.process_time`, the best of `--rounds`) of `complete()` at
+500, 1,000, 2,000 and 4,000 characters, and the ratio of the last two: about 2 when the
+work is linear. Then what a request costs the server when its client leaves after
+`--leave-after` seconds: the process's CPU until the server is idle again.
+
+    .venv/bin/python benchmarks/offline_model_worst_case.py [--rounds 3] [--leave-after 0.05]
+
+Prints a Markdown table. No pass/fail (tests/offline_model/test_hardening.py counts the work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import time
+
+from wirelab.offline_model import MODEL_ID, complete, serve
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather for a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+RUNS = ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的"]
+SIZES = [500, 1000, 2000, 4000]
+
+
+def body(text: str) -> dict:
+    return {"model": MODEL_ID, "messages": [{"role": "user", "content": text}], "tools": [WEATHER]}
+
+
+def cpu_seconds(text: str, rounds: int) -> float:
+    """The least CPU time over `rounds` answers to `text`."""
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.process_time()
+        complete(body(text))
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def left_early(text: str, leave_after: float) -> float:
+    """CPU seconds the server process spends on `text` when its client leaves after
+    `leave_after` seconds, measured until the server has answered a next request."""
+    raw = json.dumps(body(text)).encode()
+    with serve() as server:
+        complete(body("weather in Paris"))
+        started = time.process_time()
+        with socket.create_connection((server.host, server.port)) as client:
+            head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            client.sendall(f"{head}Content-Length: {len(raw)}\r\n\r\n".encode() + raw)
+            time.sleep(leave_after)
+        deadline = time.monotonic() + 60
+        while not server.app.state.stopped and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return time.process_time() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--leave-after", type=float, default=0.05)
+    args = parser.parse_args()
+    complete(body("weather in Paris"))
+    complete(body("北京天气"))  # loads the Chinese segmenter
+    print("| message | " + " | ".join(f"{n:,} chars" for n in SIZES) + " | last ratio |")
+    print("|---|" + "---:|" * (len(SIZES) + 1))
+    for run in RUNS:
+        times = [cpu_seconds("weather " + run * (size // len(run)), args.rounds) for size in SIZES]
+        cells = " | ".join(f"{t:.3f} s" for t in times)
+        print(f"| `'weather ' + {run!r} * n` | {cells} | {times[-1] / times[-2]:.2f} |", flush=True)
+    spent = left_early("weather " + "-1" * 2000, args.leave_after)
+    print(f"\nClient gone after {args.leave_after:g} s: the server spent {spent:.3f} s of CPU on it.")
+
+
+if __name__ == "__main__":
+    main()

@@ -107,3 +107,23 @@ def test_both_servers_answer_the_same_call_the_same_over_stdio(tmp_path, name, a
         ]
     elif not ours.get("isError"):
         assert ours["content"] == theirs["content"]
+
+
+def test_the_two_error_differences_the_lesson_names_hold_for_the_installed_sdk():
+    """Lesson 16: the SDK answers an unknown tool with an isError result and hides a crash's message."""
+    from mcp.server import MCPServer
+
+    def rate_limit(tool: str) -> str:
+        """How many calls a minute a tool may take."""
+        return {"search_notes": "10"}[tool]
+
+    server = MCPServer("limits")
+    server.tool(structured_output=False)(rate_limit)
+
+    async def calls() -> tuple:
+        async with Client(server, mode="legacy") as sdk:
+            return await sdk.call_tool("rate_limit", {"tool": "fetch"}), await sdk.call_tool("nope", {})
+
+    crash, unknown = asyncio.run(calls())
+    assert crash.is_error and crash.content[0].text == "Error executing tool rate_limit"
+    assert unknown.is_error and unknown.content[0].text == "Unknown tool: nope"

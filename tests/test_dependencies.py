@@ -24,8 +24,6 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 EXTRA_OF = {
     "wirelab.widgets": "notebooks",
     "wirelab.check": "notebooks",  # lab checks run in a kernel; labs 12 and 16 use the MCP SDK
-    "wirelab.kb.dense": "dense",  # imported inside `try`: without it, the n-gram fallback
-    "wirelab.kb.server": "dense",  # torch, only to keep it on one thread when present
 }
 # Pinned in requirements-nodeps.txt and installed without its dependencies (every provider's
 # SDK): declaring it as an extra would make `pip install wirelab[...]` pull all of them.

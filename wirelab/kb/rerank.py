@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from wirelab.kb.lexical import terms
+from wirelab.retrieval.lexical import terms
 
 WEIGHTS = {"cosine": 0.5, "coverage": 0.25, "bigrams": 0.15, "proximity": 0.10}
 

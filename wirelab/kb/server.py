@@ -1,16 +1,15 @@
 """The capstone MCP server: the knowledge base of `assets/kb/`, read-only, over stdio.
 
-    python -m wirelab.kb.server                 # MiniLM vectors if the `dense` extra is installed
-    python -m wirelab.kb.server --dense off     # lexical fallback, starts in a second
+    python -m wirelab.kb.server                 # sentence-encoder vectors (English and Chinese)
+    python -m wirelab.kb.server --dense off     # character n-gram vectors: no model to load
     python -m wirelab.kb.server --corpus assets/kb/zh   # the Chinese corpus
     python -m wirelab.kb.server --print-config  # the block a desktop host needs to launch it
 
 Without `--corpus` it serves the corpus in the language of the notebook that starts it
 (`wirelab.kb.corpus.default_corpus`): assets/kb/zh from the Chinese edition or with
-WIRELAB_LANG=zh, assets/kb otherwise (a desktop host, a terminal). MiniLM is English-only,
-so with the default `--dense auto` a Chinese corpus gets the character n-gram vectors
-(`wirelab.kb.dense.resolve_dense`): the index is complete in about a second, with no
-lexical-only interim.
+WIRELAB_LANG=zh, assets/kb otherwise (a desktop host, a terminal). The vectors come from the
+course's multilingual sentence encoder (`wirelab.encoder`) for either corpus, so a question in
+one language finds passages in the other.
 
 Six tools, each annotated `readOnlyHint: true`: `answer_question` (extractive, cited by
 chunk id), `search` (hybrid: BM25 and vectors fused by RRF), `search_reranked`,
@@ -21,7 +20,7 @@ lives in memory.
 
 The index is built once per process, in worker threads started with the server, so
 `initialize` is answered at once. A lexical (BM25) index, ready in about a second, answers
-while the dense one builds (tens of seconds), each result saying so in a `note`. Queries run
+while the encoder loads and embeds the corpus (a few seconds), each result saying so in a `note`. Queries run
 on a small pool of threads, so one slow query holds up no other, and each query is capped at
 `MAX_QUERY_CHARS`. Not here: HTTP, reloading the corpus, and any tool that changes anything.
 """
@@ -32,7 +31,6 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -41,7 +39,6 @@ from typing import Literal, TypeVar
 
 from wirelab.errors import ToolError
 from wirelab.kb.corpus import CorpusError, Document, SearchHit, load_documents
-from wirelab.kb.dense import resolve_dense
 from wirelab.kb.index import MAX_K, KnowledgeBase, UnknownDocumentError
 from wirelab.kb.tool_results import (
     CitedAnswer,
@@ -72,27 +69,8 @@ QUERY_WORKERS = 4
 T = TypeVar("T")
 
 
-def corpus_texts(documents: Sequence[Document]) -> list[str]:
-    """Title and body of each document: what `resolve_dense` reads to tell the language."""
-    return [f"{doc.title}\n{doc.body}" for doc in documents]
-
-
 def build_index(documents: Sequence[Document], dense: str = "auto") -> KnowledgeBase:
-    """Index `documents` as the server does: quiet, and with torch on one thread.
-
-    The model loader's progress bar would go to stderr; one torch thread is ten times
-    faster than many on a busy machine, for a corpus this small. With `dense="auto"` a
-    Chinese corpus gets the character n-gram vectors (MiniLM is English-only).
-    """
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    dense = resolve_dense(corpus_texts(documents), dense)
-    if dense != "off":
-        try:
-            import torch
-        except ImportError:
-            log.info("torch is not installed: the vectors use the lexical fallback")
-        else:
-            torch.set_num_threads(1)
+    """Index `documents` as the server does: sentence-encoder vectors, or n-grams with "off"."""
     return KnowledgeBase(documents, dense=dense)
 
 
@@ -106,7 +84,7 @@ class KnowledgeService:
     """The knowledge base, built on worker threads; queries run on a pool of `workers`.
 
     With `interim` (a quick lexical build), queries are answered by it while `build` (the
-    dense index, tens of seconds) runs on a thread of its own, and each result carries a
+    encoder index, a few seconds) runs on a thread of its own, and each result carries a
     `note` saying so; if `build` fails, the interim index goes on answering, with a note
     naming the failure. Without `interim`, queries wait for `build`. One slow query does not
     hold up the rest, and a query still waiting for a worker is dropped when its call is
@@ -358,9 +336,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--dense",
-        choices=("auto", "off", "require"),
+        choices=("auto", "off"),
         default="auto",
-        help="MiniLM vectors if installed and the corpus is not Chinese (auto), never (off), or fail without",
+        help="vectors from the sentence encoder (auto) or from character n-grams (off)",
     )
     parser.add_argument(
         "--corpus",
@@ -389,9 +367,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         documents = load_documents(options.corpus)
     except CorpusError as e:
         sys.exit(f"wirelab.kb.server: {e}")
-    dense = resolve_dense(corpus_texts(documents), options.dense)
-    if dense != options.dense:
-        log.info("the corpus is Chinese and MiniLM is English-only: character n-gram vectors")
+    dense = options.dense
     lexical = None if dense == "off" else (lambda: build_index(documents, dense="off"))
     service = KnowledgeService(lambda: _logged_build(documents, dense), interim=lexical)
     try:

@@ -127,6 +127,18 @@ class BM25Index:
         frequency = self._document_frequency[term]
         return math.log(1 + (self._size - frequency + 0.5) / (frequency + 0.5))
 
+    def coverage(self, query: str) -> float:
+        """The share of `query`'s terms that occur in the corpus: 0.0 when it has none.
+
+        A question in the corpus's language scores near 1; one in another language shares
+        only names and identifiers with it (`'幂等键 for retries'` on an English corpus: 2 of
+        3 terms at best), which is how much its BM25 ranking can be trusted.
+        """
+        query_terms = terms(query)
+        if not query_terms:
+            return 0.0
+        return sum(t in self._document_frequency for t in query_terms) / len(query_terms)
+
     def scores(self, query: str) -> np.ndarray:
         """One BM25 score per indexed text (zeros when no query term is in the corpus)."""
         query_terms = terms(query)

@@ -14,6 +14,8 @@ its line; the check cells themselves report instead of raising, and the `summary
 cell at the end raises once. The lab conventions are in `wirelab/check/__init__.py`.
 A `# @reference …` marker line (the solution cell the package must agree with, see
 tests/notebook_code.py) is dropped: in a lab the cell is the learner's.
+A Chinese lab (solutions/zh -> labs/zh) takes each hint's translation from
+translations/zh/lab_hints.json (English hint -> Chinese); a hint not there stays English.
 `--check` writes nothing and exits 1 if a lab is missing or differs from what would
 be generated.
 
@@ -24,6 +26,7 @@ be generated.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -37,13 +40,16 @@ REGION = re.compile(
 )
 
 REFERENCE_MARKER = re.compile(r"^# @reference [^\n]*\n", re.M)
+HINTS_ZH = ROOT / "translations" / "zh" / "lab_hints.json"
 
 
-def stub(source: str) -> str:
-    """Replace each solution region of a cell's source with a NotImplementedError stub."""
+def stub(source: str, hints: dict[str, str] | None = None) -> str:
+    """Replace each solution region of a cell's source with a NotImplementedError stub
+    (its hint translated by `hints` where it has the hint)."""
 
     def replace(match: re.Match[str]) -> str:
         hint = (match["hint"] or "write this part").strip()
+        hint = (hints or {}).get(hint, hint)
         return f"{match['indent']}raise NotImplementedError({hint!r})"
 
     result = REGION.sub(replace, REFERENCE_MARKER.sub("", source))
@@ -52,13 +58,15 @@ def stub(source: str) -> str:
     return result
 
 
-def lab_from_solution(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def lab_from_solution(
+    solution: nbformat.NotebookNode, hints: dict[str, str] | None = None
+) -> nbformat.NotebookNode:
     lab = nbformat.from_dict(solution)
     exercises_started = False
     for cell in lab.cells:
         if cell.cell_type == "code":
             exercises_started = exercises_started or "### BEGIN SOLUTION" in cell.source
-            cell.source = stub(cell.source)
+            cell.source = stub(cell.source, hints)
             cell.outputs, cell.execution_count = [], None
             if exercises_started:
                 tags = cell.metadata.setdefault("tags", [])
@@ -81,7 +89,8 @@ def main() -> int:
         (ROOT / "solutions" / "zh").glob("*.ipynb")
     ):
         lab_path = ROOT / "labs" / solution_path.relative_to(ROOT / "solutions")
-        text = render(lab_from_solution(nbformat.read(solution_path, as_version=4)))
+        hints = json.loads(HINTS_ZH.read_text(encoding="utf-8")) if solution_path.parent.name == "zh" else {}
+        text = render(lab_from_solution(nbformat.read(solution_path, as_version=4), hints))
         if args.check:
             if not lab_path.exists() or lab_path.read_text(encoding="utf-8") != text:
                 stale.append(lab_path.relative_to(ROOT))

@@ -40,9 +40,11 @@ def test_a_challenge_is_parsed_with_quoted_and_bare_parameters():
     assert parse_challenge("") == {"scheme": ""}
 
 
-def test_protected_resource_metadata_is_looked_for_in_the_specs_order():
+def test_protected_resource_metadata_is_looked_for_at_the_headers_url_else_at_the_well_known_ones():
     assert resource_metadata_urls("https://m.example/public/mcp", "https://m.example/custom.json") == [
-        "https://m.example/custom.json",
+        "https://m.example/custom.json"
+    ]
+    assert resource_metadata_urls("https://m.example/public/mcp") == [
         "https://m.example/.well-known/oauth-protected-resource/public/mcp",
         "https://m.example/.well-known/oauth-protected-resource",
     ]

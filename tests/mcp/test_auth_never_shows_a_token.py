@@ -1,11 +1,13 @@
-"""The OAuth client never logs a token nor shows one in the wire inspector.
+"""The OAuth client never logs a token, a code or a PKCE verifier, nor shows one in the inspector.
 
 The whole flow runs against our authorization server and protected MCP server: discovery,
 registration, authorization with PKCE, a step-up to a wider scope, and a refresh. Every log
 record at DEBUG (ours, httpx2's, httpcore's, the servers') and every row the inspector holds
 or renders is then searched for each access and refresh token the authorization server
-issued. Tokens travel in headers, form bodies and JSON answers; the inspector may show their
-first characters, never a whole one.
+issued, and each authorization code and PKCE verifier it was sent (issue 23: both appeared
+whole in the inspector's export, and the code in httpcore2's DEBUG log of the redirect's
+`Location`). They travel in headers, URLs, form bodies and JSON answers; the inspector may
+show their first characters, never a whole one.
 """
 
 from __future__ import annotations
@@ -45,7 +47,13 @@ def flow(everything_logged):
     """Run the whole flow with an inspector on the OAuth and MCP wires; the tokens issued."""
     issued = []
     with protected_servers() as (authority, mcp):
-        tokens_for = authority.tokens_for
+        tokens_for, exchange_code = authority.tokens_for, authority.exchange_code
+
+        def redeemed(client, form):
+            issued.append({"code": form["code"], "code_verifier": form["code_verifier"]})
+            return exchange_code(client, form)
+
+        authority.exchange_code = redeemed
 
         def recorded(grant):
             tokens = tokens_for(grant)
@@ -77,23 +85,28 @@ def flow(everything_logged):
     return issued, shown, "\n".join(log), auth
 
 
+KINDS = ("access_token", "refresh_token", "code", "code_verifier")
+
+
 def secrets_of(issued):
-    return [tokens[kind] for tokens in issued for kind in ("access_token", "refresh_token")]
+    return [secret[kind] for secret in issued for kind in KINDS if kind in secret]
 
 
 def test_the_flow_authorizes_steps_up_and_refreshes(flow):
     issued, shown, log, auth = flow
     assert auth.authorizations == 2  # to read, then to call (step-up)
     assert len(issued) > 2 and '"grant_type":"refresh_token"' in shown[0]  # and refreshed
-    assert len(set(secrets_of(issued))) == 2 * len(issued)
+    assert len(set(secrets_of(issued))) == len(secrets_of(issued)) == 2 * len(issued)
+    assert sum("code" in secret for secret in issued) == 2  # two authorizations, two codes
 
 
 def test_no_log_record_holds_a_token(flow):
     issued, shown, log, auth = flow
     assert "POST http" in log and "/token" in log, "the log did not see the token requests"
     assert "httpcore2.http11 send_request_body" in log, "the log was not at DEBUG"
+    assert "receive_response_headers" in log and "location" in log, "the log did not see the redirect"
     leaked = [token[:12] for token in secrets_of(issued) if token in log]
-    assert not leaked, f"tokens in the log: {leaked}"
+    assert not leaked, f"tokens, codes or verifiers in the log: {leaked}"
 
 
 def test_the_inspector_shows_only_the_start_of_each_token(flow):

@@ -3,7 +3,7 @@
 For each scenario the suite starts its own test server (authorization servers
 too, for `auth/*`) and runs `conformance/client_runner.py`, which drives
 `wirelab.mcp.http_client` and `wirelab.mcp.auth.OAuth`. A scenario may fail only
-if `conformance/expected-failures.yml` lists it under `client:` (it lists none).
+if `conformance/expected-failures.yml` lists it under `client:`, with its reason.
 Scenarios run one at a time: `sse-retry` measures the reconnection delay, which
 a loaded machine would blur. Install the suite with `npm ci`; without it these
 tests skip, except under CI (CI=true).

@@ -25,12 +25,9 @@ RESOURCE_METADATA_CASES = [
     (
         "https://notes.example/team/mcp",
         "https://notes.example/meta.json",
-        [
-            "https://notes.example/meta.json",
-            f"https://notes.example{PRM}/team/mcp",
-            f"https://notes.example{PRM}",
-        ],
-        "the header's resource_metadata URL comes first",
+        ["https://notes.example/meta.json"],
+        "the header's resource_metadata URL is the one to use: the well-known URLs are only "
+        "the fallback for a header that names none",
     ),
     (
         "https://notes.example",
@@ -114,7 +111,10 @@ def check_metadata_urls(metadata_urls: Any) -> None:
             got == want,
             f"metadata_urls({server_url!r}, {header_url!r}) gave {got!r}, expected {want!r}: {why}",
         )
-    passed("metadata_urls lists the protected-resource metadata URLs in the specification's order")
+    passed(
+        "metadata_urls gives the header's URL, or, when the header names none, the well-known URLs "
+        "in the order RFC 9728 gives"
+    )
 
 
 @exercise

@@ -314,13 +314,14 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from wirelab.mcp.http import McpHttpApp
+    from wirelab.mcp.http_limits import uvicorn_config
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=3001)
     options = parser.parse_args(argv)
     app = McpHttpApp(build_server())
-    uvicorn.run(app.starlette, host=options.host, port=options.port, log_level="warning")
+    uvicorn.Server(uvicorn_config(app.starlette, app.limits, host=options.host, port=options.port)).run()
 
 
 if __name__ == "__main__":

@@ -175,6 +175,8 @@ class McpHttpApp:
     async def post(self, request: Request) -> Response:
         require_accept(request, "application/json", "text/event-stream")
         message = await read_message(request, self.publish, self.limits)
+        if self.protection and (refused := self.protection.check_message(request, message)):
+            return refused
         if stateless.is_modern(message, request.headers.get(VERSION_HEADER)):
             return await self.post_modern(request, message)
         return await self.post_legacy(request, message)

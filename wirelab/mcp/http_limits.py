@@ -1,11 +1,16 @@
-"""The limits that keep one client from exhausting the Streamable HTTP server.
+"""The limits that keep one client from exhausting the course's HTTP servers.
 
     serve_http(server, limits=HttpLimits(max_sessions=100, session_idle_seconds=60))
 
-The offline model's server (`wirelab.offline_model.server`) runs uvicorn with them too,
-all but the sessions.
+Every HTTP server the course ships runs uvicorn with them (`uvicorn_config`): the MCP
+server (`wirelab.mcp.http`, sessions included), the offline model's server
+(`wirelab.offline_model.server`, all but the sessions), and lesson 15's authorization
+server and protected MCP server (`wirelab.mcp.auth`). Each reads a body only within
+them: `read_within` where the app reads it itself, `LimitedBodies` around an app whose
+endpoints read it through starlette (the authorization server). A protected MCP server
+checks the token in the headers before it reads any body: a stranger's body is never read.
 
-Each limit answers a way to hold the server down (issue 14's red-team run):
+Each limit answers a way to hold the server down (issues 14 and 23's red-team runs):
 
 - a body too large: refused by its `Content-Length`, or counted while it streams
   in and refused at the limit (413), so it is never buffered whole (`read_within`);
@@ -27,6 +32,7 @@ from typing import Any
 
 import uvicorn
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse
 
 # h11 is uvicorn's dependency, not one wirelab declares (tests/test_dependencies.py): its states
 # are taken from the module whose protocol this file extends, so they are the very ones it uses.
@@ -80,6 +86,51 @@ async def read_within(request: Request, limits: HttpLimits) -> bytes:
     except ClientDisconnect:
         raise BodyRefused(400) from None
     return bytes(body)
+
+
+REFUSED_BODY = {
+    413: "the body is over {max_body_bytes} bytes",
+    408: "the body did not arrive within {body_seconds} s",
+    400: "the connection ended before the body did",
+}
+
+
+class LimitedBodies:
+    """ASGI middleware: every request's body is read within `limits` before the app runs.
+
+        app = LimitedBodies(Starlette(routes=...), limits)
+
+    The body (at most `max_body_bytes`) is read with `read_within` and handed to the app
+    whole, so no endpoint can read more, or wait longer; a body refused gets 413, 408 or
+    400 with an OAuth-style JSON error and `Connection: close`, and the app never runs.
+    """
+
+    def __init__(self, app: Any, limits: HttpLimits) -> None:
+        self.app, self.limits = app, limits
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        try:
+            body = await read_within(Request(scope, receive), self.limits)
+        except BodyRefused as refused:
+            why = REFUSED_BODY[refused.status].format(**vars(self.limits))
+            answer = JSONResponse(
+                {"error": "invalid_request", "error_description": why},
+                refused.status,
+                headers={"Connection": "close"},
+            )
+            return await answer(scope, receive, send)
+        delivered = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal delivered
+            if delivered:
+                return await receive()  # only a disconnect is left to wait for
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 class HeadTimeoutH11(H11Protocol):

@@ -4,24 +4,27 @@
     async with connect_http("http://127.0.0.1:8000/mcp", auth=auth) as client: ...
 
 Every request goes out with the bearer token it has. A 401 starts the flow
-(2025-11-25 `basic/authorization.mdx`):
+(2026-07-28 `basic/authorization/`):
 
-1. discovery: the challenge's `resource_metadata`, else the well-known URLs, give
-   the protected-resource metadata; its `resource` must be this server; its first
-   authorization server gives the server metadata (`wirelab.mcp.auth.discovery`).
-   A server without metadata (2025-03-26) is its own authorization server.
+1. discovery: the challenge's `resource_metadata` (or, only when the header names
+   none, the well-known URLs) gives the protected-resource metadata; its `resource`
+   must be this server; its first authorization server is the issuer, whose metadata
+   must name that very issuer (`wirelab.mcp.auth.discovery`). A server without
+   metadata (2025-03-26) is its own authorization server.
 2. identity, in the specification's order: pre-registered `client_id`, a client ID
    metadata document (an HTTPS URL) when the server supports them, else dynamic
-   registration (RFC 7591); how it proves it is `wirelab.mcp.auth.identity`.
+   registration (RFC 7591, deprecated; `application_type` sent); how it proves it is
+   `wirelab.mcp.auth.identity`. Credentials are kept per issuer, never used at another.
 3. a grant: authorization code with PKCE S256 (`wirelab.mcp.auth.pkce`), which the user
    approves in `on_authorize` (it gets the authorization URL and returns the redirect
-   URL), or client credentials (a machine, no user). Both name the server in `resource`
-   (RFC 8707), so the token is good for this server only.
+   URL; its `iss` must be the issuer, RFC 9207, against the mix-up attack), or client
+   credentials (a machine, no user). Both name the server in `resource` (RFC 8707),
+   so the token is good for this server only.
 
 A 403 `insufficient_scope` steps up: authorize again with the scopes the
 challenge names, at most `max_attempts` times for one request. An expired token
 is refreshed first when there is a refresh token. Every exchange is published on
-`.wire` (channel "oauth"), tokens and secrets shortened (`wirelab.mcp.auth.wire_tap`).
+`.wire` (channel "oauth"), tokens, codes and secrets shortened (`wirelab.mcp.auth.wire_tap`).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from wirelab.mcp.auth.discovery import (
 from wirelab.mcp.auth.identity import Identity, authenticated, preregistered_method
 from wirelab.mcp.auth.pkce import pkce_pair
 from wirelab.mcp.auth.pkce import s256 as s256  # re-exported: lesson 15 imports it from here
-from wirelab.mcp.auth.wire_tap import WireTap
+from wirelab.mcp.auth.wire_tap import WireTap, redact_debug_logs
 from wirelab.wire import Wire, parse_json
 
 log = logging.getLogger(__name__)
@@ -81,6 +84,7 @@ class Discovered:
     scopes_supported: list[str] | None
     metadata: dict[str, Any]
     metadata_url: str | None = None
+    issuer: str = ""
 
 
 class OAuth(httpx2.Auth):
@@ -96,6 +100,7 @@ class OAuth(httpx2.Auth):
         client_id: str | None = None,
         client_secret: str | None = None,
         client_metadata_url: str | None = None,
+        client_issuer: str | None = None,
         grant: Grant = "authorization_code",
         private_key_pem: str | None = None,
         signing_algorithm: str = "ES256",
@@ -113,6 +118,8 @@ class OAuth(httpx2.Auth):
             if client_id
             else None
         )
+        self.client_issuer = client_issuer  # the issuer a pre-registered client belongs to
+        self.identities: dict[str, Identity] = {}  # per issuer (SEP-2352): never used at another
         self.identity: Identity | None = None
         self.tokens: Tokens | None = None
         self.discovered: Discovered | None = None
@@ -121,6 +128,7 @@ class OAuth(httpx2.Auth):
         self.tap = WireTap(self.wire)
         self._lock = asyncio.Lock()
         self.http = httpx2.AsyncClient(timeout=timeout, event_hooks=self.tap.hooks)
+        redact_debug_logs()
 
     # --- the httpx2.Auth flow around every MCP request ---
 
@@ -175,7 +183,10 @@ class OAuth(httpx2.Auth):
         if self.discovered is None or (where and where != self.discovered.metadata_url):
             self.discovered = await self.discover(where)
         scope = self.choose_scope(challenge, status)
-        self.identity = self.identity or await self.identify(self.discovered.metadata)
+        issuer = self.discovered.issuer
+        if issuer not in self.identities:
+            self.identities[issuer] = await self.identify(self.discovered.metadata, issuer)
+        self.identity = self.identities[issuer]
         self.authorizations += 1
         if self.grant == "client_credentials":
             params = {"grant_type": "client_credentials"}
@@ -187,7 +198,8 @@ class OAuth(httpx2.Auth):
         return self.tokens
 
     async def discover(self, resource_metadata: str | None = None) -> Discovered:
-        """Protected-resource metadata, then the authorization server's metadata."""
+        """Protected-resource metadata, then the authorization server's metadata, whose `issuer`
+        must be the very issuer its URL was built from (RFC 8414 §3.3)."""
         prm = await self._first_document(resource_metadata_urls(self.server_url, resource_metadata))
         if prm is not None:
             resource = prm.get("resource")
@@ -197,7 +209,7 @@ class OAuth(httpx2.Auth):
                     f"({self.server_url}): refusing to get a token for another resource"
                 )
             servers = prm.get("authorization_servers") or []
-            if not servers:
+            if not servers or not isinstance(servers[0], str):
                 raise AuthorizationError("the protected-resource metadata names no authorization server")
             issuer, scopes = servers[0], prm.get("scopes_supported")
         else:  # a 2025-03-26 server: it is its own authorization server
@@ -211,11 +223,22 @@ class OAuth(httpx2.Auth):
                 "token_endpoint": f"{issuer}/token",
                 "registration_endpoint": f"{issuer}/register",
             }
-        elif self.grant == "authorization_code" and "S256" not in metadata.get(
+        else:
+            self._check_metadata(metadata, issuer)
+        return Discovered(resource, scopes, metadata, resource_metadata, issuer)
+
+    def _check_metadata(self, metadata: dict[str, Any], issuer: str) -> None:
+        """Refuse metadata that names another issuer (a swap), or an authorization code flow
+        without PKCE S256."""
+        if metadata.get("issuer") != issuer:
+            raise AuthorizationError(
+                f"the metadata of {issuer} names the issuer {metadata.get('issuer')!r}: refusing "
+                "metadata that speaks for another authorization server (RFC 8414 §3.3)"
+            )
+        if self.grant == "authorization_code" and "S256" not in metadata.get(
             "code_challenge_methods_supported", []
         ):
             raise AuthorizationError(f"{issuer} does not support PKCE with S256: refusing to authorize")
-        return Discovered(resource, scopes, metadata, resource_metadata)
 
     def choose_scope(self, challenge: dict[str, str], status: int) -> str | None:
         """The challenge's scope (with those already granted, on a step-up), else all offered."""
@@ -227,32 +250,44 @@ class OAuth(httpx2.Auth):
         offered = self.discovered.scopes_supported if self.discovered else None
         return " ".join(offered) if offered else None
 
-    async def identify(self, metadata: dict[str, Any]) -> Identity:
+    async def identify(self, metadata: dict[str, Any], issuer: str = "") -> Identity:
         """Pre-registered, else a client ID metadata document, else dynamic registration."""
         if self.preregistered:
-            supported = metadata.get("token_endpoint_auth_methods_supported", ["client_secret_basic"])
-            if self.preregistered.method == "client_secret_basic" and "client_secret_basic" not in supported:
-                self.preregistered.method = "client_secret_post"
-            return self.preregistered
+            return self._preregistered_at(metadata, issuer)
         if self.client_metadata_url and metadata.get("client_id_metadata_document_supported"):
-            return Identity(self.client_metadata_url)
+            return Identity(self.client_metadata_url)  # portable: the same URL at every issuer
         if not metadata.get("registration_endpoint"):
             raise AuthorizationError(
                 "the authorization server offers no registration and this client has no client_id: "
                 "register it with the server's owner and pass client_id=..."
             )
+        return await self.register(metadata)
+
+    def _preregistered_at(self, metadata: dict[str, Any], issuer: str) -> Identity:
+        """The pre-registered identity, at the issuer it belongs to (the first one it is used at,
+        unless `client_issuer` says); another issuer is an error, not a silent retry."""
+        assert self.preregistered
+        self.client_issuer = self.client_issuer or issuer
+        if issuer != self.client_issuer:
+            raise AuthorizationError(
+                f"this client_id was registered with {self.client_issuer}, but the server now sends "
+                f"clients to {issuer}: register with it, or pass its client_id"
+            )
+        supported = metadata.get("token_endpoint_auth_methods_supported", ["client_secret_basic"])
+        if self.preregistered.method == "client_secret_basic" and "client_secret_basic" not in supported:
+            self.preregistered.method = "client_secret_post"
+        return self.preregistered
+
+    async def register(self, metadata: dict[str, Any]) -> Identity:
+        """Dynamic client registration (RFC 7591), deprecated in 2026-07-28 but kept for older
+        servers; `application_type` is native for a loopback redirect URI (SEP-837)."""
         supported = metadata.get("token_endpoint_auth_methods_supported", ["client_secret_basic"])
         method = next(
             (m for m in ("none", "client_secret_basic", "client_secret_post") if m in supported), "none"
         )
-        grant_types = (
-            ["client_credentials"]
-            if self.grant == "client_credentials"
-            else [
-                "authorization_code",
-                "refresh_token",
-            ]
-        )
+        user_grants = ["authorization_code", "refresh_token"]
+        grant_types = ["client_credentials"] if self.grant == "client_credentials" else user_grants
+        loopback = urlsplit(self.redirect_uri).hostname in ("127.0.0.1", "localhost", "::1")
         answer = await self._post_json(
             metadata["registration_endpoint"],
             {
@@ -261,6 +296,7 @@ class OAuth(httpx2.Auth):
                 "grant_types": grant_types,
                 "response_types": ["code"],
                 "token_endpoint_auth_method": method,
+                "application_type": "native" if loopback else "web",
             },
         )
         if not isinstance(answer.get("client_id"), str):
@@ -304,6 +340,8 @@ class OAuth(httpx2.Auth):
             raise AuthorizationError(
                 "the redirect's state is not the one sent: a forged or replayed redirect"
             )
+        assert self.discovered
+        check_iss(answer.get("iss"), self.discovered.issuer, self.discovered.metadata)
         if "code" not in answer:
             raise AuthorizationError(
                 f"not authorized: {answer.get('error', 'no code')}: {answer.get('error_description', '')}"
@@ -373,15 +411,42 @@ class OAuth(httpx2.Auth):
         await self.http.aclose()
 
 
-async def approve_headlessly(url: str) -> str:
-    """The user's part for a test server that approves at once: GET the URL, return its redirect."""
-    async with httpx2.AsyncClient(timeout=30) as browser:
-        response = await browser.get(url)
-    if response.status_code not in (302, 303, 307) or "location" not in response.headers:
+def check_iss(iss: str | None, issuer: str, metadata: dict[str, Any]) -> None:
+    """RFC 9207 §2.4 as 2026-07-28 applies it to an authorization response: an `iss` present must
+    be `issuer`, the server the client sent the user to, compared as strings; an absent one is
+    refused only where the server's metadata promised it. `AuthorizationError` otherwise.
+
+        >>> check_iss("https://as.example", "https://as.example", {})
+        >>> check_iss("https://evil.example", "https://as.example", {})
+        Traceback (most recent call last):
+        wirelab.mcp.auth.client.AuthorizationError: the authorization response came from \
+'https://evil.example', not from https://as.example, the server this client sent the user to: \
+a mix-up; the code is not sent anywhere
+    """
+    if iss is None and metadata.get("authorization_response_iss_parameter_supported") is not True:
+        return
+    if iss != issuer:
         raise AuthorizationError(
-            f"the authorization endpoint answered {response.status_code}, not a redirect"
+            f"the authorization response came from {iss!r}, not from {issuer}, the server this "
+            "client sent the user to: a mix-up; the code is not sent anywhere"
         )
-    return response.headers["location"]
+
+
+async def approve_headlessly(url: str, max_redirects: int = 5) -> str:
+    """The user's part for a test server that approves at once: GET the URL and follow its
+    redirects, as a browser would, until one leads to the `redirect_uri` it names; return that."""
+    callback = parse_qs(urlsplit(url).query).get("redirect_uri", [""])[0]
+    async with httpx2.AsyncClient(timeout=30) as browser:
+        for _ in range(max_redirects):
+            response = await browser.get(url)
+            if response.status_code not in (302, 303, 307) or "location" not in response.headers:
+                raise AuthorizationError(
+                    f"the authorization endpoint answered {response.status_code}, not a redirect"
+                )
+            url = response.headers["location"]
+            if not callback or url.split("?")[0] == callback:
+                return url
+    raise AuthorizationError(f"more than {max_redirects} redirects without reaching {callback}")
 
 
 def _why(answer: Any) -> str:

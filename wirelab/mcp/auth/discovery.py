@@ -3,13 +3,17 @@
     401 + WWW-Authenticate ──> protected-resource metadata (RFC 9728)
                           ──> authorization-server metadata (RFC 8414 / OpenID discovery)
 
-Each step tries a list of URLs in the order the 2025-11-25 specification gives
-(`basic/authorization.mdx`); these functions compute the lists, parse the
-challenge, and check that the metadata names the server the client wants.
+Each step tries a list of URLs in the order the specification gives (2026-07-28,
+`basic/authorization/`, as 2025-11-25 did); these functions compute the lists, parse the
+challenge, and check that the metadata names the server the client wants. The header's
+URL is the only one tried when there is one: the well-known URLs are the fallback for a
+challenge that names none.
 
     >>> parse_challenge('Bearer resource_metadata="https://mcp.example/prm", scope="files:read"')
     {'scheme': 'bearer', 'resource_metadata': 'https://mcp.example/prm', 'scope': 'files:read'}
-    >>> resource_metadata_urls("https://mcp.example/public/mcp")
+    >>> resource_metadata_urls("https://mcp.example/public/mcp", "https://mcp.example/prm")
+    ['https://mcp.example/prm']
+    >>> resource_metadata_urls("https://mcp.example/public/mcp")  # doctest: +NORMALIZE_WHITESPACE
     ['https://mcp.example/.well-known/oauth-protected-resource/public/mcp',
      'https://mcp.example/.well-known/oauth-protected-resource']
 """
@@ -52,10 +56,12 @@ def canonical_resource(url: str) -> str:
 
 
 def resource_metadata_urls(server_url: str, from_header: str | None = None) -> list[str]:
-    """Where protected-resource metadata may be: the header's URL, then the path-aware well-known
-    URL, then the root one (RFC 9728 §3.1)."""
+    """Where protected-resource metadata may be: the header's URL when it names one; else the
+    path-aware well-known URL, then the root one (RFC 9728 §3.1)."""
+    if from_header:
+        return [from_header]
     path = urlsplit(server_url).path.rstrip("/")
-    urls = [from_header] if from_header else []
+    urls = []
     if path:
         urls.append(origin(server_url) + PROTECTED_RESOURCE + path)
     urls.append(origin(server_url) + PROTECTED_RESOURCE)

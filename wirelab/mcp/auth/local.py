@@ -15,6 +15,7 @@ from typing import Any
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.resource import ProtectedResource
 from wirelab.mcp.http import McpHttpApp
+from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits
 from wirelab.mcp.http_running import RunningHttpServer
 from wirelab.mcp.server import Server
 
@@ -34,10 +35,12 @@ def serve_protected(
     *,
     required_scopes: set[str] | None = None,
     scopes_for: Callable[[Any], set[str]] | None = None,
+    limits: HttpLimits = DEFAULT_LIMITS,
     host: str = "127.0.0.1",
     port: int = 0,
 ) -> RunningHttpServer:
-    """Serve `server` over Streamable HTTP, accepting only `authority`'s tokens for its own URL."""
+    """Serve `server` over Streamable HTTP, accepting only `authority`'s tokens for its own URL;
+    a request's body is read only once its token is valid, and then within `limits`."""
     protection = ProtectedResource(
         authority.issuer,
         authority.key.public_jwk(),
@@ -45,6 +48,6 @@ def serve_protected(
         required_scopes=set(required_scopes or ()),
         scopes_for=scopes_for,
     )
-    running = RunningHttpServer(McpHttpApp(server, protection=protection), host, port)
+    running = RunningHttpServer(McpHttpApp(server, protection=protection, limits=limits), host, port)
     protection.resource = running.url  # the audience its tokens must name
     return running.start()

@@ -5,7 +5,8 @@
                                    required_scopes={"notes:read"})
     running = serve_protected(build_server(), protection)   # sets protection.resource to running.url
 
-Before any MCP handling (`McpHttpApp(..., protection=...)` calls `check`):
+Before any MCP handling, from the headers alone (`McpHttpApp(..., protection=...)` calls
+`check` before it reads the body, so a stranger's body is never read):
 
 - no bearer token: 401, `WWW-Authenticate: Bearer resource_metadata="…", scope="…"`;
 - a token that is not valid here (signature, issuer, expiry, audience = this
@@ -15,7 +16,8 @@ Before any MCP handling (`McpHttpApp(..., protection=...)` calls `check`):
 - a valid token without the scopes the request needs: 403 with
   `error="insufficient_scope"` and the scopes to ask for (step-up).
 
-`scopes_for(message)` may ask more for some requests (say, `tools/call`).
+`scopes_for(message)` may ask more for some requests (say, `tools/call`): `check_message`
+asks it once the body has been read, within the server's limits, from a caller with a valid token.
 Refusals are logged at info with the reason, never with the token.
 """
 
@@ -33,7 +35,6 @@ from starlette.routing import Route
 
 from wirelab.mcp.auth.discovery import PROTECTED_RESOURCE, origin
 from wirelab.mcp.auth.tokens import InvalidToken, scopes_of, verify
-from wirelab.wire import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +74,9 @@ class ProtectedResource:
         return [Route(PROTECTED_RESOURCE + mcp_path, endpoint)]
 
     async def check(self, request: Request) -> Response | None:
-        """None if the request may go on; else the 401 or 403 to answer."""
+        """None if the request may go on; else the 401 or 403 to answer. Only the headers are
+        read: a request without a valid token is refused before any of its body is (issue 23)."""
         required = set(self.required_scopes)
-        if self.scopes_for is not None and request.method == "POST":
-            required |= self.scopes_for(parse_json(await request.body()))
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token:
             return self.refuse(401, required, None, "send Authorization: Bearer <token>")
@@ -84,12 +84,22 @@ class ProtectedResource:
             claims = verify(token.strip(), self.jwk, issuer=self.issuer, audience=self.resource)
         except InvalidToken as e:
             return self.refuse(401, required, "invalid_token", str(e))
+        request.state.claims = claims
+        return self.check_scopes(claims, required)
+
+    def check_message(self, request: Request, message: Any) -> Response | None:
+        """After `check`, once the body is read within the server's limits: None if the token's
+        scopes cover what `scopes_for(message)` asks too; else the 403 to answer."""
+        if self.scopes_for is None:
+            return None
+        return self.check_scopes(request.state.claims, self.required_scopes | self.scopes_for(message))
+
+    def check_scopes(self, claims: dict[str, Any], required: set[str]) -> Response | None:
         missing = required - scopes_of(claims)
         if missing:
             return self.refuse(
                 403, required | scopes_of(claims), "insufficient_scope", f"needs {sorted(missing)}"
             )
-        request.state.claims = claims
         return None
 
     def refuse(self, status: int, scopes: set[str], error: str | None, why: str) -> Response:
@@ -100,7 +110,9 @@ class ProtectedResource:
             params += [f'error="{error}"', f'error_description="{why}"']
         log.info("refused with %s: %s", status, why)
         body = {"error": error or "invalid_request", "error_description": why}
-        return JSONResponse(body, status, headers={"WWW-Authenticate": "Bearer " + ", ".join(params)})
+        # the body was not read: the connection closes rather than take in what it still sends
+        headers = {"WWW-Authenticate": "Bearer " + ", ".join(params), "Connection": "close"}
+        return JSONResponse(body, status, headers=headers)
 
 
 def tools_call_needs(scope: str) -> Callable[[Any], set[str]]:

@@ -1,7 +1,8 @@
 """Ways to tamper with an audit log after the fact, each returning the first line it broke.
 
 `TAMPERING`: every one must be detected by `AuditLog.verify`. `BEYOND_A_LOCAL_LOG`:
-what an attacker holding the key and both files can do unseen; lesson 13 says so.
+what an attacker who can write both files can do unseen by the log alone (lesson 13
+says so), and a witness outside the host detects.
 Each function takes a log of three entries (lines 0, 1, 2) kept in a file.
 """
 
@@ -100,7 +101,7 @@ TAMPERING = {
 
 def rewrite_with_the_key_and_the_head(log):
     entries = [json.loads(line) for line in lines(log)]
-    entries[1]["decision"] = "ok"
+    entries[1]["arguments"] = {"order_id": "A-9"}  # a call made for another order than it was
     write(log, rechain(entries, log.mac))
     forger = AuditLog(key=log.key)
     forger._count, forger._last = len(entries), entries[-1]["mac"]

@@ -10,7 +10,17 @@ import pytest
 from tests.security.tampering_corpus import BEYOND_A_LOCAL_LOG, TAMPERING
 from wirelab.errors import PermissionDenied
 from wirelab.loop import execute_sequentially
-from wirelab.security.audit import GENESIS, AuditLog, Broken, audited, decision_of, digest, strict_json
+from wirelab.security.audit import (
+    GENESIS,
+    AuditLog,
+    Broken,
+    RolledBack,
+    Witness,
+    audited,
+    decision_of,
+    digest,
+    strict_json,
+)
 from wirelab.security.executor import guarded
 from wirelab.security.outbound import SecretStore
 from wirelab.tools import ToolRegistry
@@ -162,3 +172,50 @@ def test_an_in_memory_log_works_without_a_file():
 )
 def test_a_result_is_read_as_ok_blocked_or_error(result, decision):
     assert decision_of(result) == decision
+
+
+def rolled_back(log, tmp_path):
+    """Issue 23: copy the log and its head after entry 2, let the agent go on, then put the copies
+    back. No key is needed: every line and the head are genuine, only old."""
+    run(log, call("lookup", {"order_id": "A-1"}, "c1"), call("lookup", {"order_id": "A-2"}, "c2"))
+    log_copy, head_copy = log.path.read_bytes(), log.head_path.read_bytes()
+    run(log, call("send", {"body": "deploy"}, "c3"), call("send", {"body": "delete_repo"}, "c4"))
+    log.path.write_bytes(log_copy)
+    log.head_path.write_bytes(head_copy)
+    return AuditLog(log.path, key=LOG_KEY, head=log.head_path, witness=log.witness)
+
+
+def test_a_rollback_to_an_old_copy_of_both_files_passes_a_local_log(log, tmp_path):
+    """Lesson 13 says so: the log alone cannot tell an old log from the latest."""
+    reopened = rolled_back(log, tmp_path)
+    assert reopened.verify() is None and len(reopened.entries()) == 2
+
+
+def test_a_witness_outside_the_host_detects_the_rollback(tmp_path):
+    witness = Witness()
+    log = AuditLog(tmp_path / "audit.jsonl", key=LOG_KEY, clock=fixed_clock(), witness=witness)
+    reopened = rolled_back(log, tmp_path)
+    assert reopened.verify() == Broken(
+        2, "rolled back: the witness was shown 4 entries, the log and its head hold 2"
+    )
+    with pytest.raises(RolledBack, match="not appending: rolled back"):
+        run(reopened, call("lookup", {"order_id": "A-3"}, "c5"))
+
+
+@pytest.mark.parametrize("name", BEYOND_A_LOCAL_LOG)
+def test_a_witness_detects_what_a_local_log_cannot(tmp_path, name):
+    witness = Witness()
+    log = AuditLog(tmp_path / "audit.jsonl", key=LOG_KEY, clock=fixed_clock(), witness=witness)
+    run(log, *(call("lookup", {"order_id": f"A-{n}"}, f"c{n}") for n in (1, 2, 3)))
+    BEYOND_A_LOCAL_LOG[name](log)
+    assert log.verify() is not None
+
+
+def test_a_witness_refuses_an_older_or_a_different_head():
+    witness = Witness()
+    witness.checkpoint(1, "a" * 64)
+    witness.checkpoint(2, "b" * 64)
+    for count, last in ((1, "a" * 64), (2, "c" * 64)):
+        with pytest.raises(RolledBack):
+            witness.checkpoint(count, last)
+    assert (witness.count, witness.last) == (2, "b" * 64)

@@ -10,7 +10,8 @@
   receive them (the confused deputy);
 - `roots`: paths resolved inside the shared folders; traversal refused;
 - `sampling`: the host's gate for a server's `sampling/createMessage`;
-- `audit`: a log of every call, chained by a keyed MAC, with a sealed head;
+- `audit`: a log of every call, chained by a keyed MAC, with a sealed head and a
+  `Witness` outside the host that sees a rollback;
 - `executor`: checks composed into one executor for `run_tool_loop(execute=...)`.
 
     execute = audited(guarded(pins.check_call, policy.check_call), log)
@@ -32,7 +33,7 @@ from wirelab.security.approval import (
     review_tool,
     screened,
 )
-from wirelab.security.audit import AuditLog, Broken, audited
+from wirelab.security.audit import AuditLog, Broken, RolledBack, Witness, audited
 from wirelab.security.executor import BLOCKING_CODES, guarded
 from wirelab.security.normalize import plain
 from wirelab.security.outbound import EgressAllowlist, OutboundPolicy, SecretHit, SecretStore, Uninspectable
@@ -54,8 +55,10 @@ __all__ = [
     "SamplingReview",
     "SecretHit",
     "SecretStore",
+    "RolledBack",
     "ToolPins",
     "Uninspectable",
+    "Witness",
     "approval_view",
     "audited",
     "chat_sampler",

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from wirelab.errors import ToolError
@@ -45,6 +47,7 @@ from wirelab.security.normalize import (
     mixed_script_words,
     plain,
     reveal,
+    simplified,
     suspicious_invisibles,
 )
 from wirelab.security.specs import ToolSpec, described, identifier_words, schema_strings
@@ -57,13 +60,20 @@ SECRETS = (
     r"(?:previous|earlier|prior)\s+messages|system\s+prompt|env(?:ironment)?\s+variables?|cookies?|"
     r"session\s+ids?|\.env\b"
 )
-SECRETS_ZH = r"密码|密钥|令牌|凭证|凭据|私钥|对话|聊天记录|历史消息|系统提示|环境变量|cookie"
+WORDS = tomllib.loads((Path(__file__).parent / "data" / "orders.toml").read_text(encoding="utf-8"))
 
+
+def words(language: str, name: str) -> str:
+    """One word list of `data/orders.toml` as a regular-expression alternative: `密码|口令|…`."""
+    return "|".join(re.escape(word) for word in WORDS[language][name])
+
+
+ZH, JA = (lambda name: words("zh", name)), (lambda name: words("ja", name))
 PATTERNS: dict[str, re.Pattern[str]] = {
     "html_comment": re.compile(r"<!--.*?-->", re.S),
     "instruction_tag": re.compile(
         r"<\s*/?\s*(?:important|system|instructions?|admin|secret|hidden|note|context|prompt|directive|"
-        r"override|critical|urgent)(?:_to_(?:ai|assistant|model))?\b[^>]*>|<\s*/?\s*(?:重要|系统|指令|提示)[^>]*>",
+        rf"override|critical|urgent)(?:_to_(?:ai|assistant|model))?\b[^>]*>|<\s*/?\s*(?:{ZH('tags')})[^>]*>",
         re.I,
     ),
     "chat_template": re.compile(
@@ -75,29 +85,33 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "system_override": re.compile(
         r"\[\s*(?:system|admin|developer|assistant)(?:\s+(?:override|message|prompt|note|instructions?|mode))?"
         r"\s*\]|\b(?:system|developer|admin)\s+override\b|\bdeveloper\s+mode\b|\byou\s+are\s+now\b|"
-        r"\bfrom\s+now\s+on\b|\b(?:new|updated|real)\s+instructions\b|【\s*(?:系统|重要|指令)[^】]*】|"
-        r"系统覆盖|从现在(?:开始|起)|你现在是|(?:新的|最新的?)(?:指令|指示)",
+        rf"\bfrom\s+now\s+on\b|\b(?:new|updated|real)\s+instructions\b|【\s*(?:{ZH('tags')})[^】]*】|"
+        rf"{ZH('takeovers')}",
         re.I,
     ),
     "override": re.compile(
         r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|other|system|"
         r"all)\b[^.\n]{0,20}?\b(?:instructions?|rules|prompts?|messages?|directions|guidelines)\b|"
-        r"(?:忽略|无视|忘记|忘掉|不要理会)[^。\n]{0,10}(?:之前|以上|上面|先前|前面|所有|其他|系统)[^。\n]{0,10}"
-        r"(?:指令|指示|说明|规则|提示|要求)",
+        rf"(?:{ZH('override_verbs')})[^。\n]{{0,10}}(?:{ZH('override_scopes')})[^。\n]{{0,10}}"
+        rf"(?:{ZH('override_things')})|(?:{JA('override_scopes')})[^。\n]{{0,8}}?(?:{JA('override_things')})"
+        rf"[^。\n]{{0,8}}?(?:{JA('override_verbs')})",
         re.I,
     ),
     "tool_order": re.compile(
         r"\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'\"]?[\w-]+[`'\"]?\s+(?:tool\s+)?with\s*\{|"
         r"\b(?:before|after|instead of)\s+(?:using|calling|answering|responding)\b|"
         r"\byou\s+(?:must|should|need to|have to)\b|"
-        r"(?:先|首先|务必|必须|请|然后|之后|接着)\s*(?:调用|执行|运行)|"
-        r"你(?:必须|应该|需要|得)|在(?:回答|使用|调用)[^。\n]{0,10}(?:之前|以前)",
+        rf"(?:{ZH('order_words')})\s*(?:{ZH('run_verbs')})|{ZH('you_must')}|"
+        rf"在(?:{ZH('answering')})[^。\n]{{0,10}}(?:之前|以前)|"
+        rf"(?:{JA('order_words')})[^。\n]{{0,30}}?(?:{JA('run_verbs')})",
         re.I,
     ),
     "exfiltration": re.compile(
         rf"\b(?:send|forward|upload|post|e-?mail|include|attach|pass|copy|share|append|leak|transmit|put)\b"
-        rf"[^.\n]{{0,60}}?(?:{SECRETS})|(?:发送|转发|上传|附上|附加|包含|放入|填入|传给|提交|复制|抄送)"
-        rf"[^。\n]{{0,20}}(?:{SECRETS_ZH})",
+        rf"[^.\n]{{0,60}}?(?:{SECRETS})|(?:{ZH('send_verbs')})[^。\n]{{0,20}}(?:{ZH('secrets')})|"
+        rf"[把将][^。\n]{{0,20}}(?:{ZH('secrets')})[^。\n]{{0,20}}(?:{ZH('send_verbs')})|"
+        rf"(?:{JA('secrets')})[^。\n]{{0,40}}(?:{JA('send_verbs')})|(?:{JA('send_verbs')})[^。\n]{{0,10}}"
+        rf"(?:{JA('secrets')})",
         re.I,
     ),
     "model_address": re.compile(
@@ -106,17 +120,26 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bplease\b[^.\n]{0,40}\b(?:also|first|always|quietly|silently|make\s+sure|remember)\b|"
         r"\b(?:kindly|remember\s+to|make\s+sure\s+(?:to|you)|be\s+sure\s+to|don't\s+forget\s+to|"
         r"it\s+would\s+be\s+(?:great|helpful|nice|appreciated)\s+if\s+you)\b|"
-        r"(?:助手|模型|AI|人工智能)\s*(?:应该|应当|必须|需要|要)|请(?:务必|记得|一定)",
+        rf"(?:{ZH('addressees')})\s*(?:{ZH('obligations')})|{ZH('polite_alone')}|"
+        rf"(?:{ZH('polite')})[^。\n]{{0,10}}(?:[把将]|{ZH('send_verbs')}|{ZH('run_verbs')})|"
+        rf"(?:{JA('addressees')})(?:は|が)[^。\n]{{0,20}}?(?:{JA('obligations')})",
         re.I,
     ),
     "concealment": re.compile(
         r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|show|notify|let)\b[^.\n]{0,40}|"
         r"\bwithout\s+(?:telling|informing|notifying|asking|mentioning)\b[^.\n]{0,30}|"
         r"\b(?:silently|secretly|quietly)\b|\bkeep\s+(?:this|it)\s+(?:secret|hidden|between)\b|"
-        r"(?:不要|别|切勿|请勿|不得|不可)\s*(?:告诉|告知|通知|提及|提到|透露|显示|让)[^。\n]{0,10}|(?:悄悄|默默|偷偷)",
+        rf"(?:{ZH('conceal_negations')})\s*(?:{ZH('conceal_verbs')})[^。\n]{{0,10}}|(?:{ZH('quietly')})|"
+        rf"(?:{JA('users')})に(?:は|も)?[^。\n]{{0,6}}?(?:{JA('conceal_verbs')})|(?:{JA('quietly')})",
         re.I,
     ),
     "link_exfiltration": re.compile(r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s=]*=[^)\s]*[{<$%]", re.I),
+    "remote_image": re.compile(  # a client that renders it fetches the address, and whatever it carries
+        r"!\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s>]+|"
+        r"<(?:img|image|source|input)\b[^>]*?\b(?:src|srcset|(?:xlink:)?href)\s*=\s*[\"']?\s*(?:https?:)?//[^\s\"'>]+|"
+        r"\burl\(\s*[\"']?\s*(?:https?:)?//[^)\s\"']+",
+        re.I,
+    ),
     "secret_path": re.compile(
         r"~/\.ssh\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|/etc/(?:passwd|shadow)|(?<![\w.])\.env\b|"
         r"\bmcp\.json\b|\.git-credentials|\.netrc\b|\.npmrc\b|\.docker/config\.json|\.kube/config|"
@@ -124,6 +147,9 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
 }
+# A reference-style markdown image, `![alt][label]` or `![label]`, and the definitions of labels.
+IMAGE_REFERENCE = re.compile(r"!\[([^\]]*)\](?:\[([^\]]*)\])?(?!\()")
+LINK_DEFINITION = re.compile(r"^[ \t]{0,3}\[([^\]]+)\]:[ \t]*<?((?:https?:)?//[^\s>]+)", re.M | re.I)
 
 
 @dataclass(frozen=True)
@@ -151,8 +177,10 @@ def model_view(spec: ToolSpec) -> str:
 
 
 def hidden_instructions(text: str, where: str = "description") -> list[Finding]:
-    """The suspicious parts of one text: see the module docstring. `text` is normalized first."""
+    """The suspicious parts of one text: see the module docstring. `text` is normalized first,
+    and read again with Traditional Chinese folded to Simplified."""
     findings = _matches(plain(text), where)
+    findings += _new_kinds(findings, _matches(simplified(plain(text)), where))
     findings += [Finding("mixed_script", word, where) for word in mixed_script_words(text)]
     hidden = suspicious_invisibles(text)
     if hidden:
@@ -163,11 +191,20 @@ def hidden_instructions(text: str, where: str = "description") -> list[Finding]:
 
 
 def _matches(text: str, where: str) -> list[Finding]:
-    return [
+    found = [
         Finding(kind, match.group().strip()[:80], where)
         for kind, pattern in PATTERNS.items()
         for match in pattern.finditer(text)
     ]
+    return found + [Finding("remote_image", image[:80], where) for image in referenced_images(text)]
+
+
+def referenced_images(text: str) -> list[str]:
+    """Reference-style markdown images whose label is defined as a remote address, written
+    `![alt][label] -> address`: `![s][b]` with `[b]: https://evil.example/s.png?k=…` below."""
+    addresses = {m[1].casefold(): m[2] for m in LINK_DEFINITION.finditer(text)}
+    images = ((m.group(), (m[2] or m[1]).casefold()) for m in IMAGE_REFERENCE.finditer(text))
+    return [f"{image} -> {addresses[label]}" for image, label in images if label in addresses]
 
 
 def _encoded(text: str, where: str) -> list[Finding]:

@@ -30,12 +30,27 @@ file, and a file truncated before the app restarted and appended again
 Lines with a duplicate JSON key are refused: two parsers may read them
 differently.
 
-What a local log can never prove: someone who holds the key and can write
-both files can rewrite history, and someone who deletes both leaves nothing
-to compare. The real defence is storage the agent's machine cannot rewrite:
-append-only or write-once storage elsewhere, or the head anchored remotely
-(sent to another machine after each entry). A chain shows tampering; it
-cannot prevent it.
+What a local log can never prove is that it is the *latest* log. Anyone who
+can write the two files, key or no key, can keep a copy of both taken after
+entry 2 and later put it back: every line and the head still check out, and
+the entries after 2 are gone. Someone who holds the key can also rewrite
+history and seal a matching head, and someone who deletes both leaves
+nothing to compare. So the head is anchored outside the host: a `Witness`
+(another machine, a transparency log, write-once storage) is sent each new
+head and keeps the newest it has seen, as a counter that only goes up.
+`verify` then compares the log with the witness, not only with the head the
+host keeps:
+
+    >>> witness = Witness()
+    >>> log = AuditLog(witness=witness)
+    >>> for n in range(3):
+    ...     _ = log.record({"id": f"c{n}", "function": {"name": "deploy", "arguments": "{}"}}, "ok")
+    >>> witness.count, witness.problem(2, log.entries()[1]["mac"])  # a head from after entry 2
+    (3, 'rolled back: the witness was shown 3 entries, the log and its head hold 2')
+
+Here the witness is an object in the same process, which an attacker on the
+host could reach too: in a deployment it runs where the agent's machine
+cannot write. A chain shows tampering; it cannot prevent it.
 """
 
 from __future__ import annotations
@@ -69,6 +84,41 @@ class Broken:
 
     line: int
     reason: str
+
+
+class RolledBack(ValueError):
+    """A head older than, or other than, the newest one a witness was shown."""
+
+
+class Witness:
+    """The newest head of a log, kept outside the host: a counter that only goes up.
+
+    The host sends it `checkpoint(count, last)` after each entry; an older head, or
+    another head with the same count, is refused (`RolledBack`). `problem` says how a
+    log's head disagrees with it.
+    """
+
+    def __init__(self) -> None:
+        self.count, self.last = 0, GENESIS
+
+    def checkpoint(self, count: int, last: str) -> None:
+        """Take a new head; refuse one the witness has already seen past, or a different one."""
+        problem = self.problem(count, last)
+        if problem and count <= self.count:
+            raise RolledBack(f"the witness refuses this head: {problem}")
+        self.count, self.last = count, last
+
+    def problem(self, count: int, last: str) -> str | None:
+        """How a log whose head is (`count`, `last`) disagrees with the witness; None if it agrees."""
+        if count < self.count:
+            return (
+                f"rolled back: the witness was shown {self.count} entries, the log and its head hold {count}"
+            )
+        if count == self.count and last != self.last:
+            return "rewritten: the last entry is not the one the witness was shown"
+        if count > self.count:
+            return f"{count - self.count} entries the witness was never shown"
+        return None
 
 
 class DuplicateKey(ValueError):
@@ -106,6 +156,7 @@ class AuditLog:
         head: str | Path | None = None,
         redact: Callable[[Any], Any] = lambda v: v,
         clock: Callable[[], float] = time.time,
+        witness: Witness | None = None,
     ) -> None:
         if path is not None and key is None:
             raise ValueError(
@@ -116,13 +167,16 @@ class AuditLog:
         beside = self.path.with_name(self.path.name + ".head") if self.path else None
         self.head_path = Path(head) if head is not None else beside
         self.key = key if key is not None else secrets.token_bytes(32)
-        self.redact, self.clock = redact, clock
+        self.redact, self.clock, self.witness = redact, clock, witness
         self._lines: list[str] = []
         self._lines = self._read_lines()
         self._count, self._last = self._read_head() or (0, GENESIS)
 
     def record(self, call: Message, result: str) -> dict[str, Any]:
-        """Append one entry for `call` and its `result`, chained to the sealed head; returns the entry."""
+        """Append one entry for `call` and its `result`, chained to the sealed head, and send the new
+        head to the witness; returns the entry. `RolledBack` if the witness has seen a newer head."""
+        if self.witness is not None and self.witness.problem(self._count, self._last):
+            raise RolledBack(f"not appending: {self.witness.problem(self._count, self._last)}")
         raw = call["function"].get("arguments") or ""
         decision, code = decision_of(result)
         entry = {
@@ -141,6 +195,8 @@ class AuditLog:
         self._append(json.dumps(entry, ensure_ascii=False, sort_keys=True))
         self._count, self._last = self._count + 1, entry["mac"]
         self._write_head()
+        if self.witness is not None:
+            self.witness.checkpoint(self._count, self._last)
         return entry
 
     def mac(self, entry: dict[str, Any]) -> str:
@@ -191,7 +247,8 @@ class AuditLog:
         return [json.loads(line) for line in self._read_lines()]
 
     def verify(self) -> Broken | None:
-        """The first line changed, inserted, removed or cut off, and why; None if the log is intact."""
+        """The first line changed, inserted, removed or cut off, and why; then, with a witness, a log
+        rolled back or rewritten whole; None if the log is intact."""
         lines, previous = self._read_lines(), GENESIS
         for number, line in enumerate(lines):
             problem = self._problem(line, number, previous)
@@ -202,16 +259,25 @@ class AuditLog:
             head = self._read_head()
         except ValueError as e:
             return Broken(len(lines), str(e))
-        if head is None:
-            return Broken(0, "the sealed head is missing") if lines else None
-        count, last = head
+        if head is None and lines:
+            return Broken(0, "the sealed head is missing")
+        count, last = head or (0, GENESIS)
         if len(lines) < count:
             return Broken(
                 len(lines), f"{count - len(lines)} line(s) missing at the end: the head counts {count}"
             )
         if len(lines) > count or previous != last:
             return Broken(count, "lines after the sealed head: the last line is not the head's")
-        return None
+        return self._witnessed(count, last)
+
+    def _witnessed(self, count: int, last: str) -> Broken | None:
+        """Where the log's head disagrees with the witness: the first entry missing or not seen."""
+        problem = self.witness.problem(count, last) if self.witness is not None else None
+        if problem is None:
+            return None
+        return Broken(
+            max(count - 1, 0) if problem.startswith("rewritten") else min(count, self.witness.count), problem
+        )
 
     def _problem(self, line: str, number: int, previous: str) -> str | None:
         try:

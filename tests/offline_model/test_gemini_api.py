@@ -44,10 +44,13 @@ def test_function_calls_are_parts_with_args_as_an_object(url):
 
 def test_function_responses_are_paired_by_name_in_order(url):
     calls = _generate(url, [ASK]).json()["candidates"][0]["content"]
-    responses = {"role": "user", "parts": [
-        {"functionResponse": {"name": "get_weather", "response": {"city": "Paris", "temp_c": 18}}},
-        {"functionResponse": {"name": "get_weather", "response": {"city": "Tokyo", "temp_c": 24}}},
-    ]}  # fmt: skip
+    responses = {
+        "role": "user",
+        "parts": [
+            {"functionResponse": {"name": "get_weather", "response": {"city": "Paris", "temp_c": 18}}},
+            {"functionResponse": {"name": "get_weather", "response": {"city": "Tokyo", "temp_c": 24}}},
+        ],
+    }
     text = _generate(url, [ASK, calls, responses]).json()["candidates"][0]["content"]["parts"][0]["text"]
     assert "18" in text and "24" in text
 

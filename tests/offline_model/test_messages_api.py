@@ -42,8 +42,14 @@ def test_parallel_tool_use_blocks_with_stop_reason_tool_use(claude):
 
 def test_tool_results_in_the_next_user_message_get_an_answer(claude):
     message = _create(claude, ASK)
-    done = _create(claude, [*ASK, {"role": "assistant", "content": message.content},
-                            {"role": "user", "content": _results(message)}])  # fmt: skip
+    done = _create(
+        claude,
+        [
+            *ASK,
+            {"role": "assistant", "content": message.content},
+            {"role": "user", "content": _results(message)},
+        ],
+    )
     assert done.stop_reason == "end_turn" and "Tokyo: 18 C" in done.content[0].text
 
 

@@ -84,13 +84,17 @@ def test_reasoning_items_must_be_passed_back_with_their_calls(client):
     results = {"Paris": "18", "Tokyo": "24"}
     calls = [item.model_dump(exclude_none=True) for item in first.output if item.type == "function_call"]
     with pytest.raises(openai.BadRequestError, match="without its required 'reasoning' item"):
-        client.responses.create(model="wirelab-offline", input=[{"role": "user", "content": ASK}, *calls,
-                                *_outputs(first, results)], tools=[TOOL])  # fmt: skip
+        client.responses.create(
+            model="wirelab-offline",
+            input=[{"role": "user", "content": ASK}, *calls, *_outputs(first, results)],
+            tools=[TOOL],
+        )
     every = [item.model_dump(exclude_none=True) for item in first.output]
     ok = client.responses.create(
-        model="wirelab-offline", input=[{"role": "user", "content": ASK}, *every, *_outputs(first, results)],
+        model="wirelab-offline",
+        input=[{"role": "user", "content": ASK}, *every, *_outputs(first, results)],
         tools=[TOOL],
-    )  # fmt: skip
+    )
     assert "24" in ok.output_text
 
 

@@ -177,8 +177,12 @@ def test_without_strict_a_fault_still_breaks_the_arguments():
 
 
 def test_strict_mode_over_the_responses_api_refuses_with_openais_error_shape(client):
-    tool = {"type": "function", "name": "act", "strict": True,
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}  # fmt: skip
+    tool = {
+        "type": "function",
+        "name": "act",
+        "strict": True,
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    }
     with pytest.raises(openai.BadRequestError) as refused:
         client.responses.create(model="wirelab-offline", input="Hi", tools=[tool])
     assert refused.value.body["param"] == "tools[0].parameters"
@@ -186,8 +190,12 @@ def test_strict_mode_over_the_responses_api_refuses_with_openais_error_shape(cli
 
 
 def test_text_format_json_schema_over_the_responses_api(client):
-    schema = {"type": "object", "properties": {"city": {"type": "string"}, "temp_c": {"type": "number"}},
-              "required": ["city", "temp_c"], "additionalProperties": False}  # fmt: skip
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "temp_c": {"type": "number"}},
+        "required": ["city", "temp_c"],
+        "additionalProperties": False,
+    }
     reply = client.responses.create(
         model="wirelab-offline",
         input="Paris is at 18 degrees today. Report the city and its temperature.",

@@ -86,9 +86,11 @@ def check_responses(adapter_class: Any) -> None:
     )
     expect(
         [call.arguments for call in calls] == [json.loads(item.arguments) for item in items],
-        say("calls() must parse each item's arguments (a JSON string) into a dict",
-            "calls() 要把每一项的 arguments（JSON 字符串）解析成 dict"),
-    )  # fmt: skip
+        say(
+            "calls() must parse each item's arguments (a JSON string) into a dict",
+            "calls() 要把每一项的 arguments（JSON 字符串）解析成 dict",
+        ),
+    )
     attempt(adapter.add_reply, history, reply)
     kinds = [item.get("type") for item in history if isinstance(item, dict)]
     expect(
@@ -117,8 +119,12 @@ def check_responses(adapter_class: Any) -> None:
             '错误结果没有以错误的形式到达模型：在 output 里写 {"error": …}',
         ),
     )
-    passed(say("the Responses adapter pairs by call_id and passes reasoning back",
-               "Responses 适配器按 call_id 配对，并传回了 reasoning 项"))  # fmt: skip
+    passed(
+        say(
+            "the Responses adapter pairs by call_id and passes reasoning back",
+            "Responses 适配器按 call_id 配对，并传回了 reasoning 项",
+        )
+    )
 
 
 def _expect_paired(sent: dict[Any, Any], wanted: dict[Any, str], key: str) -> None:
@@ -167,14 +173,18 @@ def check_messages(adapter_class: Any) -> None:
     blocks = message.get("content") if isinstance(message, dict) else None
     expect(
         message.get("role") == "user" and isinstance(blocks, list),
-        say("the results go in a message with role 'user' and a list of blocks as content",
-            "结果放在 role 为 'user'、content 为块列表的消息里"),
-    )  # fmt: skip
+        say(
+            "the results go in a message with role 'user' and a list of blocks as content",
+            "结果放在 role 为 'user'、content 为块列表的消息里",
+        ),
+    )
     expect(
         all(block.get("type") == "tool_result" for block in blocks[: len(results)]),
-        say("tool_result blocks come first in the user message, before any text",
-            "tool_result 块要排在 user 消息的最前面，在任何文字之前"),
-    )  # fmt: skip
+        say(
+            "tool_result blocks come first in the user message, before any text",
+            "tool_result 块要排在 user 消息的最前面，在任何文字之前",
+        ),
+    )
     sent = {b.get("tool_use_id"): b.get("content") for b in blocks}
     _expect_paired(sent, {r.call_id: r.content for r in results}, "tool_use_id")
     failed = next(r for r in results if r.is_error)
@@ -189,10 +199,16 @@ def check_messages(adapter_class: Any) -> None:
         ),
     )
     final = adapter.send(history, tools)
-    expect("failed" in adapter.text(final), say("the model did not read the error as an error",
-                                                "模型没有把错误读成错误"))  # fmt: skip
-    passed(say("the Messages adapter sends every result in one user message, errors flagged",
-               "Messages 适配器把所有结果放进一条 user 消息，并标出了错误"))  # fmt: skip
+    expect(
+        "failed" in adapter.text(final),
+        say("the model did not read the error as an error", "模型没有把错误读成错误"),
+    )
+    passed(
+        say(
+            "the Messages adapter sends every result in one user message, errors flagged",
+            "Messages 适配器把所有结果放进一条 user 消息，并标出了错误",
+        )
+    )
 
 
 @exercise
@@ -207,36 +223,48 @@ def check_gemini(adapter_class: Any) -> None:
     added = history[before:]
     expect(
         len(added) == 1 and added[0].get("role") == "user",
-        say("add_results() must add ONE turn with role 'user' holding every functionResponse part",
-            "add_results() 要加一个 role 为 'user' 的回合，里面放所有 functionResponse 部分"),
-    )  # fmt: skip
+        say(
+            "add_results() must add ONE turn with role 'user' holding every functionResponse part",
+            "add_results() 要加一个 role 为 'user' 的回合，里面放所有 functionResponse 部分",
+        ),
+    )
     parts = [part.get("functionResponse", {}) for part in added[0].get("parts", [])]
     expect(
         [part.get("name") for part in parts] == [call.name for call in calls],
-        say("each functionResponse names its function, in the order of the calls",
-            "每个 functionResponse 都要写上函数名，顺序与调用一致"),
-    )  # fmt: skip
+        say(
+            "each functionResponse names its function, in the order of the calls",
+            "每个 functionResponse 都要写上函数名，顺序与调用一致",
+        ),
+    )
     for call, part in zip(calls, parts, strict=True):
         result = next(r for r in results if r.call_id == call.id)
         response = part.get("response")
         expect(
             isinstance(response, dict),
-            say(f"a functionResponse's response must be an object, not {response!r}",
-                f"functionResponse 的 response 必须是对象，不能是 {response!r}"),
-        )  # fmt: skip
+            say(
+                f"a functionResponse's response must be an object, not {response!r}",
+                f"functionResponse 的 response 必须是对象，不能是 {response!r}",
+            ),
+        )
         expect(
             "error" in response if result.is_error else json.loads(result.content) == response,
             say(
                 f"the response for call {call.id!r} is {response!r}: "
-                + ("an error result needs an 'error' member" if result.is_error else
-                   "it is another call's result, a result paired by position. Gemini pairs by name and "
-                   "order, so write the responses in the order of the calls"),
+                + (
+                    "an error result needs an 'error' member"
+                    if result.is_error
+                    else "it is another call's result, a result paired by position. Gemini pairs by name and "
+                    "order, so write the responses in the order of the calls"
+                ),
                 f"调用 {call.id!r} 的 response 是 {response!r}："
-                + ("错误结果要有 'error' 成员" if result.is_error else
-                   "这是另一个调用的结果，按位置配对了。Gemini 按名称和顺序配对，"
-                   "所以要按调用的顺序写 response"),
+                + (
+                    "错误结果要有 'error' 成员"
+                    if result.is_error
+                    else "这是另一个调用的结果，按位置配对了。Gemini 按名称和顺序配对，"
+                    "所以要按调用的顺序写 response"
+                ),
             ),
-        )  # fmt: skip
+        )
     passed(
         say(
             "the Gemini adapter answers each call by name, in order",

@@ -91,7 +91,7 @@ def routes(read_body: BodyReader) -> list[Route]:
                 responses_api.events,
                 responses_api.error_body,
                 named=True,
-            ),  # fmt: skip
+            ),
             methods=["POST"],
         ),
         Route(
@@ -102,7 +102,7 @@ def routes(read_body: BodyReader) -> list[Route]:
                 messages_api.events,
                 messages_api.error_body,
                 named=True,
-            ),  # fmt: skip
+            ),
             methods=["POST"],
         ),
         Route(

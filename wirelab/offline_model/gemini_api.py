@@ -113,8 +113,10 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
         raise invalid(f"contents[{i}].role", f"Please use a valid role: user, model. Got {role!r}.")
     for j, part in enumerate(turn["parts"]):
         if not isinstance(part, dict) or not {"text", "functionCall", "functionResponse"} & set(part):
-            raise invalid(f"contents[{i}].parts[{j}]", "The offline model reads text, functionCall and "
-                          "functionResponse parts only.")  # fmt: skip
+            raise invalid(
+                f"contents[{i}].parts[{j}]",
+                "The offline model reads text, functionCall and functionResponse parts only.",
+            )
     return role, turn["parts"]
 
 

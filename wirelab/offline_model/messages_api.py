@@ -97,8 +97,13 @@ def chat_messages(messages: Any) -> list[dict[str, Any]]:
                 raise _unanswered(i - 1, open_ids)
             uses = [block for block in blocks if block["type"] == "tool_use"]
             open_ids = [block["id"] for block in uses]
-            chat.append({"role": "assistant", "content": _text(blocks) or None,
-                         "tool_calls": [_call(block) for block in uses] or None})  # fmt: skip
+            chat.append(
+                {
+                    "role": "assistant",
+                    "content": _text(blocks) or None,
+                    "tool_calls": [_call(block) for block in uses] or None,
+                }
+            )
     if open_ids:
         raise _unanswered(len(messages) - 1, open_ids)
     return [{k: v for k, v in m.items() if v is not None} for m in chat]
@@ -117,9 +122,12 @@ def _read(message: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
         kind = block.get("type") if isinstance(block, dict) else None
         allowed = ("text", "tool_result") if message["role"] == "user" else ("text", "tool_use")
         if kind not in allowed:
-            raise invalid(f"messages.{i}.content.{j}", f"messages.{i}.content.{j}: the offline model reads "
-                          f"{' and '.join(allowed)} blocks in a {message['role']} message, "
-                          f"not {kind!r}.")  # fmt: skip
+            raise invalid(
+                f"messages.{i}.content.{j}",
+                f"messages.{i}.content.{j}: the offline model reads "
+                f"{' and '.join(allowed)} blocks in a {message['role']} message, "
+                f"not {kind!r}.",
+            )
     return message["role"], content
 
 
@@ -131,8 +139,11 @@ def _check_results(blocks: list[dict[str, Any]], open_ids: list[str], i: int) ->
             seen_other = True
             continue
         if seen_other:
-            raise invalid(f"messages.{i}.content.{j}", f"messages.{i}: `tool_result` blocks must come first "
-                          "in the content of a user message, before any other block.")  # fmt: skip
+            raise invalid(
+                f"messages.{i}.content.{j}",
+                f"messages.{i}: `tool_result` blocks must come first "
+                "in the content of a user message, before any other block.",
+            )
         if block.get("tool_use_id") not in open_ids:
             raise invalid(
                 f"messages.{i}.content.{j}",

@@ -22,7 +22,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wirelab.offline_model.edge import Thought, think
@@ -84,12 +84,34 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise invalid(None, "The request body must be a JSON object.")
     chat, previous = to_chat(body, store)
-    thought = think(chat)
-    response = response_object(body, chat, thought)
+    state: dict[str, Any] = {}
+    if any(isinstance(tool, dict) and tool.get("type") == "mcp" for tool in body.get("tools") or []):
+        thought, response, state, previous = _with_mcp(body, chat, previous, store)
+    else:
+        thought = think(chat)
+        response = response_object(body, chat, thought)
     store.note_reasoning(_reasoning_map(response))  # kept even with `store: false`: items carry ids
     if body.get("store", True) is not False:
-        store.put(response["id"], Stored(previous + _as_chat(response["output"])))
+        store.put(response["id"], Stored(previous + _as_chat(response["output"]), state))
     return response
+
+
+def _with_mcp(
+    body: dict[str, Any], chat: dict[str, Any], previous: list[dict[str, Any]], store: ResponseStore
+) -> tuple[Thought, dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """The response to a request with hosted `mcp` tools (see `hosted_mcp`): its MCP items, then
+    the model's last reply without the MCP calls waiting for approval."""
+    from wirelab.offline_model import hosted_mcp
+
+    state = store.get(str(body["previous_response_id"])).mcp if body.get("previous_response_id") else {}
+    thought, turn = hosted_mcp.run(body, chat, request_digest(body), state)
+    waiting = {request["name"] for request in turn.approvals.values()}
+    kept = tuple(call for call in thought.reply.calls if call.name not in waiting)
+    thought = replace(thought, reply=replace(thought.reply, calls=kept))
+    response = response_object(body, turn.chat, thought)
+    response["output"] = turn.items + response["output"]
+    state = {"approvals": {**state.get("approvals", {}), **turn.approvals}, "listed": sorted(turn.listed)}
+    return thought, response, state, previous + turn.chat["messages"][len(chat["messages"]) :]
 
 
 def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -151,6 +173,8 @@ def input_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             _add_call(messages, item, k)
         elif kind == "function_call_output":
             messages.append({"role": "tool", "tool_call_id": _call_id(item, k), "content": _output(item, k)})
+        elif kind == "mcp_call":
+            messages += _mcp_call(item, k)
         elif kind not in (
             "reasoning",
             "mcp_list_tools",
@@ -158,9 +182,27 @@ def input_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "mcp_approval_request",
             "mcp_approval_response",
         ):
-            raise invalid(f"input[{k}].type", f"Invalid value: '{kind}'. The offline model reads message, "
-                          "function_call, function_call_output, reasoning and mcp items.")  # fmt: skip
+            raise invalid(
+                f"input[{k}].type",
+                f"Invalid value: '{kind}'. The offline model reads message, "
+                "function_call, function_call_output, reasoning and mcp items.",
+            )
     return messages
+
+
+def _mcp_call(item: dict[str, Any], k: int) -> list[dict[str, Any]]:
+    """A hosted MCP call passed back: the call and its result (or error) as the model read them."""
+    call_id = str(item.get("id") or f"mcp_{k}")
+    call = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": str(item.get("name")), "arguments": str(item.get("arguments") or "{}")},
+    }
+    result = item.get("output") if item.get("error") is None else json.dumps({"error": item.get("error")})
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": str(result or "")},
+    ]
 
 
 def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
@@ -179,8 +221,10 @@ def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
                 or part.get("type") not in TEXT_PARTS
                 or not isinstance(part.get("text"), str)
             ):
-                raise invalid(f"input[{k}].content[{j}]", "The offline model reads only text content parts "
-                              '({"type": "input_text", "text": …}).')  # fmt: skip
+                raise invalid(
+                    f"input[{k}].content[{j}]",
+                    'The offline model reads only text content parts ({"type": "input_text", "text": …}).',
+                )
             texts.append(part["text"])
         content = "\n".join(texts)
     if not isinstance(content, str):
@@ -193,16 +237,21 @@ def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
 def _call_id(item: dict[str, Any], k: int) -> str:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id:
-        raise invalid(f"input[{k}].call_id", f"Missing required parameter: 'input[{k}].call_id'.",
-                      "missing_required_parameter")  # fmt: skip
+        raise invalid(
+            f"input[{k}].call_id",
+            f"Missing required parameter: 'input[{k}].call_id'.",
+            "missing_required_parameter",
+        )
     return call_id
 
 
 def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> None:
     arguments = item.get("arguments")
     if not isinstance(arguments, str) or not isinstance(item.get("name"), str):
-        raise invalid(f"input[{k}].arguments", f"Invalid 'input[{k}]': a function_call needs 'name' and "
-                      "'arguments' as a JSON string.")  # fmt: skip
+        raise invalid(
+            f"input[{k}].arguments",
+            f"Invalid 'input[{k}]': a function_call needs 'name' and 'arguments' as a JSON string.",
+        )
     call = {
         "id": _call_id(item, k),
         "type": "function",
@@ -260,8 +309,10 @@ def chat_tool(tool: Any, k: int) -> dict[str, Any]:
     """A Responses function tool ({"type", "name", "parameters", "strict"}) in Chat's shape."""
     if not isinstance(tool, dict) or tool.get("type") != "function":
         kind = tool.get("type") if isinstance(tool, dict) else tool
-        raise invalid(f"tools[{k}].type", f"Invalid value: '{kind}'. The offline model supports "
-                      "'function' and 'mcp' tools.")  # fmt: skip
+        raise invalid(
+            f"tools[{k}].type",
+            f"Invalid value: '{kind}'. The offline model supports 'function' and 'mcp' tools.",
+        )
     function = {
         key: tool[key] for key in ("name", "description", "parameters", "strict") if tool.get(key) is not None
     }
@@ -289,11 +340,26 @@ def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]
         )
     if reply.content is not None:
         text = {"type": "output_text", "text": reply.content, "annotations": [], "logprobs": []}
-        items.append({"id": _digest_id("msg_", digest), "type": "message", "role": "assistant",
-                      "status": "completed", "content": [text]})  # fmt: skip
+        items.append(
+            {
+                "id": _digest_id("msg_", digest),
+                "type": "message",
+                "role": "assistant",
+                "status": "completed",
+                "content": [text],
+            }
+        )
     for k, call in enumerate(reply.calls):
-        items.append({"id": _digest_id("fc_", digest, k), "type": "function_call", "status": "completed",
-                      "call_id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
+        items.append(
+            {
+                "id": _digest_id("fc_", digest, k),
+                "type": "function_call",
+                "status": "completed",
+                "call_id": call.id,
+                "name": call.name,
+                "arguments": call.arguments,
+            }
+        )
     return items
 
 
@@ -381,8 +447,12 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
         }
         text = item["arguments"]
         for start in range(0, len(text), FRAGMENT):
-            yield {"type": "response.function_call_arguments.delta", **where, "item_id": item["id"],
-                   "delta": text[start : start + FRAGMENT]}  # fmt: skip
+            yield {
+                "type": "response.function_call_arguments.delta",
+                **where,
+                "item_id": item["id"],
+                "delta": text[start : start + FRAGMENT],
+            }
         yield {
             "type": "response.function_call_arguments.done",
             **where,

@@ -1,0 +1,271 @@
+"""The Responses API's hosted MCP tool: the model's side connects to an MCP server itself.
+
+    tools=[{"type": "mcp", "server_label": "notes", "server_url": "http://127.0.0.1:PORT/mcp",
+            "require_approval": "never"}]
+
+For each `mcp` tool the offline model connects to `server_url` with the course's
+own client (`wirelab.mcp.http_client.connect_http`, 2025-11-25 era), lists the
+tools (an `mcp_list_tools` item, once per conversation) and offers them to the
+pipeline beside the function tools. A call of one of them is run on the server
+at once (an `mcp_call` item with its `output` or `error`) when `require_approval`
+allows it ("never", or {"never": {"tool_names": […]}}); otherwise the response
+ends with an `mcp_approval_request` item, and the call runs only when a later
+request answers it with `{"type": "mcp_approval_response", "approval_request_id",
+"approve": true}` (a refusal reaches the model as an error). A server that
+cannot be reached gives an `mcp_list_tools` item with an `error`, and the model
+answers without it. Only servers on this machine are reached (127.0.0.1,
+localhost, ::1). Left out: `headers` and `authorization` sent on, connectors,
+the `mcp_*` streaming events (items stream as `output_item.added` / `.done`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from wirelab.offline_model.edge import Thought, think
+from wirelab.offline_model.request import invalid
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+TIMEOUT_S = 10.0
+MAX_ROUNDS = 5  # model turns within one response, each after MCP results
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """One `mcp` tool of a request."""
+
+    label: str
+    url: str
+    approval: Any
+    allowed: tuple[str, ...] | None
+
+    def needs_approval(self, name: str) -> bool:
+        if self.approval == "never":
+            return False
+        if isinstance(self.approval, dict):
+            never = (self.approval.get("never") or {}).get("tool_names") or []
+            return name not in never
+        return True
+
+
+def servers(body: dict[str, Any]) -> list[McpServer]:
+    """The request's `mcp` tools, checked."""
+    found = []
+    for k, tool in enumerate(body.get("tools") or []):
+        if not isinstance(tool, dict) or tool.get("type") != "mcp":
+            continue
+        label, url = tool.get("server_label"), tool.get("server_url")
+        if not isinstance(label, str) or not label:
+            raise invalid(
+                f"tools[{k}].server_label", f"Missing required parameter: 'tools[{k}].server_label'."
+            )
+        host = urlsplit(url).hostname if isinstance(url, str) else None
+        if host not in LOCAL_HOSTS:
+            raise invalid(
+                f"tools[{k}].server_url",
+                f"Invalid 'tools[{k}].server_url': the offline model reaches "
+                "only MCP servers on this machine (http://127.0.0.1:PORT/…).",
+            )
+        allowed = tool.get("allowed_tools")
+        if isinstance(allowed, dict):
+            allowed = allowed.get("tool_names")
+        found.append(
+            McpServer(label, url, tool.get("require_approval", "always"), tuple(allowed) if allowed else None)
+        )
+    return found
+
+
+async def _session(url: str, name: str | None, arguments: dict[str, Any] | None) -> Any:
+    from wirelab.mcp.http_client import connect_http
+
+    async with connect_http(url, timeout=TIMEOUT_S) as client:
+        if name is None:
+            return await client.list_tools()
+        return await client.call_tool(name, arguments or {})
+
+
+def list_tools(server: McpServer) -> tuple[list[dict[str, Any]], str | None]:
+    """(the server's tools, or an error text when it cannot be reached)."""
+    try:
+        tools = asyncio.run(_session(server.url, None, None))
+    except Exception as error:  # any failure to connect or list is reported as an item, not a crash
+        return (
+            [],
+            f"Error retrieving tool list from MCP server: '{server.label}'. {type(error).__name__}: {error}",
+        )
+    return [t for t in tools if server.allowed is None or t["name"] in server.allowed], None
+
+
+def call_tool(server: McpServer, name: str, arguments: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(output text, error text) of one call on the server."""
+    try:
+        result = asyncio.run(_session(server.url, name, arguments))
+    except Exception as error:
+        return None, f"{type(error).__name__}: {error}"
+    text = "\n".join(part.get("text", "") for part in result.get("content", []) if part.get("type") == "text")
+    return (None, text) if result.get("isError") else (text, None)
+
+
+@dataclass
+class Turn:
+    """What one response builds: its output items so far and the conversation the model reads."""
+
+    body: dict[str, Any]
+    chat: dict[str, Any]
+    digest: str
+    items: list[dict[str, Any]]
+    approvals: dict[str, dict[str, Any]]
+    listed: set[str]
+    made: int = 0
+
+    def item_id(self, prefix: str) -> str:
+        self.made += 1
+        return prefix + hashlib.sha256(f"{self.digest}:{prefix}:{self.made}".encode()).hexdigest()[:32]
+
+    def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
+        """Run one call on its server: an `mcp_call` item, and the call and result for the model."""
+        output, error = call_tool(server, name, _object(arguments))
+        self.items.append(
+            {
+                "id": self.item_id("mcp_"),
+                "type": "mcp_call",
+                "server_label": server.label,
+                "name": name,
+                "arguments": arguments,
+                "output": output,
+                "error": error,
+                "status": "failed" if error else "completed",
+                "approval_request_id": approval,
+            }
+        )
+        self.answer(name, arguments, output if error is None else json.dumps({"error": error}))
+
+    def answer(self, name: str, arguments: str, content: str) -> None:
+        call_id = self.item_id("call_mcp_")
+        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+        self.chat["messages"] += [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": content},
+        ]
+
+
+def _object(arguments: str) -> dict[str, Any]:
+    try:
+        value = json.loads(arguments)
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def run(
+    body: dict[str, Any], chat: dict[str, Any], digest: str, state: dict[str, Any]
+) -> tuple[Thought, Turn]:
+    """Answer a request with `mcp` tools: list, run or ask approval, and let the model go on.
+
+    `state` is the stored conversation's MCP state (`approvals` asked, servers `listed`).
+    Returns the last thought and the turn (its MCP items, the approval requests it leaves open)."""
+    listed = set(state.get("listed", []))
+    listed |= {
+        item.get("server_label") for item in _input_items(body) if item.get("type") == "mcp_list_tools"
+    }
+    turn = Turn(body, {**chat, "messages": list(chat["messages"])}, digest, [], {}, listed)
+    by_tool = _offer(turn, servers(body))
+    _answer_approvals(turn, body, state.get("approvals", {}), by_tool)
+    for _ in range(MAX_ROUNDS):
+        thought = think(turn.chat)
+        mcp_calls = [call for call in thought.reply.calls if call.name in by_tool]
+        if not mcp_calls:
+            return thought, turn
+        asked = [call for call in mcp_calls if by_tool[call.name].needs_approval(call.name)]
+        for call in mcp_calls:
+            if call not in asked:
+                turn.run_call(by_tool[call.name], call.name, call.arguments, None)
+        if asked:
+            for call in asked:
+                request = {
+                    "id": turn.item_id("mcpr_"),
+                    "type": "mcp_approval_request",
+                    "server_label": by_tool[call.name].label,
+                    "name": call.name,
+                    "arguments": call.arguments,
+                }
+                turn.items.append(request)
+                turn.approvals[request["id"]] = request
+            return thought, turn
+    return think(turn.chat), turn
+
+
+def _offer(turn: Turn, found: list[McpServer]) -> dict[str, McpServer]:
+    """List each server's tools, offer them to the model as functions; the tool -> server map."""
+    by_tool: dict[str, McpServer] = {}
+    offered = [tool["function"]["name"] for tool in turn.chat.get("tools", [])]
+    for server in found:
+        tools, error = list_tools(server)
+        if server.label not in turn.listed or error:
+            turn.items.append(
+                {
+                    "id": turn.item_id("mcpl_"),
+                    "type": "mcp_list_tools",
+                    "server_label": server.label,
+                    "tools": [_listed(t) for t in tools],
+                    "error": error,
+                }
+            )
+        if not error:
+            turn.listed.add(server.label)
+        for tool in tools:
+            if tool["name"] not in offered and tool["name"] not in by_tool:
+                by_tool[tool["name"]] = server
+                function = {
+                    "name": tool["name"],
+                    "description": tool.get("description", ""),
+                    "parameters": tool.get("inputSchema") or {"type": "object", "properties": {}},
+                }
+                turn.chat.setdefault("tools", []).append({"type": "function", "function": function})
+    if by_tool and "tool_choice" not in turn.chat:
+        turn.chat["tool_choice"] = "auto"
+    return by_tool
+
+
+def _listed(tool: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": tool["name"],
+        "description": tool.get("description"),
+        "input_schema": tool.get("inputSchema"),
+        "annotations": tool.get("annotations"),
+    }
+
+
+def _input_items(body: dict[str, Any]) -> list[dict[str, Any]]:
+    given = body.get("input")
+    return [item for item in given if isinstance(item, dict)] if isinstance(given, list) else []
+
+
+def _answer_approvals(
+    turn: Turn, body: dict[str, Any], known: dict[str, dict[str, Any]], by_tool: dict[str, McpServer]
+) -> None:
+    """Run each approved call (an `mcp_call` item); a refusal reaches the model as an error."""
+    requests = {
+        **known,
+        **{i["id"]: i for i in _input_items(body) if i.get("type") == "mcp_approval_request"},
+    }
+    for k, item in enumerate(_input_items(body)):
+        if item.get("type") != "mcp_approval_response":
+            continue
+        request = requests.get(item.get("approval_request_id"))
+        if request is None:
+            raise invalid(
+                f"input[{k}].approval_request_id",
+                f"No approval request found with id '{item.get('approval_request_id')}'.",
+            )
+        server = by_tool.get(request["name"])
+        if item.get("approve") is True and server is not None:
+            turn.run_call(server, request["name"], request["arguments"], request["id"])
+        else:
+            reason = item.get("reason") or "the user did not approve this call"
+            turn.answer(request["name"], request["arguments"], json.dumps({"error": reason}))

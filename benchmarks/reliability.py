@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/reliability.py           # print the section
     .venv/bin/python benchmarks/reliability.py --write   # and put it in results.md
+    .venv/bin/python benchmarks/reliability.py --auth --write   # only lesson 15's servers
 
 The example server is served over Streamable HTTP in a subprocess (so its memory is
 its own), and over stdio. Measured: sessions held up to the cap and memory per
@@ -24,12 +25,20 @@ calls. (The old in-process pinger gave about the same figures: 1.5 and 3.2 s on
 466dcb7, 0.5 s after the warm-up.) The machine's cores are still shared by the server, the
 pinger and the clients: on two cores a busy client slows the server too, and the
 "nothing else" row is the baseline the machine's other load gives.
+
+Lesson 15's servers (issue 23) are measured apart (`AUTH_TITLE`, a subsection of the same
+section; `--auth` measures and rewrites only it): the protected MCP server with per-tool
+scopes and the authorization server, in a subprocess, `HttpLimits` defaults. Measured:
+its peak memory while two 500 MiB bodies without a token upload at once, and how long a
+body trickled at one byte every 2 s is held: without a token, with a valid token, and to
+the authorization server's `/register` (the limit is `body_seconds`, 30 s).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import datetime
@@ -93,6 +102,22 @@ with httpx2.Client(timeout=60) as http:
         time.sleep(0.05)
 print(json.dumps(pings), flush=True)
 """
+SERVE_AUTH = """
+import time
+from wirelab.mcp.auth.authorization_server import AuthorizationServer, Grant
+from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
+from wirelab.mcp.auth.resource import tools_call_needs
+from wirelab.mcp.example import build_server
+authority = AuthorizationServer(scopes_supported=["notes:read", "notes:write"])
+running = serve_authorization_server(authority)
+mcp = serve_protected(build_server(), authority, required_scopes={"notes:read"},
+                      scopes_for=tools_call_needs("notes:write"))
+token = authority.tokens_for(Grant("c1", {"notes:read", "notes:write"}, mcp.url, "ada"))["access_token"]
+print(mcp.port, running.port, token, flush=True)
+time.sleep(3600)
+"""
+AUTH_TITLE = "### Lesson 15's servers: bodies without a token, slow bodies (issue 23)"
+UPLOAD = 500 * MiB
 BASELINE_SECONDS = 2.0  # pings with nothing else in flight, before the first input
 IDLE = "nothing else"
 
@@ -384,6 +409,121 @@ def measure_http(max_sessions: int, quick: bool) -> dict[str, object]:
     return figures
 
 
+def upload(port: int, path: str, size: int, extra: str = "") -> tuple[int, int]:
+    """POST `size` bytes as fast as the server takes them; (status, MiB it took before answering)."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Length: {size}\r\n{extra}\r\n"
+    ).encode()
+    chunk, sent = b"x" * (1024 * 1024), 0
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(30)
+        sock.sendall(head)
+        try:
+            while sent < size:
+                sent += sock.send(chunk)
+        except OSError:
+            pass  # the server answered and closed the connection
+        try:
+            return int(sock.recv(1024).split(b" ", 2)[1]), sent // MiB
+        except (OSError, IndexError, ValueError):
+            return 0, sent // MiB
+
+
+def trickle(
+    port: int, path: str, extra: str = "", every: float = 2.0, at_most: float = 90.0
+) -> tuple[int, float]:
+    """Send a chunked body one byte every `every` s; (status, seconds until the server answered)."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n{extra}\r\n"
+    ).encode()
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(head + b"1\r\n{\r\n")
+        sock.settimeout(every)
+        while time.monotonic() - start < 90:
+            try:
+                reply = sock.recv(1024)
+                return (int(reply.split(b" ", 2)[1]) if reply else 0), time.monotonic() - start
+            except TimeoutError:
+                try:
+                    sock.sendall(b"1\r\n \r\n")
+                except OSError:
+                    return 0, time.monotonic() - start
+            except (OSError, IndexError, ValueError):
+                return 0, time.monotonic() - start
+    return 0, time.monotonic() - start
+
+
+def measure_auth() -> dict[str, object]:
+    """Lesson 15's protected server and authorization server under issue 23's inputs."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE_AUTH], stdout=subprocess.PIPE, cwd=REPO, text=True
+    )
+    mcp_port, as_port, token = process.stdout.readline().split()
+    mcp_port, as_port = int(mcp_port), int(as_port)
+    figures: dict[str, object] = {}
+    try:
+        time.sleep(1)
+        reset_peak(process.pid)
+        before = rss_kib(process.pid)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            replies = list(pool.map(lambda _: upload(mcp_port, "/mcp", UPLOAD), range(2)))
+        time.sleep(0.2)
+        figures["uploads"] = (replies, before, rss_kib(process.pid, "VmHWM"))
+        bearer = f"Authorization: Bearer {token}\r\n"
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            slow = [
+                pool.submit(trickle, mcp_port, "/mcp"),
+                pool.submit(trickle, mcp_port, "/mcp", bearer),
+                pool.submit(trickle, as_port, "/register"),
+            ]
+            figures["slow"] = [future.result() for future in slow]
+        figures["alive"] = process.poll() is None
+    finally:
+        process.kill()
+        process.wait()
+    return figures
+
+
+def auth_section(figures: dict[str, object]) -> str:
+    replies, before, peak = figures["uploads"]
+    statuses = " and ".join(f"{status} after {taken} MiB" for status, taken in replies)
+    (bare, bare_s), (valid, valid_s), (register, register_s) = figures["slow"]
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+    ).stdout.strip()
+    return f"""{AUTH_TITLE}
+
+`python benchmarks/reliability.py --auth --write`; {stamp}, commit {commit}. Lesson 15's protected
+notes server (per-tool scopes: the configuration that read bodies first) and its authorization
+server, in one subprocess, `HttpLimits` defaults (4 MiB, 30 s for a body).
+
+- Two concurrent {UPLOAD // MiB} MiB uploads without a token: answered {statuses} (what the
+  kernel took before the server closed the connection); peak memory (VmHWM) {before / 1024:.0f} MiB
+  before, **{peak / 1024:.0f} MiB** at most (issue 23 measured 2,099 MiB before the fix).
+- A body trickled at one byte every 2 s: without a token, {bare} after **{bare_s:.1f} s**; with a
+  valid token, {valid} after **{valid_s:.1f} s**; to the authorization server's `/register`,
+  {register} after **{register_s:.1f} s** (the limit is 30 s; before the fix both stayed open past 44 s).
+- Server {"alive" if figures["alive"] else "DEAD"} afterwards.
+"""
+
+
+def write_auth(text: str) -> None:
+    """Replace the lesson 15 subsection of results.md (or add it at the end of the section)."""
+    current = RESULTS.read_text()
+    section = current.find(TITLE)
+    section_end = current.find("\n## ", section + len(TITLE))
+    section_end = len(current) if section_end == -1 else section_end + 1
+    start = current.find(AUTH_TITLE, section, section_end)
+    if start == -1:
+        RESULTS.write_text(current[:section_end].rstrip() + "\n\n" + text + "\n" + current[section_end:])
+        return
+    RESULTS.write_text(current[:start] + text + "\n" + current[section_end:])
+
+
 def measure_stdio(cases: list[str]) -> tuple[int, int]:
     """Send each line to a fresh stdio server after initialize; count lines without one answer."""
     init = json.dumps({**INIT, "id": 0})
@@ -472,7 +612,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="put the section into benchmarks/results.md")
     parser.add_argument("--quick", action="store_true", help="fewer sessions and calls: a smoke run")
+    parser.add_argument("--auth", action="store_true", help="only lesson 15's servers (a subsection)")
     options = parser.parse_args()
+    if options.auth:
+        text = auth_section(measure_auth())
+        print(text)
+        if options.write:
+            write_auth(text)
+        return
     max_sessions = 100 if options.quick else 1000
     http = measure_http(max_sessions, options.quick)
     stdio_lines = [body for _, body, _ in bad_http_inputs("-") if isinstance(body, str) and body][:20]

@@ -86,6 +86,7 @@ class Server:
         self.templates: dict[str, ServerResourceTemplate] = {}
         self.prompts: dict[str, ServerPrompt] = {}
         self.completers: dict[tuple[str, str], Completer] = {}
+        self.extensions: dict[str, dict[str, Any]] = {}  # by reverse-DNS id, e.g. MCP Apps
         self.sessions: set[Session] = set()
         warm_up_validation()
 
@@ -102,6 +103,7 @@ class Server:
             ("prompts", {"listChanged": True}, self.prompts),
             ("logging", {}, logs),
             ("completions", {}, self.completers),
+            ("extensions", self.extensions, self.extensions),
         ]
         return {name: capability for name, capability, present in offers if present}
 

@@ -282,7 +282,9 @@ class Session(ServerToClient):
         uri = required_string(params, "uri")
         static = self.server.resources.get(uri)
         if static is not None:
-            return {"contents": [resource_contents(uri, static.mime_type, static.read())]}
+            contents = resource_contents(uri, static.mime_type, static.read())
+            meta = getattr(static, "contents_meta", None)  # e.g. an MCP App's `ui.csp`
+            return {"contents": [contents | ({"_meta": meta} if meta else {})]}
         for template, variables in self.matching_templates(uri):
             try:
                 content = template.read(**variables)

@@ -67,3 +67,23 @@ def test_chat_marks_an_error_inside_the_content():
         history, [], [ToolResult("c1", "f", "boom", True)]
     )
     assert history == [{"role": "tool", "tool_call_id": "c1", "content": json.dumps({"error": "boom"})}]
+
+
+def test_the_wire_inspector_summarizes_each_formats_reply_by_its_calls():
+    from wirelab.formats.clients import anthropic_client, http_client
+    from wirelab.llm import client
+    from wirelab.widgets.static import summarize
+
+    adapters = [Responses(client()), Messages(anthropic_client()), Gemini(http_client())]
+    for adapter in adapters:
+        seen = []
+        wire = adapter.client.wire
+        unsubscribe = wire.subscribe(seen.append)
+        adapter.send(adapter.start("What is the weather in Paris?"), adapter.tools(REGISTRY))
+        unsubscribe()
+        replies = [message for message in seen if message.sender == "server"]
+        assert [summarize(message.payload) for message in replies] == [
+            {"Responses": "function_call get_weather", "Messages": "tool_use get_weather"}.get(
+                adapter.name, "functionCall get_weather"
+            )
+        ], adapter.name

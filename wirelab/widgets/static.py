@@ -60,6 +60,9 @@ def _summary(payload: Any, lang: str | None = None) -> str:
         return label("inspector.stream", lang, n=len(payload))
     if not isinstance(payload, dict):
         return str(payload)
+    other = _other_format_summary(payload)  # lesson 17: the Responses, Messages and Gemini formats
+    if other is not None:
+        return other
     if "error" in payload:
         error = payload["error"]
         return str(error.get("message", error)) if isinstance(error, dict) else str(error)
@@ -72,6 +75,29 @@ def _summary(payload: Any, lang: str | None = None) -> str:
     if "method" in payload:
         return _compact(payload["params"]) if "params" in payload else ""
     return _compact(payload.get("result", payload))
+
+
+def _other_format_summary(payload: Mapping[str, Any]) -> str | None:
+    """A reply of the Responses API (`output` items), Messages (`content` blocks) or Gemini
+    (`candidates`): its calls by name, else its text; None for any other payload."""
+    if payload.get("object") == "response" and isinstance(payload.get("output"), list):
+        parts = [(i.get("type"), i.get("name"), _text_of(i.get("content"))) for i in payload["output"]]
+    elif payload.get("type") == "message" and isinstance(payload.get("content"), list):
+        parts = [(b.get("type"), b.get("name"), b.get("text")) for b in payload["content"]]
+    elif isinstance(payload.get("candidates"), list) and payload["candidates"]:
+        found = (payload["candidates"][0].get("content") or {}).get("parts") or []
+        parts = [("functionCall", p["functionCall"].get("name"), None) if "functionCall" in p
+                 else ("text", None, p.get("text")) for p in found]  # fmt: skip
+    else:
+        return None
+    calls = [f"{kind} {name}" for kind, name, _ in parts if name]
+    return ", ".join(calls) if calls else " ".join(str(text) for _, _, text in parts if text)
+
+
+def _text_of(content: Any) -> str | None:
+    if not isinstance(content, list):
+        return None
+    return " ".join(str(part.get("text", "")) for part in content if isinstance(part, Mapping))
 
 
 def _counted(key: str, n: int) -> str:

@@ -6,11 +6,14 @@ the view is allowed to call, what CSP it gets, what the server declares.
 """
 
 import asyncio
+from typing import Any
 
 import pytest
 
 from wirelab.jsonrpc import METHOD_NOT_FOUND
-from wirelab.mcp.app_example import VIEW_URI, build_kb_app_server, build_sdk_app_server, kb_view
+from wirelab.kb.corpus import load_documents
+from wirelab.kb.server import build_index, passages
+from wirelab.mcp.app_example import VIEW_URI, build_kb_app_server, kb_view
 from wirelab.mcp.app_host import (
     APP_CLIENT_EXTENSIONS,
     DENIED,
@@ -54,6 +57,31 @@ def with_view(server, use, approve=lambda call: True, tool="browse_kb"):
 
 
 # --- the server, by hand and with the SDK ---
+
+
+def build_sdk_app_server():
+    """The same App with the official SDK: `Apps` stamps `_meta.ui` and serves the view."""
+    from mcp.server import MCPServer
+    from mcp.server.apps import Apps
+
+    kb = build_index(load_documents(), dense="off")
+    apps = Apps()
+    apps.add_html_resource(VIEW_URI, kb_view(), name="kb-search-view", prefers_border=True)
+
+    @apps.tool(resource_uri=VIEW_URI, title="Browse search results", structured_output=True)
+    def browse_kb(query: str, k: int = 5) -> dict[str, Any]:
+        """Search the knowledge base and show the passages as a list to click through."""
+        return {"query": query, "method": "hybrid", "passages": passages(kb.search(query, k, "hybrid"))}
+
+    server = MCPServer("kb-apps-sdk", extensions=[apps], log_level="WARNING")
+
+    @server.tool(structured_output=True)
+    def get_document(doc_id: str) -> dict[str, Any]:
+        """Read one whole document of the knowledge base by its id."""
+        found = kb.get_document(doc_id)
+        return {"id": found.id, "title": found.title, "text": found.body}
+
+    return server
 
 
 def test_the_server_declares_the_extension_and_links_the_tool_to_its_view(kb_server):

@@ -3,13 +3,11 @@
 `build_kb_app_server()` is the capstone server (lesson 12) plus, written by hand, one App:
 the tool `browse_kb(query)` answers like `search` and links the view `ui://kb/search.html`,
 which lists the passages; a click on one calls `get_document` through the host and shows
-the document. `build_sdk_app_server()` serves the same view and tool with the official
-SDK's `Apps` extension (`mcp.server.apps`), over the same index.
+the document. Lesson 18 and tests/mcp/test_apps.py serve the same view and tool with the
+official SDK's `Apps` extension (`mcp.server.apps`); the package does not depend on the SDK.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from wirelab.kb.corpus import load_documents
 from wirelab.kb.server import KnowledgeService, build_index, build_server, passages
@@ -90,32 +88,5 @@ def build_kb_app_server() -> Server:
                 query=query, method="hybrid", passages=passages(kb.search(query, k, "hybrid"))
             )
         )
-
-    return server
-
-
-def build_sdk_app_server():  # an mcp.server.MCPServer; the SDK is imported here: slow to import
-    """The same App with the official SDK: `Apps` stamps `_meta.ui` and serves the view."""
-    from mcp.server import MCPServer
-    from mcp.server.apps import Apps
-
-    documents = load_documents()
-    kb = build_index(documents, dense="off")
-    apps = Apps()
-    apps.add_html_resource(VIEW_URI, kb_view(), name="kb-search-view", prefers_border=True)
-
-    # a plain dict: pydantic cannot read a typing.TypedDict on Python 3.11
-    @apps.tool(resource_uri=VIEW_URI, title="Browse search results", structured_output=True)
-    def browse_kb(query: str, k: int = 5) -> dict[str, Any]:
-        """Search the knowledge base and show the passages as a list to click through."""
-        return SearchResults(query=query, method="hybrid", passages=passages(kb.search(query, k, "hybrid")))
-
-    server = MCPServer("kb-apps-sdk", extensions=[apps], log_level="WARNING")
-
-    @server.tool(structured_output=True)
-    def get_document(doc_id: str) -> dict[str, Any]:
-        """Read one whole document of the knowledge base by its id."""
-        found = kb.get_document(doc_id)
-        return {"id": found.id, "title": found.title, "text": found.body}
 
     return server

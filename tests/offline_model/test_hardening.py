@@ -262,3 +262,35 @@ def test_the_work_stops_when_the_client_disconnects(monkeypatch):
             time.sleep(0.01)
         released.set()
         assert running.app.state.stopped == {"client_gone": 1}
+
+
+RESPONSES_WEATHER = {"type": "function", "name": "get_weather", **WEATHER["function"]}
+ANTHROPIC_WEATHER = {
+    "name": "get_weather",
+    "description": WEATHER["function"]["description"],
+    "input_schema": WEATHER["function"]["parameters"],
+}
+
+
+@pytest.mark.parametrize(
+    "path, request_body",
+    [
+        ("/responses", {"model": MODEL_ID, "input": "weather " + "-1" * 2000, "tools": [RESPONSES_WEATHER]}),
+        (
+            "/messages",
+            {
+                "model": MODEL_ID,
+                "max_tokens": 100,
+                "messages": [{"role": "user", "content": "weather " + "-1" * 2000}],
+                "tools": [ANTHROPIC_WEATHER],
+            },
+        ),
+    ],
+    ids=["responses", "messages"],
+)
+def test_the_other_wire_formats_are_held_to_the_same_cpu_budget(path, request_body):
+    with serve() as running:
+        running.app.state.cpu_seconds = 0
+        response = httpx2.post(f"{running.base_url}{path}", json=request_body, timeout=HANG_GUARD_S)
+        assert response.status_code == 400 and "CPU" in response.text
+        assert running.app.state.stopped == {"cpu": 1}

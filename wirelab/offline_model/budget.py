@@ -5,6 +5,8 @@ used its CPU seconds or its client has gone.
     reply = budget.run(complete, body)   # in the worker thread; stages call `spend()`
     budget.cancel()                      # from the server, when the client disconnects
 
+    reply = await in_budget(request, complete, body)   # a route: both, with the app's budget
+
 Every stage is linear in the message (`normalize.MAX_TEXT` caps it), so a
 request that hits the budget is rare; the budget bounds what a missed case, or
 a slow machine, could cost. `spend()` is a no-op outside `Budget.run`, so a
@@ -16,16 +18,21 @@ calls (a thread cannot be stopped from outside); the stages call it often.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request as HTTPRequest
 
 from wirelab.offline_model.request import RequestError
 
 CPU_SECONDS = 3.0  # a normal request takes milliseconds; the worst 4,000 characters, under one second
 CLOCK_EVERY = 64  # `spend()` calls between two reads of the CPU clock
+DISCONNECT_POLL_S = 0.05  # how often a request's worker is checked for a client that has gone
 T = TypeVar("T")
 
 
@@ -79,3 +86,20 @@ def spend() -> None:
     budget = _ACTIVE.get()
     if budget is not None:
         budget.check()
+
+
+async def in_budget(request: HTTPRequest, work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` in a worker thread within the app's CPU budget for one request
+    (`app.state.cpu_seconds`; a 400 `request_too_complex` past it), stopped as soon as the
+    client disconnects, since nobody would read the answer. `app.state.stopped` counts both."""
+    budget = Budget(request.app.state.cpu_seconds)
+    task = asyncio.ensure_future(run_in_threadpool(budget.run, work, *args))
+    try:
+        while not (await asyncio.wait({task}, timeout=DISCONNECT_POLL_S))[0]:
+            if await request.is_disconnected():
+                budget.cancel()
+        return task.result()
+    finally:
+        budget.cancel()  # if this handler was cancelled itself, its worker stops too
+        if budget.stopped:
+            request.app.state.stopped[budget.stopped] += 1

@@ -19,12 +19,12 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from wirelab.offline_model import gemini_api, messages_api, responses_api
+from wirelab.offline_model.budget import in_budget
 from wirelab.offline_model.request import RequestError
 
 BodyReader = Callable[[HTTPRequest], Awaitable[Any]]
@@ -51,7 +51,7 @@ def _handler(
     async def handle(request: HTTPRequest) -> Response:
         try:
             body = await read_body(request)
-            whole = await run_in_threadpool(answer, request, body)
+            whole = await in_budget(request, answer, request, body)  # stops when the client leaves
             if _streamed(request, body):
                 chunks = list(events(whole))
                 return StreamingResponse(

@@ -33,14 +33,13 @@ accepted) and every other OpenAI endpoint.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -52,7 +51,7 @@ from starlette.routing import Route
 
 from wirelab import jsonrpc
 from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within, uvicorn_config
-from wirelab.offline_model.budget import CPU_SECONDS, Budget
+from wirelab.offline_model.budget import CPU_SECONDS, in_budget
 from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.format_routes import routes as format_routes
@@ -66,8 +65,6 @@ MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
 # are the MCP server's alone.
 LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES)
 CLOSE = {"Connection": "close"}  # a body refused before its end is not read on: the connection ends
-DISCONNECT_POLL_S = 0.05  # how often a request's worker is checked for a client that has gone
-T = TypeVar("T")
 
 
 async def chat_completions(request: HTTPRequest) -> Response:
@@ -83,23 +80,6 @@ async def chat_completions(request: HTTPRequest) -> Response:
     except RequestError as error:
         headers = CLOSE if error.status in (408, 413) or error.code == "connection_ended" else None
         return JSONResponse(error.body(), status_code=error.status, headers=headers)
-
-
-async def in_budget(request: HTTPRequest, work: Callable[..., T], *args: Any) -> T:
-    """`work(*args)` in a worker thread within the app's CPU budget for one request
-    (`budget.Budget`: a 400 `request_too_complex` past it), stopped as soon as the client
-    disconnects, since nobody would read the answer. `app.state.stopped` counts both."""
-    budget = Budget(request.app.state.cpu_seconds)
-    task = asyncio.ensure_future(run_in_threadpool(budget.run, work, *args))
-    try:
-        while not (await asyncio.wait({task}, timeout=DISCONNECT_POLL_S))[0]:
-            if await request.is_disconnected():
-                budget.cancel()
-        return task.result()
-    finally:
-        budget.cancel()  # if this handler was cancelled itself, its worker stops too
-        if budget.stopped:
-            request.app.state.stopped[budget.stopped] += 1
 
 
 async def _json_body(request: HTTPRequest) -> Any:

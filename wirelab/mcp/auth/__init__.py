@@ -1,4 +1,4 @@
-"""MCP authorization (2025-11-25 `basic/authorization`): the client's OAuth flow, a local
+"""MCP authorization (2026-07-28 `basic/authorization/`): the client's OAuth flow, a local
 authorization server, and the MCP server as a protected resource."""
 
 from wirelab.mcp.auth.client import AuthorizationError, OAuth, approve_headlessly

@@ -122,6 +122,7 @@ class OAuth(httpx2.Auth):
         self.identities: dict[str, Identity] = {}  # per issuer (SEP-2352): never used at another
         self.identity: Identity | None = None
         self.tokens: Tokens | None = None
+        self._refreshed: str | None = None  # the access token the last refresh gave
         self.discovered: Discovered | None = None
         self.authorizations = 0
         self.wire = Wire()
@@ -166,8 +167,9 @@ class OAuth(httpx2.Auth):
         current = self.tokens.access_token if self.tokens else None
         if status == 401 and current is not None and current != sent:
             return True  # another request renewed the token meanwhile
-        if status == 401 and self.tokens and self.tokens.refresh_token and await self.refresh():
-            return True
+        refreshable = self.tokens and self.tokens.refresh_token and sent != self._refreshed
+        if status == 401 and refreshable and await self.refresh():
+            return True  # (a refreshed token refused in turn: the server may trust another issuer now)
         wanted = set(challenge.get("scope", "").split())
         if status == 403 and self.tokens and wanted <= self.tokens.scopes:
             log.info("insufficient_scope for scopes already granted (%s): not asking again", wanted)
@@ -178,9 +180,10 @@ class OAuth(httpx2.Auth):
     # --- the steps ---
 
     async def authorize(self, challenge: dict[str, str], status: int = 401) -> Tokens:
-        """Discover, identify, then run the grant; sets and returns `.tokens`."""
+        """Discover (again on every 401: the server may have moved to another authorization
+        server), identify, then run the grant; sets and returns `.tokens`."""
         where = challenge.get("resource_metadata")
-        if self.discovered is None or (where and where != self.discovered.metadata_url):
+        if self.discovered is None or status == 401 or (where and where != self.discovered.metadata_url):
             self.discovered = await self.discover(where)
         scope = self.choose_scope(challenge, status)
         issuer = self.discovered.issuer
@@ -364,6 +367,7 @@ class OAuth(httpx2.Auth):
             log.info("refresh refused: %s", e)
             self.tokens = None
             return False
+        self._refreshed = self.tokens.access_token
         return True
 
     async def token_request(self, params: dict[str, str]) -> Tokens:

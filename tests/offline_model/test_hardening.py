@@ -209,11 +209,12 @@ def lines_run(text: str) -> int:
         return local if "offline_model" in frame.f_code.co_filename else None
 
     complete(body("weather in Paris"))  # loads what the first request loads
+    previous = sys.gettrace()  # a debugger's or coverage's, put back after
     sys.settrace(call)
     try:
         complete(body(text))
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return count
 
 

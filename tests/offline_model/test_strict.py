@@ -202,3 +202,19 @@ def test_text_format_json_schema_over_the_responses_api(client):
         text={"format": {"type": "json_schema", "name": "report", "schema": schema, "strict": True}},
     )
     Draft202012Validator(schema).validate(json.loads(reply.output_text))
+
+
+def test_a_nullable_property_is_optional_so_the_model_calls_and_writes_null():
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": ["string", "null"], "enum": ["C", "F", None]},
+        },
+        "required": ["city", "unit"],
+        "additionalProperties": False,
+    }
+    body = _body(schema, "Weather in Paris?")
+    body["tools"][0]["function"].update(name="get_weather", description="Current weather for a city.")
+    (call,) = complete(body)["choices"][0]["message"]["tool_calls"]
+    assert json.loads(call["function"]["arguments"]) == {"city": "Paris", "unit": None}

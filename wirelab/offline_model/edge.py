@@ -43,8 +43,8 @@ class Thought:
 def think(body: Any) -> Thought:
     """Read a Chat Completions body (raises `RequestError`) and decide the reply."""
     try:
-        request = read_request(body)
         strict = strict_tools(body)
+        request = read_request(_optional_nulls(body, strict))
         answer_schema = answer_format(body)
         digest = request_digest(body)
         if strict and len(strict) == len(request.tools) and request.fault in FIRST_CALL_FAULTS:
@@ -90,6 +90,38 @@ def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
             )
         strict[function["name"]] = schema
     return strict
+
+
+def _optional_nulls(body: dict[str, Any], strict: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The body as the pipeline reads it: in a strict function, a property that may be null is
+    how strict mode writes an optional one, so the pipeline sees it as not required (and asks for
+    no value the user need not give); `conform` writes it as null after."""
+    if not strict:
+        return body
+    tools = [
+        {**tool, "function": {**tool["function"], "parameters": relaxed(tool["function"]["parameters"])}}
+        if tool.get("function", {}).get("name") in strict
+        else tool
+        for tool in body["tools"]
+    ]
+    return {**body, "tools": tools}
+
+
+def relaxed(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with every nullable property left out of `required`:
+    {"required": ["city", "unit"], "properties": {"unit": {"type": ["string", "null"]}, …}}
+    -> {"required": ["city"], …}."""
+    properties = schema.get("properties") or {}
+    required = [name for name in schema.get("required", []) if not _nullable(properties.get(name, {}))]
+    return {**schema, "required": required}
+
+
+def _nullable(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    options = schema.get("anyOf") or []
+    return "null" in kinds or None in (schema.get("enum") or [0]) or any(_nullable(o) for o in options)
 
 
 def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:

@@ -2,16 +2,14 @@
 dynamic registration (with `application_type`) as the fallback, and credentials bound to
 the authorization server that issued them.
 
-The client's metadata document is served by a local HTTP server. Its `client_id` is an
-https URL, as the draft requires; the authorization server is told where to fetch that
-origin's documents on this machine (`document_origins`), since it otherwise refuses to
-fetch from this machine or a private network (SSRF).
+The client's metadata document is served on this machine (`ClientDocuments`). Its `client_id`
+is an https URL, as the draft requires; the authorization server is told where to fetch that
+origin's documents here (`host_documents`), since it otherwise refuses to fetch from this
+machine or a private network (SSRF).
 """
 
 import asyncio
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import contextmanager
 
 import jwt
 import pytest
@@ -19,7 +17,12 @@ import pytest
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.auth import AuthorizationError, OAuth, approve_headlessly
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
-from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
+from wirelab.mcp.auth.local import (
+    ClientDocuments,
+    host_documents,
+    serve_authorization_server,
+    serve_protected,
+)
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
 from wirelab.mcp.http_client import connect_http
@@ -49,37 +52,25 @@ class NoCimd(AuthorizationServer):
 
 @pytest.fixture
 def documents():
-    """A local server for client metadata documents: `documents["/client.json"] = {...}`."""
-    served: dict[str, object] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            body = json.dumps(served[self.path]).encode() if self.path in served else b""
-            self.send_response(200 if body else 404)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    served["origin"] = f"http://127.0.0.1:{server.server_address[1]}"
-    yield served
-    server.shutdown()
-    server.server_close()
+    """Client metadata documents to serve on this machine, by path: `documents["/client.json"]`."""
+    return ClientDocuments()
 
 
+@contextmanager
 def servers(documents, kind=AuthorizationServer):
-    authority = kind(
-        scopes_supported=["notes:read", "notes:write"], document_origins={ORIGIN: documents["origin"]}
-    )
-    running = serve_authorization_server(authority)
-    mcp = serve_protected(
-        build_server(), authority, required_scopes={"notes:read"}, scopes_for=tools_call_needs("notes:write")
-    )
-    return authority, running, mcp
+    """An authority that fetches ORIGIN's documents from `documents`, and the notes server it protects."""
+    authority = kind(scopes_supported=["notes:read", "notes:write"])
+    with (
+        serve_authorization_server(authority) as running,
+        host_documents(authority, documents, ORIGIN),
+        serve_protected(
+            build_server(),
+            authority,
+            required_scopes={"notes:read"},
+            scopes_for=tools_call_needs("notes:write"),
+        ) as mcp,
+    ):
+        yield authority, running, mcp
 
 
 def flow(url: str, auth: OAuth, seen: list) -> str:
@@ -96,9 +87,8 @@ def flow(url: str, auth: OAuth, seen: list) -> str:
 
 
 def test_a_client_with_a_metadata_document_uses_it_and_never_registers(documents):
-    documents["/client.json"] = DOCUMENT
-    authority, running, mcp = servers(documents)
-    with running, mcp:
+    documents.documents["/client.json"] = DOCUMENT
+    with servers(documents) as (authority, _, mcp):
         seen = []
         auth = OAuth(mcp.url, on_authorize=approve_headlessly, client_metadata_url=CLIENT_ID)
         assert "No note matches" not in flow(mcp.url, auth, seen)
@@ -118,8 +108,7 @@ def test_a_client_with_a_metadata_document_uses_it_and_never_registers(documents
     ],
 )
 def test_a_metadata_document_the_server_cannot_trust_gets_no_code(documents, change, why):
-    documents["/client.json"] = DOCUMENT | change
-    authority, running, mcp = servers(documents)
+    documents.documents["/client.json"] = DOCUMENT | change
     asked = []
 
     async def browser(url):
@@ -129,7 +118,7 @@ def test_a_metadata_document_the_server_cannot_trust_gets_no_code(documents, cha
             asked.append(str(e))
             raise
 
-    with running, mcp, pytest.raises(JsonRpcError, match="400"):
+    with servers(documents) as (authority, _, mcp), pytest.raises(JsonRpcError, match="400"):
         flow(mcp.url, OAuth(mcp.url, on_authorize=browser, client_metadata_url=CLIENT_ID), [])
     assert asked and authority.codes == {}
 
@@ -142,8 +131,7 @@ def test_the_server_does_not_fetch_a_document_from_this_machine_unless_told_wher
 
 
 def test_without_metadata_documents_the_client_registers_as_a_native_application(documents):
-    authority, running, mcp = servers(documents, NoCimd)
-    with running, mcp:
+    with servers(documents, NoCimd) as (authority, _, mcp):
         seen = []
         flow(mcp.url, OAuth(mcp.url, on_authorize=approve_headlessly, client_metadata_url=CLIENT_ID), seen)
     registration = next(m for m in seen if m.method == "POST /register" and m.sender == "client")
@@ -152,11 +140,9 @@ def test_without_metadata_documents_the_client_registers_as_a_native_application
 
 
 def test_credentials_are_kept_per_issuer_and_a_new_issuer_gets_a_new_registration(documents):
-    first, running_first, mcp = servers(documents, NoCimd)
     second = NoCimd(scopes_supported=["notes:read", "notes:write"])
-    auth = OAuth(mcp.url, on_authorize=approve_headlessly)
 
-    async def twice():
+    async def twice(mcp, auth):
         try:
             async with connect_http(mcp.url, auth=auth, timeout=10) as client:
                 await client.list_tools()
@@ -166,8 +152,9 @@ def test_credentials_are_kept_per_issuer_and_a_new_issuer_gets_a_new_registratio
         finally:
             await auth.aclose()
 
-    with running_first, mcp, serve_authorization_server(second):
-        asyncio.run(twice())
+    with servers(documents, NoCimd) as (first, _, mcp), serve_authorization_server(second):
+        auth = OAuth(mcp.url, on_authorize=approve_headlessly)
+        asyncio.run(twice(mcp, auth))
     assert set(auth.identities) == {first.issuer, second.issuer}
     assert auth.identities[first.issuer].client_id in first.clients
     assert auth.identities[second.issuer].client_id in second.clients

@@ -103,6 +103,16 @@ def test_type_checking_imports_are_not_edges():
     assert _imports(tree, "wirelab") == {"wirelab.loop"}
 
 
+def test_the_shared_retrieval_code_sits_below_the_lessons_that_use_it():
+    graph = import_graph()
+    floor = {name for name in graph if name.startswith("wirelab.retrieval")} | {"wirelab.encoder"}
+    for name in floor:
+        assert graph[name] <= floor, f"{name} imports upward: {sorted(graph[name] - floor)}"
+    lesson06 = graph["wirelab.tool_retrieval"]
+    assert "wirelab.retrieval.hybrid" in lesson06, "lesson 06 ranks tools with the shared code"
+    assert not {m for m in lesson06 if m.startswith("wirelab.kb")}, "lesson 06 imports lesson 12's package"
+
+
 def test_no_import_cycle_inside_wirelab():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])

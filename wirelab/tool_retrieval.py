@@ -1,15 +1,17 @@
 """Many tools: send the model only the few that fit the request.
 
 Every tool schema in a request costs prompt tokens on every turn, and a long
-list of similar tools makes the choice harder. Three ways to send fewer:
+list of similar tools makes the choice harder. Ways to send fewer:
 
-- retrieval: index each tool's text (name, description, parameters) with
-  BM25 (`wirelab.retrieval.lexical`, the same index as the capstone's) and send the
-  top k for the request; `recall_at_k` measures how often the right tools are
-  among them;
+- retrieval: index each tool's text (name, description, parameters) and send
+  the top k for the request, ranked by BM25 (words), by the course's
+  multilingual sentence encoder (meaning, in any of its 16 languages), or by
+  both fused (`wirelab.retrieval`, the same code as the capstone's knowledge
+  base); `recall_at_k` and `mean_reciprocal_rank` measure them on an eval set;
 - group routing: pick a domain first (billing, travel, …), send its tools;
-- dynamic injection: send a short catalogue and one `find_tools` tool; the
-  full schemas of the tools it finds are added for the next turn.
+- deferred loading (tool search, as providers ship it): send a search tool and
+  no schemas, or only the tools' names and descriptions; the full schemas of
+  the tools the search finds are added for the next turn.
 
     >>> no_parameters = {"type": "object", "properties": {}}
     >>> tools = [Tool(name, text, no_parameters, print) for name, text in [
@@ -19,13 +21,16 @@ list of similar tools makes the choice harder. Three ways to send fewer:
     ...     ("get_weather", "Current weather for a city."),
     ... ]]
     >>> index = ToolIndex(tools)
-    >>> index.search("refund my last invoice", k=2)
+    >>> index.search("refund my last invoice", k=2, method="bm25")
     ['refund_invoice', 'get_invoice']
+    >>> index.search("明天要带伞吗？", k=1)  # "do I need an umbrella tomorrow?"
+    ['get_weather']
 
 Token cost is measured, not estimated: `prompt_tokens` reads the
-`usage.prompt_tokens` the model reports (the offline model counts words and
-symbols; `tiktoken` would need its vocabulary downloaded, so it is not used).
-Left out: embeddings, learning from which tools were actually called.
+`usage.prompt_tokens` the model reports, and `tool_tokens` counts a list of
+schemas the way the offline model does (words and symbols; `tiktoken` would
+need its vocabulary downloaded, so it is not used). Left out: learning from
+which tools were actually called.
 """
 
 from __future__ import annotations
@@ -35,10 +40,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from wirelab import bfcl
+from wirelab.offline_model.tokens import count_tokens
+from wirelab.retrieval.dense import EncoderEmbedder, VectorIndex
+from wirelab.retrieval.hybrid import hybrid_rank
 from wirelab.retrieval.lexical import BM25Index
+from wirelab.retrieval.metrics import reciprocal_rank
 from wirelab.tools import Tool, ToolRegistry, tool
 
 Retriever = Callable[[str, int], list[str]]
+METHODS = ("bm25", "dense", "hybrid")
 Groups = Mapping[str, tuple[str, Sequence[Tool]]]
 
 
@@ -63,6 +74,25 @@ def _stub(spec: Mapping[str, Any]) -> Tool:
     return Tool(spec["name"], spec["description"], parameters, echo)
 
 
+def bfcl_catalogue(
+    categories: Sequence[str] = ("simple_python", "multiple"),
+) -> tuple[list[Tool], list[dict]]:
+    """A large catalogue: every distinct function of BFCL's `categories` as a tool (a stub), and
+    each case as an eval case `{"request": the user's message, "tools": [the function it calls]}`.
+
+    BFCL (`wirelab.bfcl`) ships a few hundred real-world function docs per category; a name
+    seen twice keeps its first doc.
+    """
+    specs: dict[str, dict[str, Any]] = {}
+    cases = []
+    for case in (c for category in categories for c in bfcl.load(category)):
+        for spec in bfcl.to_tools(case.functions):
+            specs.setdefault(spec["function"]["name"], spec["function"])
+        wanted = [bfcl.tool_name(name) for call in case.answer for name in call]
+        cases.append({"request": case.messages[-1]["content"], "tools": wanted})
+    return [_stub(spec) for spec in specs.values()], cases
+
+
 def tool_text(t: Tool) -> str:
     """The words a tool is found by: its name split on `_`, description, parameter names and texts."""
     parts = [t.name.replace("_", " ").replace("-", " "), t.description]
@@ -73,22 +103,34 @@ def tool_text(t: Tool) -> str:
 
 
 class ToolIndex:
-    """BM25 over tool texts: which tools fit a request, best first."""
+    """Tool texts indexed by BM25 and by the sentence encoder: which tools fit a request, best first."""
 
     def __init__(self, tools: Iterable[Tool]) -> None:
         self.tools = list(tools)
         if not self.tools:
             raise ValueError("a ToolIndex needs at least one tool")
-        self._bm25 = BM25Index([tool_text(t) for t in self.tools])
+        texts = [tool_text(t) for t in self.tools]
+        self._bm25 = BM25Index(texts)
+        self._vectors = VectorIndex(texts, EncoderEmbedder())
 
-    def search(self, request: str, k: int = 5) -> list[str]:
-        """The names of the (at most) `k` tools that share most with `request`."""
+    def search(self, request: str, k: int = 5, method: str = "hybrid") -> list[str]:
+        """The names of the (at most) `k` best tools for `request` by `method` (see `METHODS`)."""
         if k < 1:
             raise ValueError(f"k must be at least 1, not {k}")
-        return [self.tools[i].name for i, _ in self._bm25.rank(request, k)]
+        if method == "hybrid":
+            ranked = hybrid_rank(self._bm25, self._vectors, request)[:k]
+        elif method in METHODS:
+            ranked = (self._bm25 if method == "bm25" else self._vectors).rank(request, k)
+        else:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        return [self.tools[i].name for i, _ in ranked]
+
+    def retriever(self, method: str) -> Retriever:
+        """`search` with `method` fixed, as `recall_at_k` takes it."""
+        return lambda request, k: self.search(request, k, method)
 
     def registry(self, request: str, k: int = 5) -> ToolRegistry:
-        """The top-k tools as a registry, ready for `run_tool_loop`."""
+        """The top-k tools (hybrid) as a registry, ready for `run_tool_loop`."""
         by_name = {t.name: t for t in self.tools}
         return ToolRegistry(by_name[name] for name in self.search(request, k))
 
@@ -106,6 +148,25 @@ def recall_at_k(retrieve: Retriever, cases: Sequence[Mapping[str, Any]], k: int)
     if not cases:
         raise ValueError("no eval cases")
     return sum(recall(retrieve(case["request"], k), case["tools"]) for case in cases) / len(cases)
+
+
+def mean_reciprocal_rank(retrieve: Retriever, cases: Sequence[Mapping[str, Any]], depth: int = 10) -> float:
+    """Mean of 1 / (position of the first needed tool in `retrieve(request, depth)`), 0 if absent."""
+    if not cases:
+        raise ValueError("no eval cases")
+    return sum(reciprocal_rank(retrieve(c["request"], depth), set(c["tools"])) for c in cases) / len(cases)
+
+
+def retrieval_table(
+    index: ToolIndex, cases: Sequence[Mapping[str, Any]], ks: Sequence[int] = (1, 3, 5)
+) -> dict[str, dict[str, float]]:
+    """`{method: {"Recall@1": ..., ..., "MRR": ...}}` for every method of `index` on `cases`."""
+    table = {}
+    for method in METHODS:
+        retrieve = index.retriever(method)
+        table[method] = {f"Recall@{k}": recall_at_k(retrieve, cases, k) for k in ks}
+        table[method]["MRR"] = mean_reciprocal_rank(retrieve, cases)
+    return table
 
 
 class GroupRouter:
@@ -170,3 +231,36 @@ def prompt_tokens(client: Any, model: str, tools: ToolRegistry, request: str) ->
         model=model, messages=[{"role": "user", "content": request}], max_tokens=1, **with_tools
     )
     return reply.usage.prompt_tokens
+
+
+def tool_tokens(tools: Iterable[Tool]) -> int:
+    """Prompt tokens of `tools`' name, description and schema, counted as the offline model counts."""
+    return sum(count_tokens(f"{t.name} {t.description} {json.dumps(t.parameters)}") for t in tools)
+
+
+def listing_tokens(tools: Iterable[Tool]) -> int:
+    """Prompt tokens of `tools`' names and descriptions alone, their parameter schemas deferred."""
+    return sum(count_tokens(f"{t.name} {t.description}") for t in tools)
+
+
+def tool_search(index: ToolIndex, active: ToolRegistry, k: int = 3) -> Tool:
+    """A `tool_search(query)` tool that loads the `k` tools it finds into `active`, for the next turn.
+
+    The deferred-loading pattern of the providers' tool search: the request carries this tool
+    and none of the deferred schemas (OpenAI's `tool_search` with `defer_loading: true` on
+    namespaces or MCP servers, Anthropic's tool search tool); only what a search returns is
+    sent from then on. Unlike `finder`, its description lists no tool.
+    """
+
+    def tool_search(query: str) -> dict[str, Any]:
+        """Search the deferred tools by what the user asks; the tools found become callable next turn.
+
+        Args:
+            query: What the user wants done, in their words.
+        """
+        names = [n for n in index.search(query, k) if active.get(n) is None]
+        for name in names:
+            active.add(next(t for t in index.tools if t.name == name))
+        return {"loaded": names, "now_available": active.names}
+
+    return tool(tool_search)

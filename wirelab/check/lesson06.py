@@ -1,19 +1,54 @@
-"""Checks for lab 06: Recall@k computed right, and a retriever that finds the needed tools."""
+"""Checks for lab 06: Recall@k computed right, a retriever that finds the needed tools, and a
+hybrid ranker that fuses BM25 and the sentence encoder by Reciprocal Rank Fusion.
+
+The hybrid check compares the learner's ranking with RRF of the same two rankings (ties may
+come in any order) on every English request of the eval set and on the same requests asked
+in Chinese (`assets/tool_retrieval_eval_zh.json`) against the English tools.
+"""
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
-from wirelab.tool_retrieval import load_catalogue, recall_at_k
+from wirelab.tool_retrieval import ToolIndex, load_catalogue, recall_at_k
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 GROUPS = load_catalogue(ASSETS / "tool_catalogue.json")
 TOOLS = [t for _, tools in GROUPS.values() for t in tools]
 CASES = json.loads((ASSETS / "tool_retrieval_eval.json").read_text(encoding="utf-8"))
+CASES_ZH = json.loads((ASSETS / "tool_retrieval_eval_zh.json").read_text(encoding="utf-8"))
 REQUIRED_RECALL_AT_5 = 0.8
+REQUIRED_HYBRID_RECALL_AT_3 = 0.95
+DEPTH = 20  # how many tools of each ranking the hybrid ranker fuses
+RRF_K = 60
+
+
+@cache
+def _index() -> ToolIndex:
+    return ToolIndex(TOOLS)
+
+
+def bm25_ranking(request: str, depth: int = DEPTH) -> list[str]:
+    """Tool names by BM25 over their texts, best first (only tools sharing a word with `request`)."""
+    return _index().search(request, depth, method="bm25")
+
+
+def dense_ranking(request: str, depth: int = DEPTH) -> list[str]:
+    """Tool names by the sentence encoder's cosine similarity to `request`, best first."""
+    return _index().search(request, depth, method="dense")
+
+
+def rrf_scores(request: str) -> dict[str, float]:
+    """The expected fusion: 1 / (60 + rank) summed over both rankings, ranks from 1."""
+    scores: dict[str, float] = {}
+    for ranking in (bm25_ranking(request), dense_ranking(request)):
+        for rank, name in enumerate(ranking, start=1):
+            scores[name] = scores.get(name, 0.0) + 1 / (RRF_K + rank)
+    return scores
 
 
 @exercise
@@ -57,3 +92,43 @@ def check_retriever(retrieve: Any) -> None:
             "description (lower-case both, split on non-letters)"
         )
     passed(f"your retriever reaches Recall@5 = {score:.0%} on {len(CASES)} requests")
+
+
+def _rrf_mistake(request: str, got: list[str], k: int) -> str | None:
+    """What is wrong with `got` as the top `k` of RRF for `request`, or None."""
+    want = rrf_scores(request)
+    unknown = [name for name in got if name not in want]
+    if unknown:
+        return f"{unknown[0]!r} is in neither ranking: fuse only what bm25_ranking and dense_ranking return"
+    if len(got) != min(k, len(want)) or len(set(got)) != len(got):
+        return f"it returned {len(got)} names ({len(set(got))} different): the best {k}, each once"
+    scores = [want[name] for name in got]
+    if any(a < b - 1e-12 for a, b in zip(scores, scores[1:], strict=False)):
+        return "they are not in order of the summed 1 / (60 + rank), best first"
+    best_left_out = max((v for n, v in want.items() if n not in got), default=0.0)
+    if scores and best_left_out > scores[-1] + 1e-12:
+        return "a tool with a higher summed 1 / (60 + rank) was left out: add up both rankings' votes"
+    return None
+
+
+@exercise
+def check_hybrid(hybrid: Any) -> None:
+    for case in [*CASES, *CASES_ZH]:
+        got = attempt(hybrid, case["request"], 3)
+        expect(
+            isinstance(got, list) and all(isinstance(n, str) for n in got),
+            f"hybrid returned {got!r}: return a list of tool names",
+        )
+        if mistake := _rrf_mistake(case["request"], got, 3):
+            raise CheckFailed(f"hybrid({case['request']!r}, 3) returned {got}: {mistake}")
+    for language, cases in (("English", CASES), ("Chinese", CASES_ZH)):
+        score = attempt(recall_at_k, hybrid, cases, 3)
+        expect(
+            score >= REQUIRED_HYBRID_RECALL_AT_3,
+            f"Recall@3 on the {language} requests is {score:.0%}, {REQUIRED_HYBRID_RECALL_AT_3:.0%} needed",
+        )
+    passed(
+        f"your hybrid ranker is RRF of BM25 and the encoder: Recall@3 = "
+        f"{recall_at_k(hybrid, CASES, 3):.0%} in English, {recall_at_k(hybrid, CASES_ZH, 3):.0%} "
+        "for the same requests in Chinese"
+    )

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.security.tampering_corpus import BEYOND_A_LOCAL_LOG, TAMPERING
+from tests.security.tampering_corpus import BEYOND_A_LOCAL_LOG, TAMPERING, rewrite_with_the_key_and_the_head
 from wirelab.errors import PermissionDenied
 from wirelab.loop import execute_sequentially
 from wirelab.security.audit import (
@@ -218,4 +218,18 @@ def test_a_witness_refuses_an_older_or_a_different_head():
     for count, last in ((1, "a" * 64), (2, "c" * 64)):
         with pytest.raises(RolledBack):
             witness.checkpoint(count, last)
-    assert (witness.count, witness.last) == (2, "b" * 64)
+    assert witness.heads == {1: "a" * 64, 2: "b" * 64}
+
+
+def test_a_key_holder_who_rewrites_history_then_appends_is_still_caught_by_the_witness(tmp_path):
+    """A witness that kept only the newest head would take the forged log's next head; one that
+    keeps every head it was shown sees that entry 1 is not the one it was shown."""
+    witness = Witness()
+    log = AuditLog(tmp_path / "audit.jsonl", key=LOG_KEY, clock=fixed_clock(), witness=witness)
+    run(log, *(call("lookup", {"order_id": f"A-{n}"}, f"c{n}") for n in (1, 2, 3)))
+    rewrite_with_the_key_and_the_head(log)  # entry 1 now for another order, the head resealed
+    forged = AuditLog(log.path, key=LOG_KEY, head=log.head_path, clock=fixed_clock())
+    forged.record(call("lookup", {"order_id": "A-4"}, "c4"), "order A-4: shipped")
+    witness.checkpoint(forged.head()["count"], forged.head()["last"])  # the forger tells the witness
+    checked = AuditLog(log.path, key=LOG_KEY, head=log.head_path, witness=witness)
+    assert checked.verify() == Broken(1, "rewritten: entry 1 is not the one the witness was shown")

@@ -45,8 +45,8 @@ host keeps:
     >>> log = AuditLog(witness=witness)
     >>> for n in range(3):
     ...     _ = log.record({"id": f"c{n}", "function": {"name": "deploy", "arguments": "{}"}}, "ok")
-    >>> witness.count, witness.problem(2, log.entries()[1]["mac"])  # a head from after entry 2
-    (3, 'rolled back: the witness was shown 3 entries, the log and its head hold 2')
+    >>> witness.count, witness.problem([e["mac"] for e in log.entries()[:2]])  # back to entry 2
+    (3, (2, 'rolled back: the witness was shown 3 entries, the log and its head hold 2'))
 
 Here the witness is an object in the same process, which an attacker on the
 host could reach too: in a deployment it runs where the agent's machine
@@ -91,33 +91,41 @@ class RolledBack(ValueError):
 
 
 class Witness:
-    """The newest head of a log, kept outside the host: a counter that only goes up.
+    """Every head a log was shown to have, kept outside the host: a count that only goes up.
 
-    The host sends it `checkpoint(count, last)` after each entry; an older head, or
-    another head with the same count, is refused (`RolledBack`). `problem` says how a
-    log's head disagrees with it.
+    The host sends it `checkpoint(count, last)` after each entry. A head with fewer entries
+    than one already seen, or another MAC for a count already seen, is refused (`RolledBack`).
+    It keeps them all, not only the newest: a key holder who rewrote entry 1 and appended a
+    new entry could otherwise show it a newer head that it would take.
     """
 
     def __init__(self) -> None:
-        self.count, self.last = 0, GENESIS
+        self.heads: dict[int, str] = {}  # count of entries -> the last MAC at that count
+
+    @property
+    def count(self) -> int:
+        """The most entries the witness was shown."""
+        return max(self.heads, default=0)
 
     def checkpoint(self, count: int, last: str) -> None:
-        """Take a new head; refuse one the witness has already seen past, or a different one."""
-        problem = self.problem(count, last)
-        if problem and count <= self.count:
-            raise RolledBack(f"the witness refuses this head: {problem}")
-        self.count, self.last = count, last
-
-    def problem(self, count: int, last: str) -> str | None:
-        """How a log whose head is (`count`, `last`) disagrees with the witness; None if it agrees."""
+        """Take a new head; refuse an older one, or a different one for a count already seen."""
         if count < self.count:
-            return (
-                f"rolled back: the witness was shown {self.count} entries, the log and its head hold {count}"
-            )
-        if count == self.count and last != self.last:
-            return "rewritten: the last entry is not the one the witness was shown"
-        if count > self.count:
-            return f"{count - self.count} entries the witness was never shown"
+            raise RolledBack(f"the witness was shown {self.count} entries; this head has {count}")
+        if self.heads.get(count, last) != last:
+            raise RolledBack(f"the witness was shown another head after {count} entries")
+        self.heads[count] = last
+
+    def problem(self, macs: Sequence[str]) -> tuple[int, str] | None:
+        """Where a log whose entries have the MACs `macs` disagrees with the heads the witness was
+        shown, as (line, why); None if it agrees."""
+        if len(macs) < self.count:
+            why = f"the witness was shown {self.count} entries, the log and its head hold {len(macs)}"
+            return len(macs), f"rolled back: {why}"
+        for count, last in sorted(self.heads.items()):
+            if macs[count - 1] != last:
+                return count - 1, f"rewritten: entry {count - 1} is not the one the witness was shown"
+        if len(macs) > self.count:
+            return self.count, f"{len(macs) - self.count} entries the witness was never shown"
         return None
 
 
@@ -175,8 +183,11 @@ class AuditLog:
     def record(self, call: Message, result: str) -> dict[str, Any]:
         """Append one entry for `call` and its `result`, chained to the sealed head, and send the new
         head to the witness; returns the entry. `RolledBack` if the witness has seen a newer head."""
-        if self.witness is not None and self.witness.problem(self._count, self._last):
-            raise RolledBack(f"not appending: {self.witness.problem(self._count, self._last)}")
+        if self.witness is not None and self._count < self.witness.count:
+            raise RolledBack(
+                f"not appending: rolled back, the witness was shown {self.witness.count} entries, "
+                f"the log holds {self._count}"
+            )
         raw = call["function"].get("arguments") or ""
         decision, code = decision_of(result)
         entry = {
@@ -248,7 +259,7 @@ class AuditLog:
 
     def verify(self) -> Broken | None:
         """The first line changed, inserted, removed or cut off, and why; then, with a witness, a log
-        rolled back or rewritten whole; None if the log is intact."""
+        rolled back, or rewritten by someone holding the key; None if the log is intact."""
         lines, previous = self._read_lines(), GENESIS
         for number, line in enumerate(lines):
             problem = self._problem(line, number, previous)
@@ -268,16 +279,12 @@ class AuditLog:
             )
         if len(lines) > count or previous != last:
             return Broken(count, "lines after the sealed head: the last line is not the head's")
-        return self._witnessed(count, last)
+        return self._witnessed(lines)
 
-    def _witnessed(self, count: int, last: str) -> Broken | None:
-        """Where the log's head disagrees with the witness: the first entry missing or not seen."""
-        problem = self.witness.problem(count, last) if self.witness is not None else None
-        if problem is None:
-            return None
-        return Broken(
-            max(count - 1, 0) if problem.startswith("rewritten") else min(count, self.witness.count), problem
-        )
+    def _witnessed(self, lines: list[str]) -> Broken | None:
+        """Where the log, already checked line by line, disagrees with the witness."""
+        problem = self.witness.problem([json.loads(line)["mac"] for line in lines]) if self.witness else None
+        return Broken(*problem) if problem else None
 
     def _problem(self, line: str, number: int, previous: str) -> str | None:
         try:

@@ -38,7 +38,17 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.run_all import CLASSROOM_TITLE as TITLE  # noqa: E402
 from benchmarks.run_all import git_commit, update_section  # noqa: E402
-from classroom.hub import LAB, LESSON, MEMORY, SOLUTION, Learner, course_repository, running_hub  # noqa: E402
+from classroom.hub import (  # noqa: E402
+    LAB,
+    LESSON,
+    MEMORY,
+    SOLUTION,
+    Learner,
+    course_repository,
+    learner_python,
+    running_hub,
+    served_repository,
+)
 
 RunCells = Callable[[list[str]], Awaitable[list[list[dict]]]]
 
@@ -95,11 +105,11 @@ async def cells_of(learner: Learner, path: str) -> list[str]:
     return [c["source"] for c in notebook["cells"] if c["cell_type"] == "code"]
 
 
-async def session(learner: Learner, repo: Path) -> Figures:
+async def session(learner: Learner, repo_url: str) -> Figures:
     """Log in, start, pull; the lesson on one kernel, then (it still open) the solved lab on another."""
     await learner.log_in()
     await learner.start_server()
-    await learner.pull_course(repo)
+    await learner.pull_course(repo_url)
     async with open_kernel(learner, str(Path(LESSON).parent)) as lesson:
         lesson_kernel_mb, server_one_mb = memory(
             (await lesson([*await cells_of(learner, LESSON), MEMORY]))[-1]
@@ -112,16 +122,21 @@ async def session(learner: Learner, repo: Path) -> Figures:
 
 def measure(learners: int) -> str:
     """Run the room and return the Markdown body of the Classroom section."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="classroom-") as tmp:
+        Path(tmp).chmod(0o711)  # the learners' homes are in it: each learner is a system user
         repo = course_repository(Path(tmp) / "course.git")
-        (Path(tmp) / "hub").mkdir()
-        with running_hub(Path(tmp) / "hub") as hub:
+        (Path(tmp) / "homes").mkdir(mode=0o755)
+        python = learner_python(Path(tmp) / "python")
+        with (
+            served_repository(repo) as url,
+            running_hub(Path(tmp) / "hub", Path(tmp) / "homes", python) as hub,
+        ):
 
             async def room() -> tuple[list[Figures], float]:
                 names = [f"learner{i}" for i in range(learners)]
                 await hub.api("POST", "/users", body={"usernames": names})
                 began = time.monotonic()
-                figures = await asyncio.gather(*(session(Learner(hub, n), repo) for n in names))
+                figures = await asyncio.gather(*(session(Learner(hub, n), url) for n in names))
                 return figures, time.monotonic() - began
 
             figures, wall_s = asyncio.run(room())

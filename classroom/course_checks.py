@@ -3,7 +3,7 @@
 `./course check NN` keeps its latest outcome in the learner's course folder, as
 `.course-checks/NN.json` (written by `wirelab/check/record.py`). On the hub every learner's
 copy is `<homes>/<learner>/course` (classroom/jupyterhub_config.py: HOME is
-CLASSROOM_STATE/home/<name>; nbgitpuller pulls into ~/course), so the room is
+CLASSROOM_HOMES/<name>, private to its learner; nbgitpuller pulls into ~/course), so the room is
 
     <homes>/<learner>/course/.course-checks/NN.json
 

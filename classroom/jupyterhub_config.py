@@ -1,30 +1,56 @@
-"""JupyterHub for a workshop on one machine: every learner gets their own server in their own home.
+"""JupyterHub for a workshop on one machine: every learner a system user of their own, in their own home.
 
-Read by `jupyterhub -f classroom/jupyterhub_config.py`; set through the environment:
+Read by `jupyterhub -f classroom/jupyterhub_config.py`, run as root; set through the environment:
 
-    CLASSROOM_STATE      folder for the hub's database, secrets and the learners' homes
+    CLASSROOM_STATE      the hub's own folder (database, cookie secret); made private to the hub (0700)
+    CLASSROOM_HOMES      the folder of the learners' homes (default /home)
+    CLASSROOM_PYTHON     the Python of the learners' servers and kernels, with the course installed,
+                         which every learner can run (default: the hub's)
     CLASSROOM_PASSWORD   the workshop's shared password (8 characters or more)
+    CLASSROOM_INSTRUCTOR_TOKEN  optional: an admin token for the instructor's scripts
     CLASSROOM_PORT       the public port (default 8000); CLASSROOM_HUB_PORT, CLASSROOM_PROXY_API_PORT
-    CLASSROOM_IDLE_S     cull a learner's server after this many idle seconds (default 3600)
+    CLASSROOM_IDLE_S     a server with no kernel and no activity for this long stops (default 3600)
+    CLASSROOM_DEMO=1     the single-user demo: no root, every learner runs as the hub's own user
 
-Learners log in with any name and the shared password (`SharedPasswordAuthenticator`). Their
-servers run as local processes with HOME = CLASSROOM_STATE/home/<name>, no system users
-(`SimpleLocalProcessSpawner`): fine for a workshop machine, not a security boundary between
-learners (see docs/jupyterhub.md for Kubernetes). The course arrives with nbgitpuller's link
-(`/user/<name>/git-pull?repo=...`); each learner's kernels import wirelab from their own copy.
-`jupyterhub-idle-culler` runs as a hub service and stops idle servers.
+Learners log in with any name and the shared password. At their first login (or when the instructor
+adds them) `classroom.accounts.LearnerAuthenticator`, JupyterHub's `LocalAuthenticator`, creates
+their system user with a private home under CLASSROOM_HOMES; `LocalProcessSpawner` runs their
+server and kernels as that user, never as root. So a learner's code cannot read the hub's
+environment (the password, the instructor's token), the hub's folder, or another learner's home.
+The demo mode (hub not root) cannot keep any of that apart and says so in its log.
+
+Idle servers: each server stops itself once it has had no kernel and no activity for
+CLASSROOM_IDLE_S, and its kernels are culled when idle and unconnected; a busy kernel or an open
+notebook keeps it. `jupyterhub-idle-culler`, which sees only the activity servers report (a kernel
+computing in silence reports none), runs as a backstop after four times as long.
 """
 
 import os
+import pwd
 import sys
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from classroom.accounts import NAME_PATTERN, LearnerAuthenticator, check_learner_account  # noqa: E402
+
 STATE = Path(os.environ["CLASSROOM_STATE"])
+DEMO = os.environ.get("CLASSROOM_DEMO") == "1"
+HOMES = Path(os.environ.get("CLASSROOM_HOMES", str(STATE / "home") if DEMO else "/home"))
 IDLE_S = int(os.environ.get("CLASSROOM_IDLE_S", "3600"))
-BIN = Path(sys.executable).parent
+PYTHON = os.environ.get("CLASSROOM_PYTHON", sys.executable)
+AS_ROOT = os.geteuid() == 0
+
+if AS_ROOT == DEMO:
+    sys.exit(
+        "classroom: run the hub as root (each learner then runs as a system user of their own), "
+        "or set CLASSROOM_DEMO=1 as an ordinary user for a single-user demo; never the demo as root"
+    )
+STATE.mkdir(parents=True, exist_ok=True)
+STATE.chmod(0o700)  # the database and the cookie secret are the hub's alone
+HOMES.mkdir(parents=True, exist_ok=True)
 
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = int(os.environ.get("CLASSROOM_PORT", "8000"))
@@ -36,23 +62,48 @@ c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
 
-c.JupyterHub.authenticator_class = "shared-password"
 c.SharedPasswordAuthenticator.user_password = os.environ["CLASSROOM_PASSWORD"]
 c.Authenticator.allow_all = True
-
-c.JupyterHub.spawner_class = "simple"
-c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / "home" / "{username}")
-c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+c.Authenticator.username_pattern = NAME_PATTERN
+c.Spawner.cmd = [PYTHON, "-m", "jupyterhub.singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
-if os.geteuid() == 0:  # containers and CI run as root; the learners' servers then do too
-    c.Spawner.args = ["--ServerApp.allow_root=True"]
+
+if AS_ROOT:
+    c.JupyterHub.authenticator_class = LearnerAuthenticator
+    c.LearnerAuthenticator.homes = str(HOMES)
+    c.JupyterHub.spawner_class = "localprocess"
+
+    def home(spawner) -> Path:
+        return Path(pwd.getpwnam(spawner.user.name).pw_dir)
+
+    def refuse_other_accounts(spawner) -> None:
+        """No server starts as root or as any account that is not a learner's."""
+        check_learner_account(spawner.user.name, HOMES)
+
+    c.Spawner.pre_spawn_hook = refuse_other_accounts
+else:  # the single-user demo: every learner is the hub's own user
+    c.JupyterHub.authenticator_class = "shared-password"
+    c.JupyterHub.spawner_class = "simple"
+    c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
+
+    def home(spawner) -> Path:
+        return Path(spawner.home_dir)
+
+
 c.Spawner.environment = {
     "WIRELAB_OFFLINE": "1",  # the offline model runs inside each kernel: no network, no API key
-    "PYTHONPATH": lambda spawner: str(Path(spawner.home_dir) / "course"),
+    "PYTHONPATH": lambda spawner: str(home(spawner) / "course"),
     "JUPYTERHUB_ACTIVITY_INTERVAL": str(max(5, IDLE_S // 4)),
 }
+c.Spawner.args = [  # the server stops itself when idle: it knows about busy and connected kernels
+    f"--ServerApp.shutdown_no_activity_timeout={IDLE_S}",
+    f"--MappingKernelManager.cull_idle_timeout={IDLE_S}",
+    f"--MappingKernelManager.cull_interval={max(5, IDLE_S // 4)}",
+    "--MappingKernelManager.cull_busy=False",
+    "--MappingKernelManager.cull_connected=False",
+]
 c.JupyterHub.last_activity_interval = max(5, IDLE_S // 4)
 
 c.JupyterHub.services = [
@@ -62,7 +113,7 @@ c.JupyterHub.services = [
             sys.executable,
             "-m",
             "jupyterhub_idle_culler",
-            f"--timeout={IDLE_S}",
+            f"--timeout={4 * IDLE_S}",
             f"--cull-every={max(5, IDLE_S // 4)}",
         ],
     }

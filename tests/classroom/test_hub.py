@@ -1,18 +1,25 @@
-"""A real JupyterHub with a room of learners: own server, own copy, own kernel, own model; idle ones culled.
+"""A real JupyterHub with a room of learners: own system user, server, copy, kernel, model; idle ones culled.
 
-JupyterHub (PyPI) behind configurable-http-proxy (npm), SimpleLocalProcessSpawner with a home per
-learner under a temp dir, the workshop's shared password, nbgitpuller cloning the course (a git
-repository of this working tree, by file:// URL: offline) and jupyterhub-idle-culler as a hub
-service. Learners act through the hub's REST API and their server's kernel websocket, concurrently.
-The figures it measures are written by benchmarks/classroom.py, not asserted here.
+JupyterHub (PyPI) behind configurable-http-proxy (npm), run as root: a system user with a private
+home per learner (LocalAuthenticator creates them; the test removes them after), LocalProcessSpawner,
+the workshop's shared password, nbgitpuller cloning the course (a git repository of this working
+tree, served by `git daemon` on 127.0.0.1: offline), idle servers stopping themselves and
+jupyterhub-idle-culler as the hub's backstop. Learners act through the hub's REST API and their
+server's kernel websocket, concurrently. One learner's kernel then tries to read what is not
+theirs (the hub's environment, its cookie secret and database, another learner's home), and one
+leaves a cell computing in silence for longer than the idle timeout. The figures it measures are written by
+benchmarks/classroom.py, not asserted here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import pwd
 import re
 import shutil
+import tempfile
 import time
 from configparser import ConfigParser
 from pathlib import Path
@@ -21,11 +28,20 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from classroom.course_checks import read_course_checks
-from classroom.hub import LESSON, Learner, course_repository, learner_session, running_hub
+from classroom.hub import (
+    LESSON,
+    Learner,
+    course_repository,
+    learner_python,
+    learner_session,
+    running_hub,
+    served_repository,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CITIES = ["Paris", "Tokyo", "Lima", "Oslo", "Cairo", "Sydney", "Madrid", "Toronto"]
 IDLE_S = 30
+SILENT_S = 2 * IDLE_S  # a cell that computes without a word for longer than the idle timeout
 # `./course check 02` as a learner runs it in a terminal in ~/course, less the script's set-up step
 # (the hub's environment already is the course's): the check writes .course-checks/02.json there
 COURSE_CHECK = (
@@ -33,6 +49,42 @@ COURSE_CHECK = (
     "done = subprocess.run([sys.executable, '-m', 'wirelab.check', '02'], capture_output=True, text=True)\n"
     "print(done.stdout.splitlines()[-1], done.returncode)"
 )
+SILENT = f"import time\ntime.sleep({SILENT_S})\nopen('silent-done.txt', 'w').write('done')"
+
+
+def snooping_cell(hub_pid: int, state: Path, other_home: Path) -> str:
+    """A cell that tries to read what is not its learner's and prints what it got, as JSON."""
+    return f"""
+import json, os, pwd
+from pathlib import Path
+
+def attempt(read):
+    try:
+        read()
+        return "read"
+    except OSError as error:
+        return type(error).__name__
+
+me = os.getuid()
+foreign = []  # other users' processes whose environment this kernel can read
+for environ in Path("/proc").glob("[0-9]*/environ"):
+    try:
+        if environ.parent.stat().st_uid != me:
+            environ.read_bytes()
+            foreign.append(environ.parent.name)
+    except OSError:
+        pass
+print(json.dumps({{
+    "user": pwd.getpwuid(me).pw_name,
+    "uid": me,
+    "hub environment": attempt(lambda: open("/proc/{hub_pid}/environ", "rb").read()),
+    "cookie secret": attempt(lambda: open({str(state / "jupyterhub_cookie_secret")!r}, "rb").read()),
+    "hub database": attempt(lambda: open({str(state / "jupyterhub.sqlite")!r}, "rb").read()),
+    "other home": attempt(lambda: os.listdir({str(other_home)!r})),
+    "other file": attempt(lambda: open({str(other_home / "course" / "README.md")!r}, "rb").read()),
+    "foreign environments": foreign,
+}}))
+"""
 
 
 def sanitize(text: str) -> str:
@@ -62,55 +114,87 @@ def check_lines(lab: list[list[dict]]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory):
-    """Eight learners working at once and a ninth who logs in and walks away; one of the eight, who
-    solved lab 02, then runs `./course check 02` while the hub culls the idle one."""
+def room():
+    """Eight learners working at once and a ninth who logs in and walks away; then one of the eight,
+    who solved lab 02, runs `./course check 02`, another starts a cell silent for SILENT_S and leaves,
+    and a third snoops, while the hub culls the idle one."""
     proxy = ROOT / "node_modules" / ".bin" / "configurable-http-proxy"
     assert proxy.exists(), "configurable-http-proxy is not installed: run npm ci (./course test does)"
-    tmp = tmp_path_factory.mktemp("classroom")
+    assert os.geteuid() == 0, "the hub runs as root, to give every learner a system user of their own"
+    # the learners' homes and the course must be reachable by them: not under pytest's private tmp
+    tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
+    tmp.chmod(0o711)
+    (tmp / "homes").mkdir(mode=0o755)
     repo = course_repository(tmp / "course.git")
-    (tmp / "hub").mkdir()
-    with running_hub(tmp / "hub", idle_s=IDLE_S) as hub:
+    python = learner_python(tmp / "python")
+    try:
+        with (
+            served_repository(repo) as url,
+            running_hub(tmp / "hub", tmp / "homes", python, idle_s=IDLE_S) as hub,
+        ):
 
-        async def workshop():
-            names = [f"learner{i}" for i in range(len(CITIES))]
-            await hub.api("POST", "/users", body={"usernames": [*names, "idler"]})
-            idler = Learner(hub, "idler")
-            await idler.log_in()
-            await idler.start_server()
-            idle_since = time.monotonic()
-            sessions = await asyncio.gather(
-                *(
-                    learner_session(Learner(hub, name), repo, city, solve=i % 2 == 0)
-                    for i, (name, city) in enumerate(zip(names, CITIES, strict=True))
+            async def workshop():
+                names = [f"learner{i}" for i in range(len(CITIES))]
+                await hub.api("POST", "/users", body={"usernames": [*names, "idler"]})
+                idler = Learner(hub, "idler")
+                await idler.log_in()
+                await idler.start_server()
+                idle_since = time.monotonic()
+                sessions = await asyncio.gather(
+                    *(
+                        learner_session(Learner(hub, name), url, city, solve=i % 2 == 0)
+                        for i, (name, city) in enumerate(zip(names, CITIES, strict=True))
+                    )
                 )
-            )
-            snooping = sessions[1].learner
-            blocked = []
-            for attempt in (
-                snooping.contents("course", user="learner0"),
-                snooping.contents("../learner0/course"),
-                snooping.contents("course", token=sessions[0].learner.token, user="learner1"),
-            ):
-                try:
-                    await attempt
-                    blocked.append(False)
-                except HTTPClientError as e:
-                    blocked.append(e.code in (403, 404))
+                snooping = sessions[1].learner
+                blocked = []
+                for attempt in (
+                    snooping.contents("course", user="learner0"),
+                    snooping.contents("../learner0/course"),
+                    snooping.contents("course", token=sessions[0].learner.token, user="learner1"),
+                ):
+                    try:
+                        await attempt
+                        blocked.append(False)
+                    except HTTPClientError as e:
+                        blocked.append(e.code in (403, 404))
 
-            async def culled_after() -> float:
-                while await idler.is_running() and time.monotonic() - idle_since < 6 * IDLE_S:
-                    await asyncio.sleep(1)
-                return time.monotonic() - idle_since
+                async def culled_after() -> float:
+                    while await idler.is_running() and time.monotonic() - idle_since < 6 * IDLE_S:
+                        await asyncio.sleep(1)
+                    return time.monotonic() - idle_since
 
-            checked, culled_s = await asyncio.gather(
-                sessions[0].learner.run_cells([COURSE_CHECK], "course"), culled_after()
-            )
-            still_running = await idler.is_running()
-            return sessions, blocked, still_running, culled_s, checked
+                async def computed_in_silence() -> str:
+                    """What a learner finds who started SILENT, closed the laptop and came back."""
+                    learner = sessions[2].learner
+                    kernel = await learner.run_and_leave(SILENT, "course")
+                    begin = time.monotonic()
+                    await asyncio.sleep(SILENT_S)
+                    while True:
+                        try:
+                            done = await learner.contents("course/silent-done.txt")
+                            break
+                        except HTTPClientError as e:  # 404: still computing; 424: the server was stopped
+                            if e.code != 404 or time.monotonic() - begin > 3 * SILENT_S:
+                                return f"HTTP {e.code}"
+                            await asyncio.sleep(2)
+                    await learner._fetch("DELETE", f"{learner.server}/api/kernels/{kernel}")
+                    return done["content"]
 
-        yield asyncio.run(workshop())
-    shutil.rmtree(tmp, ignore_errors=True)
+                snooped = snooping_cell(hub.process.pid, hub.state, hub.homes / "learner0")
+                checked, silent, snooped, culled_s = await asyncio.gather(
+                    sessions[0].learner.run_cells([COURSE_CHECK], "course"),
+                    computed_in_silence(),
+                    snooping.run_cells([snooped], "course"),
+                    culled_after(),
+                )
+                still_running = await idler.is_running()
+                found = json.loads("".join(o.get("text", "") for o in snooped[0]))
+                return sessions, blocked, still_running, culled_s, checked, silent, found
+
+            yield asyncio.run(workshop())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def test_every_learner_sees_lesson_02_as_it_was_saved(room):
@@ -141,7 +225,7 @@ def test_learners_who_solved_lab_02_pass_its_checks_and_the_others_see_what_to_d
 def test_each_learner_has_their_own_kernel_and_model_traffic(room):
     sessions = room[0]
     for session in sessions:  # the kernel imports the course from the learner's own copy
-        home = session.learner.hub.state / "home" / session.learner.name
+        home = session.learner.hub.homes / session.learner.name
         assert shown(session.probe[3]).strip() == str(home / "course" / "wirelab" / "__init__.py")
     assert len({s.kernel_pid for s in sessions}) == len(sessions)
     for session, city in zip(sessions, CITIES, strict=True):
@@ -159,7 +243,7 @@ def test_no_learner_can_read_another_learners_files(room):
 
 
 def test_the_idle_learners_server_is_culled(room):
-    _, _, still_running, culled_after, _ = room
+    still_running, culled_after = room[2:4]
     assert not still_running, f"still running {culled_after:.0f} s after the last activity"
     assert culled_after >= IDLE_S
 
@@ -167,10 +251,31 @@ def test_the_idle_learners_server_is_culled(room):
 def test_a_learners_course_check_lands_in_their_own_course_folder_for_the_dashboard(room):
     sessions, checked = room[0], room[4]
     assert shown(checked[0]).strip() == "3 of 3 checks pass 0"
-    homes = sessions[0].learner.hub.state / "home"
+    homes = sessions[0].learner.hub.homes
     assert (homes / "learner0" / "course" / ".course-checks" / "02.json").is_file()
     course_checks, unreadable = read_course_checks(homes)  # as the dashboard reads the room
     assert not unreadable
     assert [(c.learner, c.lab, c.passed, len(c.exercises)) for c in course_checks] == [
         ("learner0", "02", 3, 3)
     ]
+
+
+def test_a_kernel_computing_in_silence_longer_than_the_idle_timeout_is_not_culled(room):
+    # the learner left while it ran: no websocket, no output, no request for twice the timeout
+    assert room[5] == "done"
+
+
+def test_each_learner_runs_as_their_own_system_user_and_never_as_root(room):
+    sessions, found = room[0], room[6]
+    assert found["user"] == "learner1" and found["uid"] != 0
+    uids = {session.learner.name: session.kernel_uid for session in sessions}
+    assert 0 not in uids.values() and len(set(uids.values())) == len(sessions), uids
+    for name, uid in uids.items():
+        assert pwd.getpwuid(uid).pw_name == name
+
+
+def test_a_learners_kernel_cannot_read_the_hubs_secrets_or_another_learners_home(room):
+    found = room[6]
+    for what in ("hub environment", "cookie secret", "hub database", "other home", "other file"):
+        assert found[what] == "PermissionError", (what, found[what])
+    assert found["foreign environments"] == []

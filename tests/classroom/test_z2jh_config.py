@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import re
+import secrets
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -106,23 +107,100 @@ def test_a_key_the_chart_does_not_have_is_caught():
     assert known(("singleuser", "extraEnv", "ANY_NAME"))
 
 
-def test_the_hub_config_loads_into_jupyterhubs_own_classes_and_every_setting_is_read():
-    app, authenticator, unread = load_hub_config(config_yaml()["hub"]["config"])
+def generated_secrets() -> dict[tuple[str, ...], str]:
+    """What the guide's helm command sets: each `--set-string hub.config.X.Y="$(cat FILE)"` with
+    FILE made by `openssl rand -hex N > FILE` (here the same: N random bytes, in hex)."""
+    made = {file: int(n) for n, file in re.findall(r"openssl rand -hex (\d+) > (\S+)", DOC)}
+    sets = re.findall(r'--set-string hub\.config\.(\S+?)="\$\(cat (\S+?)\)"', DOC)
+    assert sets and all(file in made for _, file in sets), (sets, made)
+    return {tuple(path.split(".")): secrets.token_hex(made[file]) for path, file in sets}
+
+
+def with_secrets(hub_config: dict, values: dict[tuple[str, ...], str]) -> dict:
+    for (section, key), value in values.items():
+        hub_config[section][key] = value
+    return hub_config
+
+
+SECRET_KEY = re.compile(r"password|secret|token", re.I)
+
+
+def test_the_hub_config_loads_into_jupyterhubs_own_classes_with_the_generated_secrets():
+    hub_config = with_secrets(config_yaml()["hub"]["config"], generated_secrets())
+    app, authenticator, unread = load_hub_config(hub_config)
     assert unread == []
     assert type(authenticator).__name__ == "SharedPasswordAuthenticator"
     assert len(authenticator.admin_password) >= authenticator._ADMIN_PASSWORD_MIN_LENGTH
     assert authenticator.admin_users == {"instructor"} and authenticator.allow_all
 
 
-def test_an_admin_password_under_32_characters_stops_the_hub_as_jupyterhub_says():
+def test_the_copied_config_does_not_start_with_any_of_its_placeholder_secrets():
     hub_config = config_yaml()["hub"]["config"]
+    written = {
+        (section, key) for section, values in hub_config.items() for key in values if SECRET_KEY.search(key)
+    }
+    generated = generated_secrets()
+    assert written == set(generated)  # every secret the config holds is replaced by a generated one
+    with pytest.raises(ValueError, match="at least"):
+        load_hub_config(hub_config)  # as copied
+    for placeholder in written:  # and with every other secret generated, each placeholder alone
+        kept = {path: value for path, value in generated.items() if path != placeholder}
+        with pytest.raises(ValueError, match="at least"):
+            load_hub_config(with_secrets(config_yaml()["hub"]["config"], kept))
+
+
+def test_the_old_placeholder_would_have_logged_in_as_admin():
+    # the guide's earlier placeholder passed JupyterHub's validators: a copied config started with it
+    hub_config = with_secrets(config_yaml()["hub"]["config"], generated_secrets())
+    hub_config["SharedPasswordAuthenticator"]["admin_password"] = (
+        "change-this-instructor-password-to-32-or-more"
+    )
+    _, authenticator, _ = load_hub_config(hub_config)
+    assert authenticator.admin_password.startswith("change-this")
+
+
+def test_an_admin_password_under_32_characters_stops_the_hub_as_jupyterhub_says():
+    hub_config = with_secrets(config_yaml()["hub"]["config"], generated_secrets())
     hub_config["SharedPasswordAuthenticator"]["admin_password"] = "change-this-instructor-password"  # 31
     with pytest.raises(ValueError, match="at least 32 characters"):
         load_hub_config(hub_config)
 
 
+class FakeUser:
+    def __init__(self, admin: bool) -> None:
+        self.admin = admin
+
+
+class FakeSpawner:
+    def __init__(self, admin: bool) -> None:
+        self.user = FakeUser(admin)
+
+
+def exchange_ids() -> dict[str, Any]:
+    """Run the config's hub.extraConfig as the chart does (exec, with `c`): the UIDs and groups
+    KubeSpawner gives a grader's (an admin's) pod and a learner's."""
+    (snippet,) = config_yaml()["hub"]["extraConfig"].values()
+    c = Config()
+    exec(snippet, {"c": c})
+    spawner = c.KubeSpawner
+    assert {"uid", "supplemental_gids"} <= KUBESPAWNER_OWN
+    return {
+        role: (spawner.uid(FakeSpawner(admin)), spawner.supplemental_gids(FakeSpawner(admin)))
+        for role, admin in (("grader", True), ("learner", False))
+    }
+
+
+def test_graders_pods_run_as_a_uid_and_group_of_their_own_and_no_pod_as_root():
+    ids = exchange_ids()
+    (grader_uid, grader_gids), (learner_uid, learner_gids) = ids["grader"], ids["learner"]
+    assert learner_uid == 1000  # the image's user (repo2docker's jovyan), whom nbgrader knows by name
+    assert grader_uid not in (0, learner_uid) and grader_gids and not learner_gids
+    nbgrader_config = config_yaml()["singleuser"]["extraFiles"]["nbgrader-config"]["stringData"]
+    assert f"os.getuid() == {grader_uid}" in nbgrader_config  # groupshared for the graders only
+
+
 def test_a_setting_no_class_of_the_hub_reads_is_caught():
-    hub_config = config_yaml()["hub"]["config"]
+    hub_config = with_secrets(config_yaml()["hub"]["config"], generated_secrets())
     hub_config["KubeSpawner"]["workingDir"] = HOME  # the trait is working_dir
     hub_config["SharedPasswordAuthenticator"]["password"] = "a-password-for-everyone"
     hub_config["KubeSpawnr"] = {"working_dir": HOME}

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wirelab.check import attempt, exercise, expect, passed
+import anthropic
+import httpx2
+import openai
+
+from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.edition import say
 from wirelab.formats import ChatCompletions, Gemini, Messages, Responses, ToolCall, ToolResult, execute
 from wirelab.tools import ToolRegistry
@@ -44,10 +48,30 @@ def _results(calls: list[ToolCall]) -> list[ToolResult]:
     return list(reversed(execute(calls, REGISTRY)))
 
 
+def _loop_answer(run_loop: Any, adapter: Any) -> Any:
+    """The learner's loop run with `adapter`; a request the API refuses is named as such."""
+
+    def run_it() -> Any:
+        try:
+            return run_loop(adapter, QUESTION, REGISTRY)
+        except (openai.APIStatusError, anthropic.APIStatusError, httpx2.HTTPStatusError) as error:
+            raise CheckFailed(
+                say(
+                    f"with the {adapter.name} adapter the API refused a request ({error}): every request "
+                    "must hold the reply that made the calls (add_reply) before their results (add_results)",
+                    f"用 {adapter.name} 适配器时 API 拒绝了一个请求（400）：每个请求里，"
+                    "带调用的回复（add_reply）必须排在这些调用的结果（add_results）之前",
+                )
+            ) from None
+
+    run_it.__name__ = getattr(run_loop, "__name__", "run_loop")
+    return attempt(run_it)
+
+
 @exercise
 def check_loop(run_loop: Any) -> None:
     for adapter in (ChatCompletions(), Responses(), Messages(), Gemini()):
-        answer = attempt(run_loop, adapter, QUESTION, REGISTRY)
+        answer = _loop_answer(run_loop, adapter)
         expect(
             isinstance(answer, str),
             say(

@@ -5,7 +5,9 @@
 
 The suite starts a test server per scenario and runs this script with the
 server's URL as its argument, the scenario's name in `MCP_CONFORMANCE_SCENARIO`
-and, for some scenarios, credentials in `MCP_CONFORMANCE_CONTEXT` (JSON).
+and, for some scenarios, credentials in `MCP_CONFORMANCE_CONTEXT` (JSON). Suites after
+0.1.13 also name the scenario's revision in `MCP_CONFORMANCE_PROTOCOL_VERSION`: for
+2026-07-28 the client speaks that stateless era, else 2025-11-25's.
 The script behaves as one host would: it connects with `wirelab.mcp.http_client`
 (authorizing with `wirelab.mcp.auth.OAuth` when the server asks, the user's
 approval played by following the redirect), lists the tools and calls each
@@ -22,7 +24,7 @@ import sys
 from typing import Any
 
 from wirelab.mcp.auth import OAuth, approve_headlessly
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.http_client import Era, connect_http
 
 # the client ID metadata document the suite's CIMD scenario expects a client to use
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
@@ -59,12 +61,14 @@ async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     return {"action": "accept", "content": {}}
 
 
-async def run(url: str, scenario: str, context: dict[str, Any]) -> list[str]:
+async def run(url: str, scenario: str, context: dict[str, Any], era: Era = "2025-11-25") -> list[str]:
     """Connect, list the tools, call each; the problems met (empty when all went well)."""
     auth = oauth_for(url, scenario, context)
     problems = []
     try:
-        async with connect_http(url, auth=auth, timeout=20, on_elicitation=accept_with_defaults) as client:
+        async with connect_http(
+            url, auth=auth, timeout=20, on_elicitation=accept_with_defaults, era=era
+        ) as client:
             for tool in await client.list_tools():
                 result = await client.call_tool(tool["name"], example_arguments(tool.get("inputSchema", {})))
                 if result.get("isError"):
@@ -78,8 +82,9 @@ def main() -> int:
     url = sys.argv[1]
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    modern = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") == "2026-07-28"
     try:
-        problems = asyncio.run(run(url, scenario, context))
+        problems = asyncio.run(run(url, scenario, context, "2026-07-28" if modern else "2025-11-25"))
     except Exception as e:  # the suite reads our exit status and stderr
         problems = [f"{type(e).__name__}: {e}"]
     for problem in problems:

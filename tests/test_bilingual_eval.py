@@ -27,6 +27,7 @@ CATEGORIES = {
     "multiple_intents",
     "follow_up",
     "correction",
+    "cross_lingual",
 }
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -51,7 +52,7 @@ def reference_calls(case):
 
 
 def test_the_set_is_big_enough_and_a_third_chinese():
-    assert len(CASES) >= 150
+    assert len(CASES) >= 300
     assert sum(case.language == "zh" for case in CASES) * 3 >= len(CASES)
     assert len({case.id for case in CASES}) == len(CASES)
 
@@ -69,6 +70,33 @@ def test_chinese_cases_are_written_in_chinese_and_some_tools_are_described_in_ch
         assert bool(CJK.search(last_user)) == (case.language == "zh"), case.id
     descriptions = {t["function"]["description"] for case in CASES for t in case.tools}
     assert sum(bool(CJK.search(d)) for d in descriptions) >= 4
+
+
+def described_in_chinese(tool) -> bool:
+    return bool(CJK.search(tool["function"]["description"]))
+
+
+def test_cross_lingual_cases_ask_in_one_language_for_tools_described_in_the_other():
+    crossed = [case for case in CASES if case.category == "cross_lingual"]
+    assert len(crossed) >= 60 and {case.language for case in crossed} == {"en", "zh"}
+    for case in crossed:
+        wanted = {call["name"] for call in case.expected}
+        described = {described_in_chinese(t) for t in case.tools if t["function"]["name"] in wanted}
+        assert described == {case.language == "en"}, case.id
+        if case.language == "zh":
+            assert not any(described_in_chinese(t) for t in case.tools), case.id
+
+
+def test_there_are_forty_paraphrases_more_than_the_first_set():
+    assert sum(case.category == "paraphrase" for case in CASES) >= 53
+
+
+def test_no_four_word_phrase_of_the_set_comes_from_bfcl():
+    from tests.offline_model.test_no_benchmark_leak import bfcl_cases, phrases, user_texts
+
+    ours = set().union(*(phrases(text) for text in user_texts(CASES)))
+    theirs = set().union(*(phrases(text) for text in user_texts(bfcl_cases())))
+    assert not ours & theirs
 
 
 def test_each_case_states_the_reference_date_so_relative_dates_have_one_answer():

@@ -4,10 +4,16 @@
     outcomes = bilingual_eval.run()                   # every case, through wirelab.llm.client()
     bilingual_eval.table(outcomes)                    # pass rate per category and language
 
-`assets/bilingual_eval.json` holds 156 cases in twelve categories: paraphrase,
-chit-chat, thanks, negation, topic without action, enums sharing values, nested
-objects, lists, relative dates, several intents, follow-ups and corrections
-after an error result (structured errors and MCP `isError` text). Each case is a
+`assets/bilingual_eval.json` holds 301 cases in thirteen categories: paraphrase
+(53, 40 of them with a verb that implies the tool without sharing its words:
+"wake me at half past six" for an alarm), chit-chat, thanks, negation, topic
+without action, enums sharing values, nested objects, lists, relative dates,
+several intents, follow-ups (some changing one value: "and by train?"),
+corrections after an error result (in the shapes APIs use: a flat `field` and
+`message`, a validation `detail` list, a JSON-pointer `errors` list, problem
+details, plain text, MCP `isError`) and cross-lingual requests (65: Chinese
+requests for tools described in English, English ones for tools described in
+Chinese; a case's `language` is that of the request). Each case is a
 conversation (a system message gives today's date, so "tomorrow" has one right
 answer), the names of the tools it offers (from the file's own catalogue), and
 the calls a good model makes: none for chit-chat, thanks, negation and topics.
@@ -18,8 +24,9 @@ among them meaning it may be left out, and an argument not listed must be left
 out. Strings match ignoring case, spaces and punctuation; numbers by value;
 arrays as multisets; objects key by key by the same rules.
 
-The set is a held-out yardstick: its phrases never appear in the offline model
-(a test checks). Left out: partial credit and free-text answers.
+The set is a held-out yardstick, written for the course: it shares no
+four-word phrase with BFCL, and its phrases never appear in the offline model
+(tests check both). Left out: partial credit and free-text answers.
 """
 
 from __future__ import annotations

@@ -29,5 +29,5 @@ def test_every_method_finds_a_relevant_document_in_the_top_five_mostly(table, me
 
 
 def test_hybrid_search_finds_a_relevant_document_in_the_top_five_for_every_question(table):
-    assert table["hybrid"]["hit@5"] == 1.0  # as with MiniLM before it (benchmarks/results.md)
+    assert table["hybrid"]["hit@5"] == 1.0  # as with all-MiniLM-L6-v2 before it (benchmarks/results.md)
     assert table["hybrid"]["mrr"] >= 0.9

@@ -152,7 +152,8 @@ def measure(learners: int) -> str:
     return "\n".join(
         [
             f"`python benchmarks/classroom.py --learners {learners}` on {os.cpu_count()} cores: "
-            f"{learners} learner{'s' * (learners != 1)} at once, each logging in, starting a server, "
+            f"{learners} learner{'s' * (learners != 1)} at once, each a system user of their own, "
+            "logging in, starting a server, "
             "pulling the course with nbgitpuller, running lesson 02 on one kernel and then, with it "
             "still open, lab 02 on a second kernel.\n",
             "| learner | server start (s) | course pull (s) | server RSS, one kernel (MB) "
@@ -179,9 +180,11 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=8)
     parser.add_argument("--no-write", action="store_true", help="print only, leave results.md")
     args = parser.parse_args()
+    load = os.getloadavg()[0]  # the machine is shared: how busy it was when the room started
     body = measure(args.learners)
     if not args.no_write:
         stamp = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, commit {git_commit()}"
+        stamp += f", load average {load:.1f} at the start"
         shown = f"`python benchmarks/classroom.py --learners {args.learners}`"
         update_section(TITLE, f"## {TITLE}\n\n{shown}; {stamp}.\n\n{body}")
     print(body)

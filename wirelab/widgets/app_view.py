@@ -48,13 +48,16 @@ class AppView(anywidget.AnyWidget):
     def post(self, message: Message) -> None:
         """Send one message into the view (the browser relays it with postMessage)."""
         self.send({"kind": "to_view", "message": message})
-        if self.session.height:
-            self.height = max(80, min(2000, self.session.height + 16))
 
     def _from_browser(self, widget: Any, content: Any, buffers: Any) -> None:
         if isinstance(content, dict) and content.get("kind") == "from_view":
-            answer = self.session.receive(content.get("message"))
-            self._loop.call_soon_threadsafe(self._loop.create_task, answer)
+            self._loop.call_soon_threadsafe(self._loop.create_task, self._answer(content.get("message")))
+
+    async def _answer(self, message: Any) -> None:
+        """Let the session answer; then fit the iframe to the height the view reported."""
+        await self.session.receive(message)
+        if self.session.height:
+            self.height = max(80, min(2000, self.session.height + 16))
 
     def __repr__(self) -> str:
         return f"AppView(tool={self.session.tool['name']!r}, sandbox={self.sandbox!r})"

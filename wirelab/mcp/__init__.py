@@ -26,6 +26,10 @@
 - `wirelab.mcp.auth`: authorization (OAuth 2.1) for HTTP: the client's flow, a local
   authorization server, the HTTP server as a protected resource.
 - `wirelab.mcp.conformance_server`: the fixtures the official conformance suite expects.
+- `wirelab.mcp.tasks` and `wirelab.mcp.task_client`: long calls as tasks (2025-11-25 core and the
+  2026-07-28 extension), both sides; `wirelab.mcp.task_example`: lesson 18's task server.
+- `wirelab.mcp.apps` and `wirelab.mcp.app_host`: MCP Apps, the server's views and the host that
+  renders and bridges them (`wirelab.widgets.app_view` in a notebook); `wirelab.mcp.app_example`.
 
 The handshake era covers 2024-11-05 to 2025-11-25; of it the server implements, and offers,
 2025-06-18 and 2025-11-25. Importing the package starts nothing.

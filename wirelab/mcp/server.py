@@ -27,8 +27,9 @@ primitives in `wirelab.mcp.primitives`, the results in `wirelab.mcp.results`,
 what client and server share in `wirelab.mcp.protocol`. No transport here:
 `wirelab.mcp.stdio` and `wirelab.mcp.http` move the messages.
 
-Not covered: tasks, sampling with tools (`sampling.tools`), URL-mode
-elicitation, and stripping newer fields for clients of older revisions.
+Tasks are added by `wirelab.mcp.tasks`, MCP Apps by `wirelab.mcp.apps`. Not covered:
+sampling with tools (`sampling.tools`), URL-mode elicitation, and stripping newer fields
+for clients of older revisions.
 """
 
 from __future__ import annotations

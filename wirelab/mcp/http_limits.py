@@ -98,7 +98,7 @@ REFUSED_BODY = {
 class LimitedBodies:
     """ASGI middleware: every request's body is read within `limits` before the app runs.
 
-        app = LimitedBodies(Starlette(routes=...), limits)
+        app = Starlette(routes=..., middleware=[Middleware(LimitedBodies, limits=limits)])
 
     The body (at most `max_body_bytes`) is read with `read_within` and handed to the app
     whole, so no endpoint can read more, or wait longer; a body refused gets 413, 408 or

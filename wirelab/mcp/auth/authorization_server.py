@@ -41,6 +41,7 @@ from urllib.parse import unquote, urlencode, urlsplit
 
 import httpx2
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -147,7 +148,7 @@ class AuthorizationServer:
             Route("/authorize", self.authorize_endpoint),
             Route("/token", self.token_endpoint, methods=["POST"]),
         ]
-        self.starlette = LimitedBodies(Starlette(routes=routes), limits)
+        self.starlette = Starlette(routes=routes, middleware=[Middleware(LimitedBodies, limits=limits)])
 
     def approve_within_supported(self, client_id: str, scopes: set[str], resource: str) -> set[str]:
         """The default consent: everything asked that this server offers."""

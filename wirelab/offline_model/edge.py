@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from wirelab.offline_model.faults import FIRST_CALL_FAULTS
+from wirelab.offline_model.faults import FIRST_CALL_FAULTS, compact
 from wirelab.offline_model.policy import Reply, decide
 from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
 from wirelab.offline_model.strict import conform, strict_problem
@@ -162,7 +162,7 @@ def _fitted(call: Any, strict: dict[str, dict[str, Any]]) -> Any:
         arguments = json.loads(call.arguments)
     except json.JSONDecodeError:
         arguments = {}
-    return replace(call, arguments=json.dumps(conform(arguments, schema), ensure_ascii=False))
+    return replace(call, arguments=compact(conform(arguments, schema)))
 
 
 def structured_answer(request: Request, prose: str, schema: dict[str, Any]) -> str:

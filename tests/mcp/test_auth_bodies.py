@@ -18,7 +18,7 @@ from wirelab.mcp.auth.authorization_server import AuthorizationServer, Grant
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http_limits import HttpLimits
+from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(60)
 

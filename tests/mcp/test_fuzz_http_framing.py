@@ -57,8 +57,8 @@ from tests.mcp.test_http_limits import ACCEPT, INITIALIZE, MiB, head
 from wirelab.jsonrpc import request
 from wirelab.mcp.example import build_server
 from wirelab.mcp.http import SESSION_HEADER, serve_http
-from wirelab.mcp.http_limits import HttpLimits
 from wirelab.mcp.http_running import RunningHttpServer
+from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -23,8 +23,8 @@ from wirelab.mcp.example import build_server
 from wirelab.mcp.http import SESSION_HEADER, serve_http
 from wirelab.mcp.http_checks import hostname, origin_hostname
 from wirelab.mcp.http_client import HttpTransport
-from wirelab.mcp.http_limits import HttpLimits
 from wirelab.mcp.server import Context, Server
+from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -1,6 +1,6 @@
 """The offline model's HTTP server under issue 14's limits, each with a clear answer.
 
-uvicorn runs with the MCP server's limits (`wirelab.mcp.http_limits`): a head that never
+uvicorn runs with the MCP server's limits (`wirelab.serving`): a head that never
 ends is cut off, a body that trickles in gets 408, one that streams past the limit 413.
 A body is read as `jsonrpc.decode` reads JSON: the same key twice in one object, NaN or
 an integer too long for Python is a 400 in OpenAI's error shape, never a 500. And a
@@ -24,11 +24,11 @@ import pytest
 
 from tests.conftest import read_until_closed, status_of
 from tests.offline_model.conftest import WEATHER
-from wirelab.mcp.http_limits import HttpLimits
 from wirelab.offline_model import MODEL_ID
 from wirelab.offline_model.normalize import MAX_TEXT
 from wirelab.offline_model.server import MAX_BODY_BYTES, OfflineServer, serve
 from wirelab.offline_model.validation import MAX_TOOLS
+from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -19,7 +19,8 @@
 - `wirelab.mcp.http`: Streamable HTTP on starlette/uvicorn, one `/mcp` endpoint
   serving the 2025-11-25 era (sessions) and the 2026-07-28 era side by side;
   `wirelab.mcp.http_checks` holds what each request passes first,
-  `wirelab.mcp.http_running` serves an app on a thread.
+  `wirelab.mcp.http_running` serves an app on a thread (`wirelab.serving`'s one
+  threaded server, with the MCP endpoint's URL).
 - `wirelab.mcp.stateless`: the 2026-07-28 revision: `server/discover`, per-request
   `_meta`, header checks, `resultType`.
 - `wirelab.mcp.http_client`: our client over Streamable HTTP, in either era.

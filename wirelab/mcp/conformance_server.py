@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from wirelab.mcp.http import McpHttpApp
-    from wirelab.mcp.http_limits import uvicorn_config
+    from wirelab.serving import uvicorn_config
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")

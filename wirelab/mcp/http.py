@@ -24,7 +24,7 @@ Before either (`wirelab.mcp.http_checks`): a header that must come once sent
 twice is 400, an `Origin` or `Host` that is not this machine 403 (DNS
 rebinding), a missing or wrong bearer token (when one is set) 401, an
 `Accept` without both JSON and SSE 406, a body that is not JSON 415 or 400.
-`HttpLimits` bounds the rest (`wirelab.mcp.http_limits`): body size and time
+`HttpLimits` bounds the rest (`wirelab.serving`): body size and time
 (413, 408), request heads that never end, connections, sessions held (503)
 and their idle time (then 404). Every message in and out is published on
 `McpHttpApp.wire` (channel "mcp-http").
@@ -77,12 +77,12 @@ from wirelab.mcp.http_checks import (
     refuse_repeated_headers,
     require_accept,
 )
-from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits
 from wirelab.mcp.http_running import MCP_PATH, RunningHttpServer
 from wirelab.mcp.protocol import Send
 from wirelab.mcp.server import Server
 from wirelab.mcp.session import Session
 from wirelab.mcp.stateless import METHOD_HEADER, NAME_HEADER, VERSION_HEADER, StatelessServer
+from wirelab.serving import DEFAULT_LIMITS, HttpLimits
 from wirelab.wire import Wire, WireMessage
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from starlette.requests import Request
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_REQUEST, JsonRpcError, Message
-from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within
 from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS
 from wirelab.mcp.stateless import VERSION_HEADER
+from wirelab.serving import BodyRefused, HttpLimits, read_within
 from wirelab.wire import parse_json
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")

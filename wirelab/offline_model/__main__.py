@@ -12,8 +12,8 @@ import argparse
 
 import uvicorn
 
-from wirelab.mcp.http_limits import uvicorn_config
 from wirelab.offline_model.server import LIMITS, create_app
+from wirelab.serving import uvicorn_config
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,7 @@ long, or the same key twice in one object, which parsers read differently)
 or holds a lone UTF-16 surrogate (`"\\ud800"`, valid JSON but not Unicode
 text) gets a 400.
 
-uvicorn runs with the MCP server's limits (`wirelab.mcp.http_limits`): a
+uvicorn runs with the MCP server's limits (`wirelab.serving`): a
 deadline for each request head, a keep-alive timeout, a cap on header size
 and on open connections (503 beyond it).
 
@@ -34,14 +34,11 @@ accepted) and every other OpenAI endpoint.
 from __future__ import annotations
 
 import json
-import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -50,7 +47,6 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from wirelab import jsonrpc
-from wirelab.mcp.http_limits import BodyRefused, HttpLimits, read_within, uvicorn_config
 from wirelab.offline_model.budget import CPU_SECONDS, in_budget
 from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
 from wirelab.offline_model.faults import FAULTS
@@ -58,6 +54,7 @@ from wirelab.offline_model.format_routes import routes as format_routes
 from wirelab.offline_model.policy import warm_up
 from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.wire_format import CREATED
+from wirelab.serving import BodyRefused, HttpLimits, ThreadedServer, read_within
 
 MAX_BODY_BYTES = 1_000_000
 MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
@@ -190,18 +187,12 @@ def create_app(limits: HttpLimits = LIMITS) -> Starlette:
     return app
 
 
-class OfflineServer:
-    """A uvicorn server running the app on a daemon thread, within `limits`; a context manager."""
+class OfflineServer(ThreadedServer):
+    """The offline model served on a daemon thread, within `limits`; a context manager."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, limits: HttpLimits = LIMITS) -> None:
-        self._socket = socket.create_server((host, port))
-        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
-        self.host, self.port = self._socket.getsockname()[:2]
         self.app = create_app(limits)
-        self._server = uvicorn.Server(uvicorn_config(self.app, limits))
-        self._thread = threading.Thread(
-            target=self._server.run, args=([self._socket],), name=f"offline-model:{self.port}", daemon=True
-        )
+        super().__init__(self.app, limits, host, port, name="offline-model")
 
     @property
     def base_url(self) -> str:
@@ -209,28 +200,9 @@ class OfflineServer:
         return f"http://{self.host}:{self.port}/v1"
 
     def start(self, timeout: float = 10.0) -> OfflineServer:
-        """Start serving; returns once the server accepts connections."""
+        """Start serving, and warming the model up; returns once the server accepts connections."""
         threading.Thread(target=warm_up, name="offline-model-warm-up", daemon=True).start()
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"the offline model did not start on {self.base_url}")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        """Stop serving and wait for the thread to end."""
-        self._server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        self._socket.close()
-
-    def __enter__(self) -> OfflineServer:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+        return super().start(timeout)
 
     def __repr__(self) -> str:
         return f"OfflineServer({self.base_url!r})"

@@ -48,7 +48,7 @@ from starlette.routing import Route
 
 from wirelab.mcp.auth.pkce import s256, valid_challenge, valid_verifier
 from wirelab.mcp.auth.tokens import SigningKey, issue
-from wirelab.mcp.http_limits import DEFAULT_LIMITS, HttpLimits, LimitedBodies
+from wirelab.serving import DEFAULT_LIMITS, HttpLimits, LimitedBodies
 from wirelab.wire import Wire, parse_json
 
 Approve = Callable[[str, set[str], str], set[str] | None]

@@ -1,14 +1,21 @@
-"""The limits that keep one client from exhausting the course's HTTP servers.
+"""Serving an HTTP app on this machine: the one threaded uvicorn server, and the limits that keep
+one client from exhausting it. Every HTTP server the course ships runs here.
 
-    serve_http(server, limits=HttpLimits(max_sessions=100, session_idle_seconds=60))
+    running = ThreadedServer(app, DEFAULT_LIMITS, name="my-app").start()  # 127.0.0.1, a free port
+    ...
+    running.stop()
 
-Every HTTP server the course ships runs uvicorn with them (`uvicorn_config`): the MCP
-server (`wirelab.mcp.http`, sessions included), the offline model's server
-(`wirelab.offline_model.server`, all but the sessions), and lesson 15's authorization
-server and protected MCP server (`wirelab.mcp.auth`). Each reads a body only within
-them: `read_within` where the app reads it itself, `LimitedBodies` around an app whose
-endpoints read it through starlette (the authorization server). A protected MCP server
-checks the token in the headers before it reads any body: a stranger's body is never read.
+`ThreadedServer` serves on a daemon thread, so a notebook or a test goes on running; the socket
+is bound before the thread starts, so the port is known at once. The offline model
+(`wirelab.offline_model.server`), the MCP server over Streamable HTTP (`wirelab.mcp.http_running`)
+and lesson 15's authorization server and protected MCP server (`wirelab.mcp.auth.local`) are each
+a `ThreadedServer` with a face of their own.
+
+Every one runs uvicorn under `HttpLimits` (`uvicorn_config`), sessions apart, which only the MCP
+server has. Each reads a body only within them: `read_within` where the app reads it itself,
+`LimitedBodies` around an app whose endpoints read it through starlette (the authorization
+server). A protected MCP server checks the token in the headers before it reads any body: a
+stranger's body is never read.
 
 Each limit answers a way to hold the server down (issues 14 and 23's red-team runs):
 
@@ -27,8 +34,11 @@ Each limit answers a way to hold the server down (issues 14 and 23's red-team ru
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 from starlette.requests import ClientDisconnect, Request
@@ -205,3 +215,50 @@ def uvicorn_config(app: Any, limits: HttpLimits, **options: Any) -> uvicorn.Conf
         limit_concurrency=limits.max_connections,
         h11_max_incomplete_event_size=limits.max_header_bytes,
     )
+
+
+class ThreadedServer:
+    """uvicorn serving an ASGI `app` under `limits` on a daemon thread; a context manager."""
+
+    def __init__(
+        self,
+        app: Any,
+        limits: HttpLimits = DEFAULT_LIMITS,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        name: str,
+    ) -> None:
+        self.name = name
+        self._socket = socket.create_server((host, port))
+        # Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every answer
+        # (accepted sockets inherit it).
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.host, self.port = self._socket.getsockname()[:2]
+        self._server = uvicorn.Server(uvicorn_config(app, limits))
+        self._thread = threading.Thread(
+            target=self._server.run, args=([self._socket],), name=f"{name}:{self.port}", daemon=True
+        )
+
+    def start(self, timeout: float = 10.0) -> Self:
+        """Start serving; returns the server once it accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name} did not start on http://{self.host}:{self.port}")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread to end."""
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._socket.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

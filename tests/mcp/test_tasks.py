@@ -242,6 +242,7 @@ def test_in_2026_07_28_the_server_answers_a_declared_client_with_a_task_and_inli
     assert first["resultType"] == "task" and {"ttlMs", "pollIntervalMs"} <= first.keys()
     assert "ttl" not in first and "pollInterval" not in first
     assert result["content"][0]["text"] == "Report ready after 5 steps"
+    assert result["resultType"] == "complete"  # what tools/call would have answered in 2026-07-28
 
 
 def test_in_2026_07_28_a_client_without_the_extension_gets_minus_32021_naming_it():

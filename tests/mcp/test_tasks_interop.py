@@ -5,7 +5,10 @@ with them) but no task runtime; the TypeScript SDK (npm @modelcontextprotocol/sd
 experimental one:
 - `ts_task_client.mjs`: the SDK's client runs our server's `build_report` with
   `callToolStream` (task created, polled, result) and cancels a second task;
-- `ts_task_server.mjs`: the SDK's `registerToolTask` serves `wait(ms)`; our client polls it.
+- `ts_task_server.mjs`: the SDK's `registerToolTask` serves `wait(ms)`; our client polls it;
+- `ts_ext_tasks_client.mjs`: in 2026-07-28, the official Tasks extension's client (npm
+  @modelcontextprotocol/ext-tasks, on the TypeScript SDK v2 client) runs and cancels our tasks.
+  (It caught a completed task's inline `result` without its `resultType`.)
 
 Install the SDK with `npm ci`. Without node or the SDK these tests skip, except under CI.
 """
@@ -21,7 +24,9 @@ from pathlib import Path
 import pytest
 
 from wirelab.mcp.client import connect_stdio
+from wirelab.mcp.http import serve_http
 from wirelab.mcp.task_client import cancel_task, get_task, start_task, wait_for_task
+from wirelab.mcp.task_example import build_server
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -71,3 +76,21 @@ def test_our_client_polls_and_cancels_a_ts_sdk_task_tool(node):
     assert task["status"] == "working" and task["pollInterval"] == 100
     assert result["content"] == [{"type": "text", "text": "waited 200 ms"}]
     assert cancelled["status"] == "cancelled"
+
+
+def test_the_official_tasks_extension_client_runs_and_cancels_our_tasks_in_2026_07_28(node):
+    if not (ROOT / "node_modules" / "@modelcontextprotocol" / "ext-tasks").exists():
+        pytest.skip("npm @modelcontextprotocol/ext-tasks is missing: run `npm ci`")
+    with serve_http(build_server(step=0.05, poll_interval_ms=100)) as running:
+        done = subprocess.run(
+            [node, str(HERE / "ts_ext_tasks_client.mjs"), running.url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["era"] == "modern"
+    assert answer["methods"][:2] == ["tools/call", "tasks/get"] and answer["methods"][-1] == "tasks/cancel"
+    assert answer["text"] == "Report ready after 6 steps" and answer["cancelled"] == "cancelled"

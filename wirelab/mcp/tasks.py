@@ -329,7 +329,8 @@ class TaskServer(Server):
             self.running.pop(task.task_id, None)
         if task.status in TERMINAL:
             return  # cancelled while the tool finished: a cancelled task stays cancelled
-        task.result = result
+        # what the call would have answered at once: in 2026-07-28 a result says its resultType
+        task.result = {"resultType": "complete", **result} if task.era == MODERN else result
         failed = task.era != MODERN and result.get("isError")  # 2025-11-25: an isError result fails it
         self.set_status(task, "failed" if failed else "completed", None)
 

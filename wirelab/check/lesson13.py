@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
+from wirelab.edition import say
 from wirelab.errors import ToolError, error_of
 from wirelab.llm import model_name
 from wirelab.loop import run_tool_loop
@@ -35,12 +36,18 @@ def check_pins(pin: Any, not_offered: Any) -> None:
     first = attempt(pin, WEATHER)
     expect(
         isinstance(first, str) and len(first) == 64,
-        f"pin(spec) returned {first!r}: return hashlib.sha256(...).hexdigest(), 64 hex characters",
+        say(
+            f"pin(spec) returned {first!r}: return hashlib.sha256(...).hexdigest(), 64 hex characters",
+            f"pin(spec) 返回了 {first!r}：应当返回 hashlib.sha256(...).hexdigest()，即 64 个十六进制字符",
+        ),
     )
     expect(
         attempt(pin, reordered) == first,
-        "pin gave a different hash for the same tool with its keys in "
-        "another order: json.dumps(..., sort_keys=True) before hashing",
+        say(
+            "pin gave a different hash for the same tool with its keys in "
+            "another order: json.dumps(..., sort_keys=True) before hashing",
+            "同一个工具只是键的顺序不同，pin 却给出了不同的哈希：先 json.dumps(..., sort_keys=True) 再哈希",
+        ),
     )
     for field, value in (
         ("description", "Current weather. <IMPORTANT>…</IMPORTANT>"),
@@ -49,7 +56,10 @@ def check_pins(pin: Any, not_offered: Any) -> None:
     ):
         expect(
             attempt(pin, _with(WEATHER, **{field: value})) != first,
-            f"changing the tool's {field} did not change its pin: hash name, description and parameters",
+            say(
+                f"changing the tool's {field} did not change its pin: hash name, description and parameters",
+                f"改了工具的 {field}，pin 却没变：name、description 和 parameters 都要参与哈希",
+            ),
         )
     mail = {
         "type": "function",
@@ -64,14 +74,26 @@ def check_pins(pin: Any, not_offered: Any) -> None:
     got = attempt(not_offered, approved, [pulled, mail])
     expect(
         sorted(got or []) == ["get_weather", "send_email"],
-        f"not_offered gave {got!r}: a changed tool "
-        "(get_weather) and a tool never approved (send_email) must both be held back",
+        say(
+            f"not_offered gave {got!r}: a changed tool "
+            "(get_weather) and a tool never approved (send_email) must both be held back",
+            f"not_offered 返回了 {got!r}："
+            "被改过的工具（get_weather）和从未批准过的工具（send_email）都必须扣下",
+        ),
     )
     expect(
         attempt(not_offered, approved, [WEATHER]) == [],
-        "not_offered held back a tool whose pin matches its approval",
+        say(
+            "not_offered held back a tool whose pin matches its approval",
+            "not_offered 扣下了一个 pin 与批准时一致的工具",
+        ),
     )
-    passed("pins catch a rug pull, ignore key order, and hold back tools never approved")
+    passed(
+        say(
+            "pins catch a rug pull, ignore key order, and hold back tools never approved",
+            "pin 能识破 Rug Pull，不受键顺序影响，并扣下从未批准过的工具",
+        )
+    )
 
 
 def _project() -> Path:
@@ -89,15 +111,36 @@ def check_resolve_inside(resolve_inside: Any) -> None:
     good = (root / "notes" / "todo.md").resolve()
     for requested in ("notes/todo.md", "notes/../notes/todo.md", str(good)):
         got = attempt(resolve_inside, requested, root)
-        expect(got == good, f"resolve_inside({requested!r}, root) returned {got!r}, expected {good}")
+        expect(
+            got == good,
+            say(
+                f"resolve_inside({requested!r}, root) returned {got!r}, expected {good}",
+                f"resolve_inside({requested!r}, root) 返回了 {got!r}，应为 {good}",
+            ),
+        )
     for requested, why in (
-        ("../secrets/x", "'..' climbs out of the root"),
-        ("/etc/passwd", "an absolute path outside the root"),
-        ("escape/x", "a symlink pointing out of the root: use Path.resolve()"),
-        ("%2e%2e/secrets/x", "'%2e%2e' is '..' percent-encoded: refuse '%2e', '%2f' and '%25'"),
+        ("../secrets/x", say("'..' climbs out of the root", "'..' 会爬出根目录")),
+        ("/etc/passwd", say("an absolute path outside the root", "这是根目录之外的绝对路径")),
+        (
+            "escape/x",
+            say(
+                "a symlink pointing out of the root: use Path.resolve()",
+                "这个符号链接指向根目录之外：用 Path.resolve() 解析",
+            ),
+        ),
+        (
+            "%2e%2e/secrets/x",
+            say(
+                "'%2e%2e' is '..' percent-encoded: refuse '%2e', '%2f' and '%25'",
+                "'%2e%2e' 就是百分号编码后的 '..'：拒绝 '%2e'、'%2f' 和 '%25'",
+            ),
+        ),
         (
             str(root) + "-old/x",
-            "a sibling folder whose name starts like the root: use is_relative_to, not startswith",
+            say(
+                "a sibling folder whose name starts like the root: use is_relative_to, not startswith",
+                "这是名字开头与根目录相同的同级目录：用 is_relative_to，不要用 startswith",
+            ),
         ),
     ):
         try:
@@ -105,16 +148,29 @@ def check_resolve_inside(resolve_inside: Any) -> None:
         except ValueError:
             continue
         except NotImplementedError as e:
-            raise CheckFailed(f"resolve_inside is not written yet. Hint: {e}") from None
+            raise CheckFailed(
+                say(f"resolve_inside is not written yet. Hint: {e}", f"resolve_inside 还没有写。提示：{e}")
+            ) from None
         except Exception as e:
             raise CheckFailed(
-                f"resolve_inside({requested!r}) raised {type(e).__name__}: raise "
-                "ValueError for a rejected path"
+                say(
+                    f"resolve_inside({requested!r}) raised {type(e).__name__}: raise "
+                    "ValueError for a rejected path",
+                    f"resolve_inside({requested!r}) 抛出了 {type(e).__name__}：拒绝路径时应当抛出 ValueError",
+                )
             ) from None
         raise CheckFailed(
-            f"resolve_inside({requested!r}, root) returned {got!r}; it must raise ValueError: {why}"
+            say(
+                f"resolve_inside({requested!r}, root) returned {got!r}; it must raise ValueError: {why}",
+                f"resolve_inside({requested!r}, root) 返回了 {got!r}；它必须抛出 ValueError：{why}",
+            )
         )
-    passed("resolve_inside keeps paths in the root: '..', absolute, symlink and encoded escapes refused")
+    passed(
+        say(
+            "resolve_inside keeps paths in the root: '..', absolute, symlink and encoded escapes refused",
+            "resolve_inside 把路径限制在根目录内：'..'、绝对路径、符号链接和编码后的逃逸都被拒绝",
+        )
+    )
 
 
 @exercise
@@ -130,10 +186,19 @@ def check_find_secrets(find_secrets: Any) -> None:
         got = attempt(find_secrets, arguments, secrets)
         expect(
             sorted(got or []) == want,
-            f"find_secrets({arguments!r}) returned {got!r}, expected {want}: "
-            "walk dicts (path.key) and lists (path[i]) down to every string",
+            say(
+                f"find_secrets({arguments!r}) returned {got!r}, expected {want}: "
+                "walk dicts (path.key) and lists (path[i]) down to every string",
+                f"find_secrets({arguments!r}) 返回了 {got!r}，应为 {want}："
+                "沿着字典（path.key）和列表（path[i]）一直走到每个字符串",
+            ),
         )
-    passed("find_secrets finds a secret at any depth, with its path")
+    passed(
+        say(
+            "find_secrets finds a secret at any depth, with its path",
+            "find_secrets 能找出任意深度的密钥，并给出它的路径",
+        )
+    )
 
 
 @exercise
@@ -158,10 +223,16 @@ def check_deputy_stopped(no_secrets: Any, llm: Any) -> None:
         except ToolError:
             raise  # a refusal: `guarded` turns it into the call's result
         except NotImplementedError as e:
-            raise CheckFailed(f"no_secrets is not written yet. Hint: {e}") from None
+            raise CheckFailed(
+                say(f"no_secrets is not written yet. Hint: {e}", f"no_secrets 还没有写。提示：{e}")
+            ) from None
         except Exception as e:
             raise CheckFailed(
-                f"no_secrets(call, tools) raised {type(e).__name__}: {e}; raise ToolError to refuse a call"
+                say(
+                    f"no_secrets(call, tools) raised {type(e).__name__}: {e}; "
+                    "raise ToolError to refuse a call",
+                    f"no_secrets(call, tools) 抛出了 {type(e).__name__}：{e}；拒绝调用应当抛出 ToolError",
+                )
             ) from None
 
     desk = ToolRegistry([get_ticket, send_email])
@@ -174,19 +245,35 @@ def check_deputy_stopped(no_secrets: Any, llm: Any) -> None:
     )
     expect(
         not outbox,
-        "the vulnerable model's send_email went out with the key inside "
-        "body.note: raise ToolError('secret_blocked', ...) when find_secrets finds one",
+        say(
+            "the vulnerable model's send_email went out with the key inside "
+            "body.note: raise ToolError('secret_blocked', ...) when find_secrets finds one",
+            "易受攻击的模型发出的 send_email 带着 body.note 里的密钥出去了："
+            "find_secrets 找到密钥时应当抛出 ToolError('secret_blocked', ...)",
+        ),
     )
     error = error_of(result.messages[-2]["content"])
     expect(
         error is not None and error["code"] == "secret_blocked",
-        "send_email was stopped, but its result "
-        f"was {result.messages[-2]['content']!r}: raise ToolError('secret_blocked', ...)",
+        say(
+            "send_email was stopped, but its result "
+            f"was {result.messages[-2]['content']!r}: raise ToolError('secret_blocked', ...)",
+            f"send_email 被拦下了，但它的结果是 {result.messages[-2]['content']!r}："
+            "应当抛出 ToolError('secret_blocked', ...)",
+        ),
     )
     harmless = {
         "id": "c",
         "type": "function",
         "function": {"name": "send_email", "arguments": json.dumps({"to": "a@b.c", "body": {}})},
     }
-    expect(guarded(check)([harmless], desk) == ["sent"], "no_secrets blocked a call with no secret in it")
-    passed("the confused deputy is stopped: the key never leaves, the model reads why")
+    expect(
+        guarded(check)([harmless], desk) == ["sent"],
+        say("no_secrets blocked a call with no secret in it", "no_secrets 拦下了一个不含密钥的调用"),
+    )
+    passed(
+        say(
+            "the confused deputy is stopped: the key never leaves, the model reads why",
+            "混淆代理被制止了：密钥没有外泄，模型也读到了原因",
+        )
+    )

@@ -29,8 +29,8 @@ def test_an_entry_missing_a_field_is_rejected_with_its_position(tmp_path, raw_ba
         interview.load_bank(write_bank(tmp_path, raw_bank))
 
 
-def test_a_lesson_outside_00_to_16_is_rejected(tmp_path, raw_bank):
-    raw_bank["questions"][0]["lesson"] = ["17"]
+def test_a_lesson_outside_00_to_18_is_rejected(tmp_path, raw_bank):
+    raw_bank["questions"][0]["lesson"] = ["19"]
     with pytest.raises(DrillError, match="questions/0/lesson/0"):
         interview.load_bank(write_bank(tmp_path, raw_bank))
 

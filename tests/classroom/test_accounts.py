@@ -35,8 +35,7 @@ def authenticator(homes: Path) -> LearnerAuthenticator:
 
 
 @pytest.fixture
-def homes():
-    assert os.geteuid() == 0, "the test creates a system user: it needs root"
+def homes(root):
     folder = Path(tempfile.mkdtemp(prefix="homes-"))
     folder.chmod(0o755)
     yield folder
@@ -84,14 +83,14 @@ def load_config(state: Path, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], env={**base, **env}, capture_output=True, text=True)
 
 
-def test_as_root_the_hub_runs_each_learner_as_their_own_user_and_never_as_root(tmp_path):
+def test_as_root_the_hub_runs_each_learner_as_their_own_user_and_never_as_root(root, tmp_path):
     done = load_config(tmp_path / "hub", CLASSROOM_HOMES=str(tmp_path / "homes"))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("localprocess") and "allow_root" not in done.stdout
     assert (tmp_path / "hub").stat().st_mode & 0o777 == 0o700  # the hub's folder is the hub's alone
 
 
-def test_the_single_user_demo_refuses_to_run_as_root(tmp_path):
+def test_the_single_user_demo_refuses_to_run_as_root(root, tmp_path):
     done = load_config(tmp_path / "hub", CLASSROOM_DEMO="1")
     assert done.returncode != 0
     assert "never the demo as root" in done.stderr

@@ -64,11 +64,9 @@ def free_uid(wanted: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def exchange_run():
-    assert os.geteuid() == 0, "the test runs nbgrader as the pods' users: it needs root"
+def exchange_run(root):
     ids = exchange_ids()
     (doc_grader_uid, (graders_gid,)), (_, _) = ids["grader"], ids["learner"]
-    grader_uid = free_uid(doc_grader_uid)
     made_jovyan = False
     try:
         pwd.getpwnam("jovyan")
@@ -76,6 +74,8 @@ def exchange_run():
         subprocess.run(["useradd", "--no-create-home", "--user-group", "jovyan"], check=True)
         made_jovyan = True
     jovyan = pwd.getpwnam("jovyan")
+    grader_uid = free_uid(doc_grader_uid)  # after jovyan is made: never the learners' UID
+    assert jovyan.pw_gid != graders_gid
     tmp = Path(tempfile.mkdtemp(prefix="exchange-"))
     tmp.chmod(0o711)
     try:

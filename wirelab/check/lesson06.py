@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
+from wirelab.edition import say
 from wirelab.tool_retrieval import ToolIndex, load_catalogue, recall_at_k
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -51,6 +52,13 @@ def rrf_scores(request: str) -> dict[str, float]:
     return scores
 
 
+def _kind(value: Any) -> str:
+    """The type of `value`, with its items' types for a list (`list[Tool]`): no learner text."""
+    if isinstance(value, list):
+        return f"list[{' | '.join(sorted({type(v).__name__ for v in value}))}]"
+    return type(value).__name__
+
+
 @exercise
 def check_recall_at_k(learner_recall_at_k: Any) -> None:
     ranked = {"q1": ["a", "b", "c"], "q2": ["x", "b", "y"], "q3": ["z"]}
@@ -65,14 +73,30 @@ def check_recall_at_k(learner_recall_at_k: Any) -> None:
 
     for k, want in ((1, 1 / 3), (2, 0.5), (3, 0.5)):
         got = attempt(learner_recall_at_k, retrieve, cases, k)
-        expect(isinstance(got, float | int), f"recall_at_k returned {got!r}: return a number")
+        expect(
+            isinstance(got, float | int),
+            say(
+                f"recall_at_k returned {got!r}: return a number",
+                f"recall_at_k 返回了 {got!r}：应当返回一个数",
+            ),
+        )
         if abs(got - want) > 1e-9:
             raise CheckFailed(
-                f"with k={k} recall_at_k returned {got:.3f}, expected {want:.3f}: per "
-                "case, the share of its expected tools found in retrieve(request, k) "
-                "(q2 needs 2 tools: finding 1 counts 0.5), then the mean over cases"
+                say(
+                    f"with k={k} recall_at_k returned {got:.3f}, expected {want:.3f}: per "
+                    "case, the share of its expected tools found in retrieve(request, k) "
+                    "(q2 needs 2 tools: finding 1 counts 0.5), then the mean over cases",
+                    f"k={k} 时 recall_at_k 返回了 {got:.3f}，应为 {want:.3f}：先对每个用例算出"
+                    "它需要的工具有几成出现在 retrieve(request, k) 中"
+                    "（q2 需要 2 个工具，找到 1 个记 0.5），再对所有用例取平均",
+                )
             )
-    passed("recall_at_k averages, per request, the share of needed tools found in the top k")
+    passed(
+        say(
+            "recall_at_k averages, per request, the share of needed tools found in the top k",
+            "recall_at_k 对每个请求算出所需工具在前 k 名中找到的比例，再取平均",
+        )
+    )
 
 
 @exercise
@@ -80,18 +104,37 @@ def check_retriever(retrieve: Any) -> None:
     first = attempt(retrieve, CASES[0]["request"], 5)
     expect(
         isinstance(first, list) and all(isinstance(n, str) for n in first),
-        f"retrieve returned {first!r}: return a list of tool names",
+        say(
+            f"retrieve returned {first!r}: return a list of tool names",
+            f"retrieve 返回的是 {_kind(first)}：应当返回工具名（字符串）的列表",
+        ),
     )
-    expect(len(first) <= 5, f"retrieve(..., 5) returned {len(first)} names: at most k")
+    expect(
+        len(first) <= 5,
+        say(
+            f"retrieve(..., 5) returned {len(first)} names: at most k",
+            f"retrieve(..., 5) 返回了 {len(first)} 个名字：最多只能返回 k 个",
+        ),
+    )
     score = attempt(recall_at_k, retrieve, CASES, 5)
     missed = [c["request"] for c in CASES if not set(c["tools"]) <= set(retrieve(c["request"], 5))]
     if score < REQUIRED_RECALL_AT_5:
         raise CheckFailed(
-            f"Recall@5 is {score:.0%}, {REQUIRED_RECALL_AT_5:.0%} needed; e.g. missed "
-            f"{missed[0]!r}. Score each tool by the request words found in its name and "
-            "description (lower-case both, split on non-letters)"
+            say(
+                f"Recall@5 is {score:.0%}, {REQUIRED_RECALL_AT_5:.0%} needed; e.g. missed "
+                f"{missed[0]!r}. Score each tool by the request words found in its name and "
+                "description (lower-case both, split on non-letters)",
+                f"Recall@5 为 {score:.0%}，至少要 {REQUIRED_RECALL_AT_5:.0%}；例如漏掉了 "
+                f"{missed[0]!r}。按请求中的词在工具 name 和 description 里出现的情况给每个工具打分"
+                "（两边都转成小写，按非字母字符切分）",
+            )
         )
-    passed(f"your retriever reaches Recall@5 = {score:.0%} on {len(CASES)} requests")
+    passed(
+        say(
+            f"your retriever reaches Recall@5 = {score:.0%} on {len(CASES)} requests",
+            f"你的检索器在 {len(CASES)} 个请求上达到 Recall@5 = {score:.0%}",
+        )
+    )
 
 
 def _rrf_mistake(request: str, got: list[str], k: int) -> str | None:
@@ -99,15 +142,27 @@ def _rrf_mistake(request: str, got: list[str], k: int) -> str | None:
     want = rrf_scores(request)
     unknown = [name for name in got if name not in want]
     if unknown:
-        return f"{unknown[0]!r} is in neither ranking: fuse only what bm25_ranking and dense_ranking return"
+        return say(
+            f"{unknown[0]!r} is in neither ranking: fuse only what bm25_ranking and dense_ranking return",
+            f"{unknown[0]!r} 不在任何一个排名里：只融合 bm25_ranking 和 dense_ranking 返回的结果",
+        )
     if len(got) != min(k, len(want)) or len(set(got)) != len(got):
-        return f"it returned {len(got)} names ({len(set(got))} different): the best {k}, each once"
+        return say(
+            f"it returned {len(got)} names ({len(set(got))} different): the best {k}, each once",
+            f"它返回了 {len(got)} 个名字（{len(set(got))} 个不同）：应当返回最好的 {k} 个，每个只出现一次",
+        )
     scores = [want[name] for name in got]
     if any(a < b - 1e-12 for a, b in zip(scores, scores[1:], strict=False)):
-        return "they are not in order of the summed 1 / (60 + rank), best first"
+        return say(
+            "they are not in order of the summed 1 / (60 + rank), best first",
+            "它们没有按 1 / (60 + rank) 之和从高到低排列",
+        )
     best_left_out = max((v for n, v in want.items() if n not in got), default=0.0)
     if scores and best_left_out > scores[-1] + 1e-12:
-        return "a tool with a higher summed 1 / (60 + rank) was left out: add up both rankings' votes"
+        return say(
+            "a tool with a higher summed 1 / (60 + rank) was left out: add up both rankings' votes",
+            "漏掉了一个 1 / (60 + rank) 之和更高的工具：要把两个排名的票数加起来",
+        )
     return None
 
 
@@ -117,18 +172,34 @@ def check_hybrid(hybrid: Any) -> None:
         got = attempt(hybrid, case["request"], 3)
         expect(
             isinstance(got, list) and all(isinstance(n, str) for n in got),
-            f"hybrid returned {got!r}: return a list of tool names",
+            say(
+                f"hybrid returned {got!r}: return a list of tool names",
+                f"hybrid 返回的是 {_kind(got)}：应当返回工具名（字符串）的列表",
+            ),
         )
         if mistake := _rrf_mistake(case["request"], got, 3):
-            raise CheckFailed(f"hybrid({case['request']!r}, 3) returned {got}: {mistake}")
-    for language, cases in (("English", CASES), ("Chinese", CASES_ZH)):
+            raise CheckFailed(
+                say(
+                    f"hybrid({case['request']!r}, 3) returned {got}: {mistake}",
+                    f"请求 {case['request']!r}：hybrid(request, 3) 返回了 {got}：{mistake}",
+                )
+            )
+    for language, cases in ((say("English", "英文"), CASES), (say("Chinese", "中文"), CASES_ZH)):
         score = attempt(recall_at_k, hybrid, cases, 3)
         expect(
             score >= REQUIRED_HYBRID_RECALL_AT_3,
-            f"Recall@3 on the {language} requests is {score:.0%}, {REQUIRED_HYBRID_RECALL_AT_3:.0%} needed",
+            say(
+                f"Recall@3 on the {language} requests is {score:.0%}, "
+                f"{REQUIRED_HYBRID_RECALL_AT_3:.0%} needed",
+                f"{language}请求上的 Recall@3 为 {score:.0%}，至少要 {REQUIRED_HYBRID_RECALL_AT_3:.0%}",
+            ),
         )
+    english, chinese = recall_at_k(hybrid, CASES, 3), recall_at_k(hybrid, CASES_ZH, 3)
     passed(
-        f"your hybrid ranker is RRF of BM25 and the encoder: Recall@3 = "
-        f"{recall_at_k(hybrid, CASES, 3):.0%} in English, {recall_at_k(hybrid, CASES_ZH, 3):.0%} "
-        "for the same requests in Chinese"
+        say(
+            f"your hybrid ranker is RRF of BM25 and the encoder: Recall@3 = "
+            f"{english:.0%} in English, {chinese:.0%} for the same requests in Chinese",
+            f"你的混合排序器用 RRF 融合了 BM25 和编码器：英文请求 Recall@3 = "
+            f"{english:.0%}，同样的请求换成中文为 {chinese:.0%}",
+        )
     )

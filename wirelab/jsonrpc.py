@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import math
-import re
-import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from wirelab import json_text
+from wirelab.json_text import lone_surrogate, shown
 
 Message = dict[str, Any]
 Id = str | int
@@ -44,8 +44,6 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonRpcError(Exception):
@@ -140,68 +138,15 @@ def receive(data: str | bytes) -> tuple[Message | None, Message | None]:
 def decode(data: str | bytes) -> Any:
     """The JSON value of `data`; -32700 for bytes that are not UTF-8 or text that is not JSON.
 
-    Also -32700: NaN, Infinity and numbers that overflow a float (a response could not
-    carry them back as JSON), integers too long to convert, nesting too deep to read, and
-    an object with the same key twice (peers disagree on which one wins).
+    Read strictly (`wirelab.json_text`), so also -32700: NaN, Infinity and numbers that
+    overflow a float (a response could not carry them back as JSON), integers too long to
+    convert, nesting too deep to read, and an object with the same key twice (peers disagree
+    on which one wins).
     """
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise JsonRpcError(
-                PARSE_ERROR,
-                f"Parse error: the message is not valid UTF-8 (byte {e.start} is {data[e.start]:#04x})",
-            ) from e
     try:
-        return json.loads(
-            data,
-            parse_int=_int,
-            parse_float=_finite,
-            parse_constant=_no_constant,
-            object_pairs_hook=_unique_keys,
-        )
-    except json.JSONDecodeError as e:
-        raise JsonRpcError(PARSE_ERROR, f"Parse error: {e.msg} at character {e.pos}") from e
-    except ValueError as e:  # a number raised by the hooks below
+        return json_text.loads(data)
+    except json_text.JsonTextError as e:
         raise JsonRpcError(PARSE_ERROR, f"Parse error: {e}") from e
-    except RecursionError as e:
-        raise JsonRpcError(PARSE_ERROR, "Parse error: arrays or objects nested too deep") from e
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object, refusing a key given twice: `{"jsonrpc": "1.0", "jsonrpc": "2.0"}`."""
-    value = dict(pairs)
-    if len(value) < len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise ValueError(f"the key {_shown(twice)} appears twice in one object")
-    return value
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """`text` quoted for an error message: ASCII-escaped (a lone surrogate stays printable), cut short."""
-    shown = json.dumps(text[:limit])
-    return shown if len(text) <= limit else shown[:-1] + '…"'
-
-
-def lone_surrogate(value: Any) -> str | None:
-    """The first string in `value` (keys included) holding a lone surrogate such as `\\ud800`.
-
-    JSON may escape one (`"\\ud800"`), but it is not a character: UTF-8 cannot encode
-    it, so no answer that echoes it could be sent (RFC 7493, I-JSON, forbids them).
-    """
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if not item.isascii() and _SURROGATE.search(item):
-                return item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
 
 
 def encode(message: Any) -> bytes:
@@ -210,26 +155,6 @@ def encode(message: Any) -> bytes:
         return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
     except UnicodeEncodeError:  # a lone surrogate that got in some other way
         return json.dumps(message, separators=(",", ":")).encode()
-
-
-def _int(text: str) -> int:
-    """An integer, refusing more digits than Python converts (4,300 by default; 0 is no limit)."""
-    digits, limit = len(text.lstrip("-")), sys.get_int_max_str_digits()
-    if limit and digits > limit:
-        raise ValueError(f"an integer of {digits} digits is too long (at most {limit})")
-    return int(text)
-
-
-def _finite(text: str) -> float:
-    """A float that JSON can carry back: 1e400 would become inf, which JSON has no text for."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"the number {text} is out of range")
-    return value
-
-
-def _no_constant(text: str) -> float:
-    raise ValueError(f"{text} is not JSON (Python reads it, other peers do not)")
 
 
 def validate(message: Any) -> None:
@@ -258,7 +183,7 @@ def validate(message: Any) -> None:
     if text is not None:
         raise JsonRpcError(
             INVALID_REQUEST,
-            f"Invalid Request: the string {_shown(text)} holds a lone surrogate, which is not "
+            f"Invalid Request: the string {shown(text)} holds a lone surrogate, which is not "
             "a character (UTF-8 cannot carry it); send the character itself or a surrogate pair",
         )
 

@@ -26,8 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from wirelab import jsonrpc
-
 Sender = Literal["client", "server"]
 Kind = Literal["request", "response", "notification", "error", "invalid"]
 Observer = Callable[["WireMessage"], None]
@@ -53,16 +51,19 @@ class WireMessage:
 
     @classmethod
     def jsonrpc(cls, channel: str, sender: Sender, payload: Any) -> WireMessage:
-        """Classify a JSON-RPC 2.0 message by its members (text that did not parse is `invalid`)."""
+        """Classify a JSON-RPC 2.0 message by its members (text that did not parse is `invalid`):
+        a `method` makes a request (with an `id`) or a notification; an `id` with a `result` or
+        an `error` makes a response. Only the shape is read; lesson 07's `wirelab.jsonrpc`
+        checks a message whole."""
         if not isinstance(payload, dict):
             return cls(channel, sender, "invalid", payload)
-        if jsonrpc.is_request(payload) or jsonrpc.is_notification(payload):
-            kind: Kind = "request" if jsonrpc.is_request(payload) else "notification"
+        if "method" in payload:
+            kind: Kind = "request" if "id" in payload else "notification"
             return cls(channel, sender, kind, payload, payload["method"], payload.get("id"))
+        if "id" not in payload or not ("result" in payload or "error" in payload):
+            return cls(channel, sender, "invalid", payload, exchange=payload.get("id"))
         kind = "error" if "error" in payload else "response"
-        if not (jsonrpc.is_response(payload) and "id" in payload):
-            kind = "invalid"
-        return cls(channel, sender, kind, payload, exchange=payload.get("id"))
+        return cls(channel, sender, kind, payload, exchange=payload["id"])
 
 
 class Wire:

@@ -10,12 +10,12 @@ shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
 client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
 with 413, by its `Content-Length` or as soon as it streams past the limit; one
 that has not all arrived within `LIMITS.body_seconds` (30 s) with 408. A body that
-is not JSON (`jsonrpc.decode`'s reading: nesting too deep, NaN, an integer too
+is not JSON (`wirelab.json_text`'s strict reading: nesting too deep, NaN, an integer too
 long, or the same key twice in one object, which parsers read differently)
 or holds a lone UTF-16 surrogate (`"\\ud800"`, valid JSON but not Unicode
 text) gets a 400.
 
-uvicorn runs with the MCP server's limits (`wirelab.serving`): a
+uvicorn runs with the course's HTTP limits (`wirelab.serving`): a
 deadline for each request head, a keep-alive timeout, a cap on header size
 and on open connections (503 beyond it).
 
@@ -46,7 +46,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from wirelab import jsonrpc
+from wirelab import json_text
 from wirelab.offline_model.budget import CPU_SECONDS, in_budget
 from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
 from wirelab.offline_model.faults import FAULTS
@@ -88,17 +88,16 @@ async def _json_body(request: HTTPRequest) -> Any:
 
 
 def _parse(raw: bytes) -> Any:
-    """`raw` as JSON, read by `jsonrpc.decode`; a `RequestError` (400) for what it refuses, or for
-    a lone surrogate."""
+    """`raw` as JSON, read by `json_text.loads`; a `RequestError` (400) for what it refuses, or
+    for a lone surrogate."""
     try:
-        body = jsonrpc.decode(raw)
-    except jsonrpc.JsonRpcError as error:
-        reason = error.message.removeprefix("Parse error: ")
+        body = json_text.loads(raw)
+    except json_text.JsonTextError as error:
         raise RequestError(
             400,
-            f"We could not parse the JSON body of your request: {reason}. The body must be one JSON object.",
+            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object.",
         ) from error
-    if b"\\u" in raw and jsonrpc.lone_surrogate(body) is not None:
+    if b"\\u" in raw and json_text.lone_surrogate(body) is not None:
         raise RequestError(
             400,
             'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not '

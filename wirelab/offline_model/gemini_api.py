@@ -46,11 +46,13 @@ def to_chat(model: str, body: dict[str, Any]) -> dict[str, Any]:
     """The Chat Completions body for a Gemini body."""
     messages = [*_system(body.get("systemInstruction")), *chat_messages(body.get("contents"))]
     chat: dict[str, Any] = {"model": model, "messages": messages}
-    declarations = [d for tool in body.get("tools") or [] for d in (tool.get("functionDeclarations") or [])]
+    declarations = _declarations(body.get("tools"))
     if declarations:
         chat["tools"] = [chat_tool(d) for d in declarations]
         chat.update(_mode(body.get("toolConfig")))
     config = body.get("generationConfig") or {}
+    if not isinstance(config, dict):
+        raise invalid("generationConfig", "Invalid value at 'generation_config': expected an object.")
     if config.get("maxOutputTokens") is not None:
         chat["max_tokens"] = config["maxOutputTokens"]
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
@@ -62,11 +64,26 @@ def to_chat(model: str, body: dict[str, Any]) -> dict[str, Any]:
     return chat
 
 
+def _declarations(tools: Any) -> list[Any]:
+    """Every function declaration of `tools` (a list of {"functionDeclarations": [...]})."""
+    if tools is None:
+        return []
+    if not isinstance(tools, list) or not all(
+        isinstance(tool, dict) and isinstance(tool.get("functionDeclarations", []), list) for tool in tools
+    ):
+        raise invalid(
+            "tools", "Invalid value at 'tools': expected a list of {\"functionDeclarations\": [...]}."
+        )
+    return [d for tool in tools for d in tool.get("functionDeclarations", [])]
+
+
 def _system(instruction: Any) -> list[dict[str, Any]]:
     if instruction is None:
         return []
     parts = instruction.get("parts") if isinstance(instruction, dict) else None
-    if not isinstance(parts, list):
+    if not isinstance(parts, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("text"), str) for p in parts
+    ):
         raise invalid("systemInstruction", "systemInstruction must be a Content with text parts.")
     return [{"role": "system", "content": "\n".join(str(p.get("text", "")) for p in parts)}]
 
@@ -112,7 +129,9 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     if role not in ("user", "model"):
         raise invalid(f"contents[{i}].role", f"Please use a valid role: user, model. Got {role!r}.")
     for j, part in enumerate(turn["parts"]):
-        if not isinstance(part, dict) or not {"text", "functionCall", "functionResponse"} & set(part):
+        kinds = {"text": str, "functionCall": dict, "functionResponse": dict}
+        known = [k for k in kinds if isinstance(part, dict) and k in part]
+        if not known or not all(isinstance(part[k], kinds[k]) for k in known):
             raise invalid(
                 f"contents[{i}].parts[{j}]",
                 "The offline model reads text, functionCall and functionResponse parts only.",
@@ -165,14 +184,19 @@ def chat_tool(declaration: Any) -> dict[str, Any]:
 
 
 def _mode(config: Any) -> dict[str, Any]:
-    calling = (config or {}).get("functionCallingConfig") or {}
+    calling = (config or {}).get("functionCallingConfig") if isinstance(config or {}, dict) else config
+    calling = calling or {}
+    if not isinstance(calling, dict):
+        raise invalid(
+            "toolConfig", "Invalid value at 'tool_config.function_calling_config': expected an object."
+        )
     mode = calling.get("mode", "AUTO")
     if mode not in ("AUTO", "ANY", "NONE", "VALIDATED"):
         raise invalid(
             "toolConfig", f"Invalid value at 'tool_config.function_calling_config.mode' ({mode!r})."
         )
     allowed = calling.get("allowedFunctionNames") or []
-    if mode == "ANY" and len(allowed) == 1:
+    if mode == "ANY" and isinstance(allowed, list) and len(allowed) == 1:
         return {"tool_choice": {"type": "function", "function": {"name": allowed[0]}}}
     return {"tool_choice": {"AUTO": "auto", "VALIDATED": "auto", "ANY": "required", "NONE": "none"}[mode]}
 

@@ -70,8 +70,10 @@ def to_chat(body: dict[str, Any]) -> dict[str, Any]:
 def _system(system: Any) -> list[dict[str, Any]]:
     if system is None:
         return []
-    if isinstance(system, list):
-        system = "\n".join(block.get("text", "") for block in system if isinstance(block, dict))
+    if isinstance(system, list) and all(
+        isinstance(block, dict) and isinstance(block.get("text"), str) for block in system
+    ):
+        system = "\n".join(block["text"] for block in system)
     if not isinstance(system, str):
         raise invalid("system", "system: Input should be a valid string or a list of text blocks")
     return [{"role": "system", "content": system}]
@@ -96,7 +98,7 @@ def chat_messages(messages: Any) -> list[dict[str, Any]]:
             if open_ids:
                 raise _unanswered(i - 1, open_ids)
             uses = [block for block in blocks if block["type"] == "tool_use"]
-            open_ids = [block["id"] for block in uses]
+            open_ids = [str(block.get("id")) for block in uses]
             chat.append(
                 {
                     "role": "assistant",

@@ -83,6 +83,8 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
     """The `response` object for a request body (raises `RequestError`)."""
     if not isinstance(body, dict):
         raise invalid(None, "The request body must be a JSON object.")
+    if not isinstance(body.get("tools") or [], list):
+        raise invalid("tools", "Invalid 'tools': expected an array of tools.")
     chat, previous = to_chat(body, store)
     state: dict[str, Any] = {}
     if any(isinstance(tool, dict) and tool.get("type") == "mcp" for tool in body.get("tools") or []):
@@ -135,7 +137,9 @@ def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any],
         "stream": False,
     }
     tools = [
-        chat_tool(tool, k) for k, tool in enumerate(body.get("tools") or []) if tool.get("type") != "mcp"
+        chat_tool(tool, k)
+        for k, tool in enumerate(body.get("tools") or [])
+        if not (isinstance(tool, dict) and tool.get("type") == "mcp")
     ]
     if tools:
         chat["tools"] = tools

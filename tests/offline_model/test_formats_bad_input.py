@@ -1,0 +1,81 @@
+"""Bad input to the Responses, Messages and Gemini formats gets each API's error, never a crash:
+Hypothesis throws JSON of every shape at the fields each format reads."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wirelab.offline_model import gemini_api, messages_api, responses_api
+from wirelab.offline_model.request import RequestError
+
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "x", "user", "function"])
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "role",
+                    "content",
+                    "name",
+                    "id",
+                    "call_id",
+                    "text",
+                    "input",
+                    "parts",
+                    "functionCall",
+                    "functionResponse",
+                    "tool_use_id",
+                    "arguments",
+                    "output",
+                    "args",
+                ]
+            ),
+            inner,
+            max_size=4,
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+def _answers_or_refuses(call, body):
+    try:
+        reply = call(body)
+    except RequestError as error:
+        assert 400 <= error.status < 500, error.message
+        return
+    json.dumps(reply)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON, JSON, JSON)
+def test_a_responses_body_of_any_shape_is_answered_or_refused(input_items, tools, choice):
+    body = {"model": "wirelab-offline", "input": input_items, "tools": tools, "tool_choice": choice}
+    _answers_or_refuses(responses_api.respond, body)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON, JSON, JSON, JSON)
+def test_a_messages_body_of_any_shape_is_answered_or_refused(messages, tools, choice, system):
+    body = {
+        "model": "wirelab-offline",
+        "max_tokens": 50,
+        "messages": messages,
+        "tools": tools,
+        "tool_choice": choice,
+        "system": system,
+    }
+    _answers_or_refuses(messages_api.answer, body)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON, JSON, JSON)
+def test_a_gemini_body_of_any_shape_is_answered_or_refused(contents, tools, config):
+    body = {"contents": contents, "tools": tools, "toolConfig": config, "systemInstruction": config}
+    _answers_or_refuses(lambda b: gemini_api.generate("wirelab-offline", b), body)

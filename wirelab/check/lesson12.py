@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
-from wirelab.edition import language
+from wirelab.edition import language, say
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
 from wirelab.kb.server import KnowledgeService, build_server
@@ -71,24 +71,39 @@ def check_weighted_rrf(weighted_rrf: Any) -> None:
         where = f"weighted_rrf({rankings}, {weights}, k={k})"
         expect(
             isinstance(got, list) and all(isinstance(p, tuple | list) and len(p) == 2 for p in got),
-            f"{where} returned {got!r}: return a list of (item, score) pairs, best first",
+            say(
+                f"{where} returned {got!r}: return a list of (item, score) pairs, best first",
+                f"{where} 返回了 {got!r}：应当返回 (item, score) 对组成的列表，最好的在前",
+            ),
         )
         expect(
             sorted(i for i, _ in got) == sorted(i for i, _ in want),
-            f"{where} scored {[i for i, _ in got]}, expected {[i for i, _ in want]}: every item of every "
-            "ranking with a weight above 0 appears once; a ranking of weight 0 adds nothing",
+            say(
+                f"{where} scored {[i for i, _ in got]}, expected {[i for i, _ in want]}: every item of every "
+                "ranking with a weight above 0 appears once; a ranking of weight 0 adds nothing",
+                f"{where} 给出分数的项是 {[i for i, _ in got]}，应为 {[i for i, _ in want]}："
+                "权重大于 0 的每个排名里的每一项都恰好出现一次；权重为 0 的排名什么也不加",
+            ),
         )
         scores = dict(got)
         for item, score in want:
             expect(
                 math.isclose(scores[item], score, rel_tol=1e-9),
-                f"{where} gave {item!r} {scores[item]:.4f}, expected {score:.4f}: add weight / (k + rank) "
-                "for each ranking it is in, ranks counted from 1",
+                say(
+                    f"{where} gave {item!r} {scores[item]:.4f}, expected {score:.4f}: "
+                    "add weight / (k + rank) for each ranking it is in, ranks counted from 1",
+                    f"{where} 给 {item!r} 的分数是 {scores[item]:.4f}，应为 {score:.4f}："
+                    "它每出现在一个排名里，就加上 weight / (k + rank)，rank 从 1 算起",
+                ),
             )
         expect(
             [i for i, _ in got] == [i for i, _ in want],
-            f"{where} ordered {[i for i, _ in got]}, expected {[i for i, _ in want]}: sort by score, "
-            "highest first (a stable sort keeps ties in first-seen order)",
+            say(
+                f"{where} ordered {[i for i, _ in got]}, expected {[i for i, _ in want]}: sort by score, "
+                "highest first (a stable sort keeps ties in first-seen order)",
+                f"{where} 排出的顺序是 {[i for i, _ in got]}，应为 {[i for i, _ in want]}："
+                "按分数从高到低排序（稳定排序会让同分项保持先出现的顺序）",
+            ),
         )
     try:
         weighted_rrf([["a"], ["b"]], [1.0], 60)
@@ -96,14 +111,26 @@ def check_weighted_rrf(weighted_rrf: Any) -> None:
         pass
     except Exception as e:
         raise CheckFailed(
-            f"weighted_rrf with 2 rankings and 1 weight raised {type(e).__name__}: raise ValueError"
+            say(
+                f"weighted_rrf with 2 rankings and 1 weight raised {type(e).__name__}: raise ValueError",
+                f"给 weighted_rrf 2 个排名和 1 个权重时，它抛出了 {type(e).__name__}：应当抛出 ValueError",
+            )
         ) from None
     else:
         raise CheckFailed(
-            "weighted_rrf with 2 rankings and 1 weight returned a fusion: raise ValueError when "
-            "rankings and weights differ in number (zip(..., strict=True)), a silent drop hides a bug"
+            say(
+                "weighted_rrf with 2 rankings and 1 weight returned a fusion: raise ValueError when "
+                "rankings and weights differ in number (zip(..., strict=True)), a silent drop hides a bug",
+                "给 weighted_rrf 2 个排名和 1 个权重时，它照样返回了融合结果：排名和权重数量不一致时应当抛出 "
+                "ValueError（zip(..., strict=True)），悄悄丢掉一个会把 bug 藏起来",
+            )
         )
-    passed("weighted_rrf weighs each ranking, ignores weight 0, and refuses mismatched weights")
+    passed(
+        say(
+            "weighted_rrf weighs each ranking, ignores weight 0, and refuses mismatched weights",
+            "weighted_rrf 给每个排名加权，忽略权重为 0 的排名，并拒绝数量对不上的权重",
+        )
+    )
 
 
 @exercise
@@ -114,10 +141,14 @@ def check_hit_at_k(hit_at_k: Any) -> None:
             got = attempt(hit_at_k, ranked, relevant, k)
             expect(
                 got == want,
-                f"hit_at_k({ranked}, {relevant}, k={k}) returned {got!r}, expected "
-                f"{want}: 1.0 if any of the first k ids is relevant, else 0.0",
+                say(
+                    f"hit_at_k({ranked}, {relevant}, k={k}) returned {got!r}, expected "
+                    f"{want}: 1.0 if any of the first k ids is relevant, else 0.0",
+                    f"hit_at_k({ranked}, {relevant}, k={k}) 返回了 {got!r}，应为 "
+                    f"{want}：前 k 个 id 中只要有一个相关就是 1.0，否则是 0.0",
+                ),
             )
-    passed("hit_at_k looks only at the first k ids")
+    passed(say("hit_at_k looks only at the first k ids", "hit_at_k 只看前 k 个 id"))
 
 
 @exercise
@@ -128,10 +159,19 @@ def check_reciprocal_rank(reciprocal_rank: Any) -> None:
         got = attempt(reciprocal_rank, ranked, relevant)
         expect(
             isinstance(got, int | float) and math.isclose(got, want),
-            f"reciprocal_rank({ranked}, {relevant}) returned {got!r}, expected {want:.3f}: "
-            "1 / position of the FIRST relevant id, positions from 1; 0.0 when none is found",
+            say(
+                f"reciprocal_rank({ranked}, {relevant}) returned {got!r}, expected {want:.3f}: "
+                "1 / position of the FIRST relevant id, positions from 1; 0.0 when none is found",
+                f"reciprocal_rank({ranked}, {relevant}) 返回了 {got!r}，应为 {want:.3f}："
+                "只看第一个相关 id，结果是 1 / 它的位置，位置从 1 算起；一个都没找到时为 0.0",
+            ),
         )
-    passed("reciprocal_rank is 1 / the position of the first relevant id")
+    passed(
+        say(
+            "reciprocal_rank is 1 / the position of the first relevant id",
+            "reciprocal_rank 等于 1 / 第一个相关 id 的位置",
+        )
+    )
 
 
 @exercise
@@ -140,7 +180,10 @@ def check_eval_scores(scores: Any) -> None:
     got = attempt(scores, runs, relevant)
     expect(
         isinstance(got, dict) and set(got) == {"hit@1", "hit@5", "mrr"},
-        f"scores(...) returned {got!r}: return {{'hit@1': ..., 'hit@5': ..., 'mrr': ...}}",
+        say(
+            f"scores(...) returned {got!r}: return {{'hit@1': ..., 'hit@5': ..., 'mrr': ...}}",
+            f"scores(...) 返回了 {got!r}：应当返回 {{'hit@1': ..., 'hit@5': ..., 'mrr': ...}}",
+        ),
     )
     want = {
         "hit@1": mean_hit_at_k(runs, relevant, 1),
@@ -150,13 +193,21 @@ def check_eval_scores(scores: Any) -> None:
     for name, value in want.items():
         expect(
             math.isclose(got[name], value),
-            f"on the eval set your {name} is {got[name]:.3f}, the "
-            f"package's {value:.3f}: average your per-question values over all "
-            f"{len(runs)} questions",
+            say(
+                f"on the eval set your {name} is {got[name]:.3f}, the "
+                f"package's {value:.3f}: average your per-question values over all "
+                f"{len(runs)} questions",
+                f"在评测集上你的 {name} 是 {got[name]:.3f}，包算出的是 {value:.3f}："
+                f"要把每个问题的值在全部 {len(runs)} 个问题上取平均",
+            ),
         )
     passed(
-        f"your hit@1 {got['hit@1']:.3f}, hit@5 {got['hit@5']:.3f} and MRR {got['mrr']:.3f} "
-        "match wirelab.retrieval.metrics on the eval set"
+        say(
+            f"your hit@1 {got['hit@1']:.3f}, hit@5 {got['hit@5']:.3f} and MRR {got['mrr']:.3f} "
+            "match wirelab.retrieval.metrics on the eval set",
+            f"在评测集上，你的 hit@1 {got['hit@1']:.3f}、hit@5 {got['hit@5']:.3f} 和 MRR {got['mrr']:.3f} "
+            "与 wirelab.retrieval.metrics 一致",
+        )
     )
 
 
@@ -204,36 +255,77 @@ def check_passage_tool(add_tool: Any) -> None:
     chunk = CHUNKS[language()]
     expect(
         "get_passage" in tools,
-        f"an MCP client listed the tools {sorted(tools)}: register a tool named "
-        "get_passage with @server.tool(...) inside add_passage_tool",
+        say(
+            f"an MCP client listed the tools {sorted(tools)}: register a tool named "
+            "get_passage with @server.tool(...) inside add_passage_tool",
+            f"MCP 客户端列出的工具是 {sorted(tools)}：在 add_passage_tool 里用 @server.tool(...) "
+            "注册一个名为 get_passage 的工具",
+        ),
     )
-    expect(len(tools) == 7, f"the server has {len(tools)} tools, expected the six plus get_passage")
+    expect(
+        len(tools) == 7,
+        say(
+            f"the server has {len(tools)} tools, expected the six plus get_passage",
+            f"服务器有 {len(tools)} 个工具，应当是原来的六个再加 get_passage",
+        ),
+    )
     annotations = tools["get_passage"].get("annotations") or {}
     expect(
         annotations.get("readOnlyHint") is True,
-        f"get_passage's annotations are {annotations}: "
-        "pass annotations=READ_ONLY ({'readOnlyHint': True}): it only reads",
+        say(
+            f"get_passage's annotations are {annotations}: "
+            "pass annotations=READ_ONLY ({'readOnlyHint': True}): it only reads",
+            f"get_passage 的 annotations 是 {annotations}："
+            "要传 annotations=READ_ONLY（{'readOnlyHint': True}）：它只读不写",
+        ),
     )
     expect(
         list(tools["get_passage"]["inputSchema"].get("properties", {})) == ["chunk_id"],
-        f"get_passage takes {list(tools['get_passage']['inputSchema'].get('properties', {}))}: it must "
-        "take one parameter named chunk_id (a string), the id that answers cite",
+        say(
+            f"get_passage takes {list(tools['get_passage']['inputSchema'].get('properties', {}))}: it must "
+            "take one parameter named chunk_id (a string), the id that answers cite",
+            f"get_passage 的参数是 {list(tools['get_passage']['inputSchema'].get('properties', {}))}："
+            "它必须只有一个名为 chunk_id 的参数（字符串），也就是回答里引用的那个 id",
+        ),
     )
     expect(
         bool(tools["get_passage"].get("description")),
-        "get_passage has no description: give the function a docstring, the model reads it",
+        say(
+            "get_passage has no description: give the function a docstring, the model reads it",
+            "get_passage 没有 description：给函数写一个 docstring，模型会读它",
+        ),
     )
-    expect(not good.get("isError"), f"get_passage(chunk_id={chunk!r}) failed: {_text(good)}")
+    expect(
+        not good.get("isError"),
+        say(
+            f"get_passage(chunk_id={chunk!r}) failed: {_text(good)}",
+            f"get_passage(chunk_id={chunk!r}) 失败了：{_text(good)}",
+        ),
+    )
     text = kb.get_chunk(chunk).text
     expect(
         text[:60] in _text(good),
-        f"get_passage(chunk_id={chunk!r}) returned {_text(good)[:120]!r}: "
-        "return the chunk's text (kb.get_chunk(chunk_id).text)",
+        say(
+            f"get_passage(chunk_id={chunk!r}) returned {_text(good)[:120]!r}: "
+            "return the chunk's text (kb.get_chunk(chunk_id).text)",
+            f"get_passage(chunk_id={chunk!r}) 返回了 {_text(good)[:120]!r}："
+            "应当返回该片段的文本（kb.get_chunk(chunk_id).text）",
+        ),
     )
     if bad.get("isError") is not True:
         raise CheckFailed(
-            "get_passage(chunk_id='no-such-chunk#9') must be an isError result, not "
-            f"{_text(bad)[:120]!r}: run the lookup through service.run(...), which turns "
-            "UnknownDocumentError into a ToolError"
+            say(
+                "get_passage(chunk_id='no-such-chunk#9') must be an isError result, not "
+                f"{_text(bad)[:120]!r}: run the lookup through service.run(...), which turns "
+                "UnknownDocumentError into a ToolError",
+                "get_passage(chunk_id='no-such-chunk#9') 的结果必须是 isError，而不是 "
+                f"{_text(bad)[:120]!r}：通过 service.run(...) 去查，它会把 "
+                "UnknownDocumentError 变成 ToolError",
+            )
         )
-    passed("an MCP client lists get_passage as read-only, reads a passage, and gets isError for a bad id")
+    passed(
+        say(
+            "an MCP client lists get_passage as read-only, reads a passage, and gets isError for a bad id",
+            "MCP 客户端看到 get_passage 标为只读，能读出一个片段，遇到错误的 id 得到 isError",
+        )
+    )

@@ -78,3 +78,17 @@ def test_a_server_that_is_down_gives_a_clean_error_item(client):
 def test_only_servers_on_this_machine_are_reached(client):
     with pytest.raises(openai.BadRequestError, match="only MCP servers on this machine"):
         client.responses.create(model="wirelab-offline", input=ASK, tools=[_mcp("http://192.0.2.1/mcp")])
+
+
+def test_an_approval_passed_back_as_explicit_items_runs_the_call(client, notes_url):
+    tools = [_mcp(notes_url, "always")]
+    first = client.responses.create(model="wirelab-offline", input=ASK, tools=tools, store=False)
+    items = [{"role": "user", "content": ASK}, *[item.model_dump(exclude_none=True) for item in first.output]]
+    approve = {"type": "mcp_approval_response", "approval_request_id": first.output[1].id, "approve": True}
+    second = client.responses.create(
+        model="wirelab-offline", input=[*items, approve], tools=tools, store=False
+    )
+    assert [item.type for item in second.output] == ["mcp_call", "message"]
+    with pytest.raises(openai.BadRequestError, match="No approval request found"):
+        lost = {**approve, "approval_request_id": "mcpr_lost"}
+        client.responses.create(model="wirelab-offline", input=[*items, lost], tools=tools, store=False)

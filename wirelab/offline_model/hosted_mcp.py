@@ -250,14 +250,15 @@ def _answer_approvals(
     turn: Turn, body: dict[str, Any], known: dict[str, dict[str, Any]], by_tool: dict[str, McpServer]
 ) -> None:
     """Run each approved call (an `mcp_call` item); a refusal reaches the model as an error."""
+    given = [i for i in _input_items(body) if i.get("type") == "mcp_approval_request"]
     requests = {
         **known,
-        **{i["id"]: i for i in _input_items(body) if i.get("type") == "mcp_approval_request"},
+        **{i["id"]: i for i in given if all(isinstance(i.get(k), str) for k in ("id", "name", "arguments"))},
     }
     for k, item in enumerate(_input_items(body)):
         if item.get("type") != "mcp_approval_response":
             continue
-        request = requests.get(item.get("approval_request_id"))
+        request = requests.get(str(item.get("approval_request_id")))
         if request is None:
             raise invalid(
                 f"input[{k}].approval_request_id",
@@ -267,5 +268,6 @@ def _answer_approvals(
         if item.get("approve") is True and server is not None:
             turn.run_call(server, request["name"], request["arguments"], request["id"])
         else:
-            reason = item.get("reason") or "the user did not approve this call"
+            reason = item.get("reason") if isinstance(item.get("reason"), str) else None
+            reason = reason or "the user did not approve this call"
             turn.answer(request["name"], request["arguments"], json.dumps({"error": reason}))

@@ -63,4 +63,5 @@ class LearnerAuthenticator(LocalAuthenticator, SharedPasswordAuthenticator):
         with contextlib.suppress(KeyError):  # no such account yet: LocalAuthenticator creates it
             check_learner_account(user.name, Path(self.homes))
         await super().add_user(user)
-        check_learner_account(user.name, Path(self.homes))
+        account = check_learner_account(user.name, Path(self.homes))
+        Path(account.pw_dir).chmod(0o700)  # private even where useradd does not know HOME_MODE

@@ -79,3 +79,45 @@ def test_streaming_sends_each_call_whole(url):
     parts = [part for chunk in chunks for part in chunk["candidates"][0]["content"]["parts"]]
     assert [part["functionCall"]["args"] for part in parts] == [{"city": "Paris"}, {"city": "Tokyo"}]
     assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"
+
+
+def test_the_real_google_genai_client_runs_a_round_trip_and_streams(server):
+    from google import genai
+    from google.genai import errors, types
+
+    options = types.HttpOptions(base_url=server.base_url.removesuffix("/v1"), api_version="v1beta")
+    gemini = genai.Client(api_key="offline", http_options=options)
+    declaration = types.FunctionDeclaration(
+        name="get_weather",
+        description="Current weather for a city.",
+        parameters=types.Schema(
+            type="OBJECT", properties={"city": types.Schema(type="STRING")}, required=["city"]
+        ),
+    )
+    manual = types.AutomaticFunctionCallingConfig(disable=True)
+    config = types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=[declaration])], automatic_function_calling=manual
+    )
+    question = types.Content(
+        role="user", parts=[types.Part(text="What is the weather in Paris and in Tokyo?")]
+    )
+    reply = gemini.models.generate_content(model="wirelab-offline", contents=[question], config=config)
+    assert [call.args for call in reply.function_calls] == [{"city": "Paris"}, {"city": "Tokyo"}]
+    answers = [
+        types.Part.from_function_response(
+            name=call.name, response={"temp_c": 18 if call.args["city"] == "Paris" else 24}
+        )
+        for call in reply.function_calls
+    ]
+    contents = [question, reply.candidates[0].content, types.Content(role="user", parts=answers)]
+    final = gemini.models.generate_content(model="wirelab-offline", contents=contents, config=config)
+    assert "18" in final.text and "24" in final.text
+    streamed = gemini.models.generate_content_stream(
+        model="wirelab-offline", contents=[question], config=config
+    )
+    assert [call.args["city"] for chunk in streamed for call in chunk.function_calls or []] == [
+        "Paris",
+        "Tokyo",
+    ]
+    with pytest.raises(errors.ClientError, match="number of function response parts"):
+        gemini.models.generate_content(model="wirelab-offline", contents=contents[:2], config=config)

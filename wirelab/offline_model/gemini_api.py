@@ -12,8 +12,10 @@ by name, in order, or by `id` when a call carries one. An error result is a
 may be upper case, as in OpenAPI); `toolConfig.functionCallingConfig.mode` is
 AUTO, ANY (with `allowedFunctionNames`) or NONE. `chunks` cuts a reply for
 `:streamGenerateContent?alt=sse`: text a word at a time, each call whole.
-Left out: every other part kind (inline data, files, code execution), safety
-ratings, candidate counts above 1. Errors have Google's shape (`error_body`).
+The real `google-genai` client talks to it with
+`HttpOptions(base_url="http://127.0.0.1:PORT", api_version="v1beta")`. Left out: every
+other part kind (inline data, files, code execution), safety ratings, candidate counts
+above 1. Errors have Google's shape (`error_body`).
 """
 
 from __future__ import annotations

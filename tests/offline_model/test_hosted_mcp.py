@@ -92,3 +92,17 @@ def test_an_approval_passed_back_as_explicit_items_runs_the_call(client, notes_u
     with pytest.raises(openai.BadRequestError, match="No approval request found"):
         lost = {**approve, "approval_request_id": "mcpr_lost"}
         client.responses.create(model="wirelab-offline", input=[*items, lost], tools=tools, store=False)
+
+
+def test_a_streamed_response_sends_the_mcp_events(client, notes_url):
+    with client.responses.stream(model="wirelab-offline", input=ASK, tools=[_mcp(notes_url)]) as stream:
+        kinds = [event.type for event in stream]
+        final = stream.get_final_response()
+    for kind in (
+        "response.mcp_list_tools.completed",
+        "response.mcp_call.in_progress",
+        "response.mcp_call_arguments.done",
+        "response.mcp_call.completed",
+    ):
+        assert kind in kinds
+    assert [item.type for item in final.output] == ["mcp_list_tools", "mcp_call", "message"]

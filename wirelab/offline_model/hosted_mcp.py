@@ -14,8 +14,9 @@ request answers it with `{"type": "mcp_approval_response", "approval_request_id"
 "approve": true}` (a refusal reaches the model as an error). A server that
 cannot be reached gives an `mcp_list_tools` item with an `error`, and the model
 answers without it. Only servers on this machine are reached (127.0.0.1,
-localhost, ::1). Left out: `headers` and `authorization` sent on, connectors,
-the `mcp_*` streaming events (items stream as `output_item.added` / `.done`).
+localhost, ::1); streamed, the items come with their `response.mcp_list_tools.*`
+and `response.mcp_call*` events (`responses_api.events`). Left out: `headers` and
+`authorization` sent on, connectors.
 """
 
 from __future__ import annotations

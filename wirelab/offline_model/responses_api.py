@@ -463,6 +463,9 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
             "item_id": item["id"],
             "arguments": text,
         }
+    elif item["type"] in ("mcp_call", "mcp_list_tools"):
+        yield from _mcp_events(index, item)
+        return
     elif item["type"] == "message":
         yield {
             "type": "response.output_item.added",
@@ -473,6 +476,25 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
     else:
         yield {"type": "response.output_item.added", **where, "item": item}
     yield {"type": "response.output_item.done", **where, "item": item}
+
+
+def _mcp_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A hosted MCP item's events: added, in progress, (a call's arguments), completed or failed, done."""
+    kind, where = item["type"], {"output_index": index, "item_id": item["id"]}
+    started = {**item, "arguments": "", "output": None, "error": None} if kind == "mcp_call" else item
+    yield {"type": "response.output_item.added", "output_index": index, "item": started}
+    yield {"type": f"response.{kind}.in_progress", **where}
+    if kind == "mcp_call":
+        text = item["arguments"]
+        for start in range(0, len(text), FRAGMENT):
+            yield {
+                "type": "response.mcp_call_arguments.delta",
+                **where,
+                "delta": text[start : start + FRAGMENT],
+            }
+        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": text}
+    yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **where}
+    yield {"type": "response.output_item.done", "output_index": index, "item": item}
 
 
 def _text_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -6,6 +6,7 @@ import re
 from typing import Any, Literal
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
+from wirelab.edition import say
 from wirelab.evals import Case, accuracy, evaluate
 from wirelab.examples import vague_copy
 from wirelab.tools import ToolRegistry, function_schema
@@ -99,78 +100,143 @@ def check_schema_of(schema_of: Any) -> None:
         try:
             got = schema_of(fn)
         except NotImplementedError as e:
-            raise CheckFailed(f"schema_of is not written yet. Hint: {e}") from None
+            raise CheckFailed(
+                say(f"schema_of is not written yet. Hint: {e}", f"schema_of 还没有写。提示：{e}")
+            ) from None
         except Exception as e:
             raise CheckFailed(
-                f"schema_of({fn.__name__}) raised {type(e).__name__}: {e}. Its hints include "
-                "X | None (just X's schema), Literal[...] (an enum) and list[X] (an array of X)"
+                say(
+                    f"schema_of({fn.__name__}) raised {type(e).__name__}: {e}. Its hints include "
+                    "X | None (just X's schema), Literal[...] (an enum) and list[X] (an array of X)",
+                    f"schema_of({fn.__name__}) 抛出了 {type(e).__name__}：{e}。它的类型注解里有 "
+                    "X | None（就是 X 的 schema）、Literal[...]（一个 enum）和 list[X]（元素为 X 的 array）",
+                )
             ) from None
         want = function_schema(fn)
-        expect(isinstance(got, dict), f"schema_of({fn.__name__}) returned {got!r}: return a dict")
+        expect(
+            isinstance(got, dict),
+            say(
+                f"schema_of({fn.__name__}) returned {got!r}: return a dict",
+                f"schema_of({fn.__name__}) 返回了 {got!r}：应当返回一个 dict",
+            ),
+        )
         for key in ("type", "required", "additionalProperties"):
             expect(
                 got.get(key) == want[key],
-                f"schema_of({fn.__name__})[{key!r}] is {got.get(key)!r}, expected {want[key]!r}" + _why(key),
+                say(
+                    f"schema_of({fn.__name__})[{key!r}] is {got.get(key)!r}, expected {want[key]!r}",
+                    f"schema_of({fn.__name__})[{key!r}] 是 {got.get(key)!r}，应为 {want[key]!r}",
+                )
+                + _why(key),
             )
         expect(
             list(got.get("properties", {})) == list(want["properties"]),
-            f"schema_of({fn.__name__}) has properties {list(got.get('properties', {}))}: one per "
-            f"parameter, in order: {list(want['properties'])}",
+            say(
+                f"schema_of({fn.__name__}) has properties {list(got.get('properties', {}))}: one per "
+                f"parameter, in order: {list(want['properties'])}",
+                f"schema_of({fn.__name__}) 的 properties 是 {list(got.get('properties', {}))}："
+                f"每个参数一个，按顺序应为 {list(want['properties'])}",
+            ),
         )
         for name, prop in want["properties"].items():
             expect(
                 got["properties"][name] == prop,
-                f"schema_of({fn.__name__}) property {name!r} is "
-                f"{got['properties'][name]}, expected {prop}" + _hint(got["properties"][name], prop),
+                say(
+                    f"schema_of({fn.__name__}) property {name!r} is "
+                    f"{got['properties'][name]}, expected {prop}",
+                    f"schema_of({fn.__name__}) 的属性 {name!r} 是 {got['properties'][name]}，应为 {prop}",
+                )
+                + _hint(got["properties"][name], prop),
             )
-    passed("schema_of agrees with wirelab.tools.function_schema on types, enums, defaults and descriptions")
+    passed(
+        say(
+            "schema_of agrees with wirelab.tools.function_schema on types, enums, defaults and descriptions",
+            "schema_of 在类型、enum、默认值和描述上都与 wirelab.tools.function_schema 一致",
+        )
+    )
 
 
 def _why(key: str) -> str:
     return {
-        "required": ": a parameter is required when it has no default",
-        "additionalProperties": ": set it to False so the model cannot invent parameters",
-        "type": ': the parameters schema is always {"type": "object", ...}',
+        "required": say(": a parameter is required when it has no default", "：没有默认值的参数就是必填的"),
+        "additionalProperties": say(
+            ": set it to False so the model cannot invent parameters", "：设为 False，模型就不能编造参数"
+        ),
+        "type": say(
+            ': the parameters schema is always {"type": "object", ...}',
+            '：parameters 的 schema 总是 {"type": "object", ...}',
+        ),
     }[key]
 
 
 def _hint(got: Any, prop: dict[str, Any]) -> str:
     got = got if isinstance(got, dict) else {}
     if "enum" in prop and got.get("enum") != prop["enum"]:
-        return " (a Literal becomes an enum of its values)"
+        return say(" (a Literal becomes an enum of its values)", "（Literal 变成由它的取值组成的 enum）")
     if prop.get("type") == "array" and got.get("items") != prop.get("items"):
-        return " (list[str] is an array whose items are strings)"
+        return say(" (list[str] is an array whose items are strings)", "（list[str] 是元素为字符串的 array）")
     if got.get("default") != prop.get("default"):
-        return " (record the default, unless it is None; X | None is just X's schema, optional)"
+        return say(
+            " (record the default, unless it is None; X | None is just X's schema, optional)",
+            "（记下默认值，除非它是 None；X | None 就是 X 的 schema，只是可选）",
+        )
     if got.get("type") != prop.get("type"):
-        return " (str, int, float, bool are string, integer, number, boolean)"
-    return " (the description comes from the docstring's Args: section)"
+        return say(
+            " (str, int, float, bool are string, integer, number, boolean)",
+            "（str、int、float、bool 分别对应 string、integer、number、boolean）",
+        )
+    return say(
+        " (the description comes from the docstring's Args: section)",
+        "（description 取自 docstring 的 Args: 部分）",
+    )
 
 
 @exercise
 def check_better_tools(describe_better: Any, llm: Any, model: str) -> None:
     baseline = accuracy(evaluate(llm, model, VAGUE, CASES))
     better = attempt(describe_better)
-    expect(isinstance(better, ToolRegistry), f"better is a {type(better).__name__}: return a ToolRegistry")
+    expect(
+        isinstance(better, ToolRegistry),
+        say(
+            f"better is a {type(better).__name__}: return a ToolRegistry",
+            f"better 是 {type(better).__name__}：应当返回 ToolRegistry",
+        ),
+    )
     functions = sorted(t.function.__name__ for t in better)
     expect(
         functions == ["book_hotel", "rent_car", "search_flights"],
-        f"better holds {functions}: "
-        "describe the same three functions, book_hotel, search_flights and rent_car",
+        say(
+            f"better holds {functions}: "
+            "describe the same three functions, book_hotel, search_flights and rent_car",
+            f"better 里是 {functions}：要描述的是同样这三个函数：book_hotel、search_flights 和 rent_car",
+        ),
     )
     outcomes = attempt(evaluate, llm, model, better, CASES)
     score = accuracy(outcomes)
     missed = [f"{o.case.request!r} -> {o.called}({dict(o.arguments)})" for o in outcomes if not o.ok]
     if score < 5 / 6:
         raise CheckFailed(
-            f"accuracy {score:.0%} (vague: {baseline:.0%}); missed: {missed[0]}. Use the "
-            "words users use in the name and the description (hotel, flight, car, rent…)"
+            say(
+                f"accuracy {score:.0%} (vague: {baseline:.0%}); missed: {missed[0]}. Use the "
+                "words users use in the name and the description (hotel, flight, car, rent…)",
+                f"准确率 {score:.0%}（含糊的描述：{baseline:.0%}）；答错的：{missed[0]}。"
+                "在名称和描述里用用户会说的词（hotel、flight、car、rent…）",
+            )
         )
     for t in better:
         expect(
             re.search(r"side effect|books|reserv|charge", t.description, re.I) is not None
             or t.function is search_flights,
-            f"{t.name}'s description does not say what it changes: state the side effect "
-            "(e.g. 'Side effect: reserves and charges the room.')",
+            say(
+                f"{t.name}'s description does not say what it changes: state the side effect "
+                "(e.g. 'Side effect: reserves and charges the room.')",
+                f"{t.name} 的描述没有说它会改变什么：要写明副作用"
+                "（例如 'Side effect: reserves and charges the room.'）",
+            ),
         )
-    passed(f"accuracy {baseline:.0%} with the vague descriptions, {score:.0%} with yours")
+    passed(
+        say(
+            f"accuracy {baseline:.0%} with the vague descriptions, {score:.0%} with yours",
+            f"含糊的描述准确率为 {baseline:.0%}，你的描述为 {score:.0%}",
+        )
+    )

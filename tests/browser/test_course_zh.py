@@ -81,6 +81,9 @@ def test_course_zh_opens_the_chinese_lesson_00_with_the_ui_in_chinese(course_zh)
     assert lab[""]["language"] == "zh-CN" and lab["File Browser"] == ["文件管理器"]
     launched = Path(f"/proc/{server.pid}/cmdline").read_text().split("\0")  # `course` execs jupyter lab
     assert f"--LabApp.default_url=/lab/tree/{LESSON}" in launched, launched
+    # a workspace of its own: the English edition's open tabs are not restored beside the Chinese
+    workspaces = [arg for arg in launched if arg.startswith("--LabApp.workspaces_dir=")]
+    assert workspaces and "course-zh" in workspaces[0], launched
     assert httpx2.get(f"{base}/lab/tree/{LESSON}", params=auth).status_code == 200
 
 

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from classroom.hub import learner_python
-from tests.classroom.test_z2jh_config import DOC, config_yaml, exchange_ids
+from tests.classroom.test_z2jh_config import DOC, config_yaml, exchange_ids, post_start_script
 
 ROOT = Path(__file__).resolve().parents[2]
 EXCHANGE = "/srv/nbgrader/exchange"
@@ -95,7 +95,10 @@ def exchange_run(root):
             os.chown(path / "nbgrader_config.py", uid, gid)
             return path
 
-        def run(args: list[str], cwd: Path, uid: int, gid: int, groups: str, user: str = "") -> str:
+        def run(
+            args: list[str], cwd: Path, uid: int, gid: int, groups: str, user: str = "", program: str = ""
+        ) -> str:
+            """Run `program` (the Python) with `args` in `cwd` as `uid`; its output. Fails if it fails."""
             env = {
                 "HOME": str(cwd),
                 "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}",
@@ -105,7 +108,11 @@ def exchange_run(root):
             }
             ids_ = [f"--reuid={uid}", f"--regid={gid}", f"--groups={groups}" if groups else "--clear-groups"]
             done = subprocess.run(
-                ["setpriv", *ids_, str(python), *args], cwd=cwd, env=env, capture_output=True, text=True
+                ["setpriv", *ids_, program or str(python), *args],
+                cwd=cwd,
+                env=env,
+                capture_output=True,
+                text=True,
             )
             assert done.returncode == 0, done.stdout + done.stderr
             return done.stdout
@@ -126,11 +133,25 @@ def exchange_run(root):
         (notebook,) = (exchange / COURSE / "outbound" / "lab02").glob("*.ipynb")
         attempts = run(["-c", ATTEMPTS, str(exchange), COURSE, str(notebook)], **learners["bo"])
         run(["-m", "nbgrader", "collect", "lab02"], **as_grader)
+        # the pods' postStart hook, in the grader's pod: the image's copy belongs to jovyan
+        copy = tmp / "srv" / "tools-on-the-wire"
+        git = ["git", "-c", "user.name=course", "-c", "user.email=course@localhost"]
+        subprocess.run([*git, "init", "-q", "-b", "main", str(copy)], check=True)
+        (copy / "README.md").write_text("the course\n")
+        subprocess.run([*git, "-C", str(copy), "add", "-A"], check=True)
+        subprocess.run([*git, "-C", str(copy), "commit", "-q", "-m", "the course"], check=True)
+        subprocess.run(["chown", "-R", f"{jovyan.pw_uid}:{jovyan.pw_gid}", str(tmp / "srv")], check=True)
+        hook = post_start_script().replace("/srv/tools-on-the-wire", str(copy))
+        hook = hook.replace("/home/jovyan", str(grader))
+        for _ in range(2):  # the first start clones, a restart pulls
+            run(["-c", hook], **as_grader, program="sh")
         yield {
             "attempts": json.loads(attempts),
             "collected": sorted(p.name for p in (grader / "submitted").iterdir()),
             "inbound": sorted(p.name.split("+")[0] for p in (exchange / COURSE / "inbound").iterdir()),
             "grader_uid": grader_uid,
+            "grader's copy": (grader / "tools-on-the-wire" / "README.md").read_text(),
+            "grader's git config": (grader / ".gitconfig").read_text(),
         }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -157,3 +178,8 @@ def test_a_learner_cannot_list_submissions_or_change_the_course(exchange_run):
         "rename the course": "PermissionError",
         "replace its inbound": "PermissionError",
     }
+
+
+def test_the_postStart_hook_gives_the_grader_a_copy_of_the_course_they_do_not_own(exchange_run):
+    assert exchange_run["grader's copy"] == "the course\n"
+    assert exchange_run["grader's git config"].count("directory = ") == 1  # once, after two starts

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import re
 import secrets
+import shlex
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -226,15 +227,27 @@ def test_the_kubespawner_trait_list_names_its_source_and_holds_the_traits_the_ch
     assert not KUBESPAWNER_OWN & {"notebook_dir", "default_url"}  # Spawner's, inherited: not listed
 
 
+def post_start_script() -> str:
+    """The shell script of the pods' postStart hook."""
+    command = config_yaml()["singleuser"]["lifecycleHooks"]["postStart"]["exec"]["command"]
+    assert command[:2] == ["sh", "-c"] and len(command) == 3
+    return command[2]
+
+
+def post_start_gitpuller() -> list[str]:
+    """The gitpuller command the hook ends with, as words."""
+    return shlex.split(post_start_script().rsplit("exec ", 1)[1])
+
+
 def test_learners_work_in_their_persistent_home_and_get_their_copy_there():
     config = config_yaml()
     single = config["singleuser"]
     home = single["storage"].get("homeMountPath", HOME)
     # repo2docker's WORKDIR is the image's copy (--target-repo-dir), outside the persistent volume
     assert config["hub"]["config"]["KubeSpawner"]["working_dir"] == home
-    command = single["lifecycleHooks"]["postStart"]["exec"]["command"]
-    assert command[:2] == ["gitpuller", "file:///srv/tools-on-the-wire"]
-    target = PurePosixPath(command[-1])
+    gitpuller = post_start_gitpuller()
+    assert gitpuller[:2] == ["gitpuller", "file:///srv/tools-on-the-wire"]
+    target = PurePosixPath(gitpuller[-1])
     assert target.is_absolute() and target.parent == PurePosixPath(home)
     assert "--target-repo-dir /srv/tools-on-the-wire" in DOC  # the image's copy, where repo2docker puts it
 

@@ -79,3 +79,21 @@ def test_a_messages_body_of_any_shape_is_answered_or_refused(messages, tools, ch
 def test_a_gemini_body_of_any_shape_is_answered_or_refused(contents, tools, config):
     body = {"contents": contents, "tools": tools, "toolConfig": config, "systemInstruction": config}
     _answers_or_refuses(lambda b: gemini_api.generate("wirelab-offline", b), body)
+
+
+def test_a_body_that_is_not_json_gets_each_apis_error_shape(server):
+    import httpx2
+
+    root = server.base_url.removesuffix("/v1")
+    shapes = {
+        "/v1/responses": lambda body: set(body["error"]) == {"message", "type", "param", "code"},
+        "/v1/messages": lambda body: (
+            body["type"] == "error" and body["error"]["type"] == "invalid_request_error"
+        ),
+        "/v1beta/models/wirelab-offline:generateContent": lambda body: (
+            body["error"]["status"] == "INVALID_ARGUMENT"
+        ),
+    }
+    for path, shaped in shapes.items():
+        reply = httpx2.post(root + path, content=b"{not json", headers={"content-type": "application/json"})
+        assert reply.status_code == 400 and shaped(reply.json()), (path, reply.text)

@@ -18,6 +18,7 @@ from typing import Any
 
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.check.lesson07 import attempt_case
+from wirelab.edition import say
 from wirelab.jsonrpc import INVALID_PARAMS, JsonRpcError
 from wirelab.mcp.protocol import LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
 from wirelab.mcp.server import Server
@@ -62,35 +63,67 @@ def _outcome(handler: Any, params: dict[str, Any], why: str) -> tuple[Any, JsonR
 def check_initialize(initialize: Any) -> None:
     for asked in ASKED:
         result = attempt(initialize, {"protocolVersion": asked, **CLIENT})
-        expect(isinstance(result, dict), f"initialize returned {result!r}: return the result object")
+        expect(
+            isinstance(result, dict),
+            say(
+                f"initialize returned {result!r}: return the result object",
+                f"initialize 返回了 {result!r}：应当返回 result 对象",
+            ),
+        )
         want = _package_version(asked)
         expect(
             result.get("protocolVersion") == want,
-            f"a client asking for {asked!r} got {result.get('protocolVersion')!r}, expected "
-            f"{want!r}: answer the client's version when it is in SUPPORTED_VERSIONS, else "
-            f"the latest ({LATEST_VERSION})",
+            say(
+                f"a client asking for {asked!r} got {result.get('protocolVersion')!r}, expected "
+                f"{want!r}: answer the client's version when it is in SUPPORTED_VERSIONS, else "
+                f"the latest ({LATEST_VERSION})",
+                f"客户端请求 {asked!r}，得到的是 {result.get('protocolVersion')!r}，应为 "
+                f"{want!r}：客户端的版本在 SUPPORTED_VERSIONS 中就用它，否则用最新版（{LATEST_VERSION}）",
+            ),
         )
         expect(
             isinstance(result.get("capabilities"), dict) and "tools" in result["capabilities"],
-            f"initialize returned capabilities {result.get('capabilities')!r}: a server with "
-            'tools declares {"tools": {}} so the client knows it may call tools/list',
+            say(
+                f"initialize returned capabilities {result.get('capabilities')!r}: a server with "
+                'tools declares {"tools": {}} so the client knows it may call tools/list',
+                f"initialize 返回的 capabilities 是 {result.get('capabilities')!r}："
+                '有工具的服务器要声明 {"tools": {}}，客户端才知道可以调用 tools/list',
+            ),
         )
         info = result.get("serverInfo")
         expect(
             isinstance(info, dict) and {"name", "version"} <= info.keys(),
-            f'initialize returned serverInfo {info!r}: give {{"name": ..., "version": ...}}',
+            say(
+                f'initialize returned serverInfo {info!r}: give {{"name": ..., "version": ...}}',
+                f'initialize 返回的 serverInfo 是 {info!r}：应当给出 {{"name": ..., "version": ...}}',
+            ),
         )
     for params in ({**CLIENT}, {"protocolVersion": 20251125, **CLIENT}):
         _, error = _outcome(
-            initialize, params, "no protocolVersion string: raise JsonRpcError(INVALID_PARAMS, ...)"
+            initialize,
+            params,
+            say(
+                "no protocolVersion string: raise JsonRpcError(INVALID_PARAMS, ...)",
+                "没有 protocolVersion 字符串：应当 raise JsonRpcError(INVALID_PARAMS, ...)",
+            ),
         )
         expect(
             error is not None and error.code == INVALID_PARAMS,
-            f"initialize({json.dumps(params)}) must raise JsonRpcError(INVALID_PARAMS, ...): "
-            'without a "protocolVersion" string there is nothing to negotiate'
-            + (f" (it raised code {error.code})" if error else ""),
+            say(
+                f"initialize({json.dumps(params)}) must raise JsonRpcError(INVALID_PARAMS, ...): "
+                'without a "protocolVersion" string there is nothing to negotiate'
+                + (f" (it raised code {error.code})" if error else ""),
+                f"initialize({json.dumps(params)}) 必须 raise JsonRpcError(INVALID_PARAMS, ...)："
+                '没有 "protocolVersion" 字符串就无从协商'
+                + (f"（它抛出的 code 是 {error.code}）" if error else ""),
+            ),
         )
-    passed("initialize answers the client's version when supported, else the latest; no version: -32602")
+    passed(
+        say(
+            "initialize answers the client's version when supported, else the latest; no version: -32602",
+            "initialize 支持客户端的版本就用它回答，否则回答最新版；没有版本：-32602",
+        )
+    )
 
 
 def _text(result: dict[str, Any]) -> str:
@@ -102,19 +135,24 @@ def _text(result: dict[str, Any]) -> str:
             isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
             for b in content
         ),
-        f'call_tool returned {result!r}: content is a list of blocks such as {{"type": "text", "text": "5"}}',
+        say(
+            f"call_tool returned {result!r}: "
+            'content is a list of blocks such as {"type": "text", "text": "5"}',
+            f"call_tool 返回了 {result!r}："
+            'content 是由内容块组成的列表，例如 {"type": "text", "text": "5"}',
+        ),
     )
     return " ".join(b["text"] for b in content)
 
 
-# arguments, what the error text must name, why
+# arguments, what the error text must name, why (English, Chinese)
 INVALID = [
-    ({"a": "two", "b": 3}, "a", '"a" is a string, not an integer'),
-    ({"a": 2}, "b", '"b" is missing'),
-    ({}, "a", "both arguments are missing"),
-    ({"a": True, "b": 1}, "a", "true is a boolean, not an integer"),
-    ({"a": 1, "b": 2, "c": 3}, "c", 'the schema allows no argument "c"'),
-    ({"a": 1.5, "b": 2}, "a", "1.5 is not an integer"),
+    ({"a": "two", "b": 3}, "a", ('"a" is a string, not an integer', '"a" 是字符串，不是整数')),
+    ({"a": 2}, "b", ('"b" is missing', '缺少 "b"')),
+    ({}, "a", ("both arguments are missing", "两个参数都缺了")),
+    ({"a": True, "b": 1}, "a", ("true is a boolean, not an integer", "true 是布尔值，不是整数")),
+    ({"a": 1, "b": 2, "c": 3}, "c", ('the schema allows no argument "c"', 'schema 不允许参数 "c"')),
+    ({"a": 1.5, "b": 2}, "a", ("1.5 is not an integer", "1.5 不是整数")),
 ]
 
 
@@ -123,35 +161,68 @@ def check_call_tool(call_tool: Any) -> None:
     good = attempt(call_tool, {"name": "add", "arguments": {"a": 2, "b": 3}})
     expect(
         isinstance(good, dict) and _text(good) == "5" and not good.get("isError"),
-        f"call_tool(add 2 + 3) returned {good!r}: expected "
-        '{"content": [{"type": "text", "text": "5"}]} without isError',
+        say(
+            f"call_tool(add 2 + 3) returned {good!r}: expected "
+            '{"content": [{"type": "text", "text": "5"}]} without isError',
+            f"call_tool(add 2 + 3) 返回了 {good!r}：应为 "
+            '{"content": [{"type": "text", "text": "5"}]}，且不带 isError',
+        ),
     )
-    for arguments, field, why in INVALID:
+    for arguments, field, (why_en, why_zh) in INVALID:
+        why = say(why_en, why_zh)
         got, error = _outcome(call_tool, {"name": "add", "arguments": arguments}, why)
         expect(
             error is None,
-            f"call_tool with arguments {json.dumps(arguments)} raised {error}: "
-            f'{why}, but bad arguments are a tool result with "isError": true, not a protocol '
-            "error: the model must see the problem to correct its call",
+            say(
+                f"call_tool with arguments {json.dumps(arguments)} raised {error}: "
+                f'{why}, but bad arguments are a tool result with "isError": true, not a protocol '
+                "error: the model must see the problem to correct its call",
+                f"参数为 {json.dumps(arguments)} 时 call_tool "
+                f"抛出了 code 为 {error.code if error else None} 的 JsonRpcError："
+                f'{why}，但参数有误应当是带 "isError": true 的工具结果，而不是协议错误：'
+                "模型必须看到问题，才能改正它的调用",
+            ),
         )
         expect(
             isinstance(got, dict) and got.get("isError") is True,
-            f"call_tool with arguments {json.dumps(arguments)} returned {got!r}: {why}, so "
-            'return a result with "isError": true (not a protocol error) that the model can read',
+            say(
+                f"call_tool with arguments {json.dumps(arguments)} returned {got!r}: {why}, so "
+                'return a result with "isError": true (not a protocol error) that the model can read',
+                f"参数为 {json.dumps(arguments)} 时 call_tool 返回了 {got!r}：{why}，所以"
+                '应当返回模型读得到的、带 "isError": true 的结果（而不是协议错误）',
+            ),
         )
         expect(
             field in _text(got),
-            f"the isError text for arguments {json.dumps(arguments)} was "
-            f"{_text(got)!r}: name what is wrong ({why}); argument_problems gives the lines",
+            say(
+                f"the isError text for arguments {json.dumps(arguments)} was "
+                f"{_text(got)!r}: name what is wrong ({why}); argument_problems gives the lines",
+                f"参数为 {json.dumps(arguments)} 时 isError 的文本是 "
+                f"{_text(got)!r}：要说出哪里不对（{why}）；argument_problems 会给出这些行",
+            ),
         )
-    _, error = _outcome(call_tool, {"name": "divide", "arguments": {"a": 1, "b": 2}}, "no tool divide")
+    _, error = _outcome(
+        call_tool,
+        {"name": "divide", "arguments": {"a": 1, "b": 2}},
+        say("no tool divide", "没有 divide 这个工具"),
+    )
     expect(
         error is not None and error.code == INVALID_PARAMS,
-        "call_tool for the unknown tool 'divide' must raise JsonRpcError(INVALID_PARAMS, ...): "
-        "an unknown tool is a protocol error, no change of arguments can fix it"
-        + (f" (it raised code {error.code})" if error else ""),
+        say(
+            "call_tool for the unknown tool 'divide' must raise JsonRpcError(INVALID_PARAMS, ...): "
+            "an unknown tool is a protocol error, no change of arguments can fix it"
+            + (f" (it raised code {error.code})" if error else ""),
+            "对未知工具 'divide'，call_tool 必须 raise JsonRpcError(INVALID_PARAMS, ...)："
+            "未知工具是协议错误，怎么改参数都修不好"
+            + (f"（它抛出的 code 是 {error.code}）" if error else ""),
+        ),
     )
-    passed("call_tool adds, reports bad arguments as isError results, and refuses unknown tools")
+    passed(
+        say(
+            "call_tool adds, reports bad arguments as isError results, and refuses unknown tools",
+            "call_tool 能做加法，把错误参数报告为 isError 结果，并拒绝未知工具",
+        )
+    )
 
 
 # --- the stdio loop ---------------------------------------------------------------
@@ -213,13 +284,21 @@ def _expect_answer(wire: _Wire, seen: list[str], request: str, id: int) -> dict[
     if line is None:
         expect(
             any(line.strip() == request for line in seen),
-            f"no answer within {ANSWER_WITHIN_S:.0f} s, and the request was not even read: read stdin "
-            "line by line (`for line in stdin`), not stdin.read(), which waits for the end of input",
+            say(
+                f"no answer within {ANSWER_WITHIN_S:.0f} s, and the request was not even read: read stdin "
+                "line by line (`for line in stdin`), not stdin.read(), which waits for the end of input",
+                f"{ANSWER_WITHIN_S:.0f} 秒内没有回答，请求甚至没有被读取：要逐行读 stdin"
+                "（`for line in stdin`），不要用 stdin.read()，它会一直等到输入结束",
+            ),
         )
         expect(
             False,
-            f"the request was read, but no answer came out of the pipe within {ANSWER_WITHIN_S:.0f} s: "
-            "flush stdout after each message (a pipe's writes wait in a buffer until flushed)",
+            say(
+                f"the request was read, but no answer came out of the pipe within {ANSWER_WITHIN_S:.0f} s: "
+                "flush stdout after each message (a pipe's writes wait in a buffer until flushed)",
+                f"请求已被读取，但 {ANSWER_WITHIN_S:.0f} 秒内管道里没有出来回答："
+                "每条消息之后都要 flush stdout（写入管道的内容在 flush 之前一直待在缓冲区里）",
+            ),
         )
     try:
         response = json.loads(line)
@@ -227,15 +306,28 @@ def _expect_answer(wire: _Wire, seen: list[str], request: str, id: int) -> dict[
         response = None
     expect(
         response is not None or line.strip() != "null",
-        "stdout carried a `null` line: answer(line) returns None for a notification, which gets "
-        "no answer at all, not even null",
+        say(
+            "stdout carried a `null` line: answer(line) returns None for a notification, which gets "
+            "no answer at all, not even null",
+            "stdout 上出现了一行 `null`：对通知 answer(line) 返回 None，通知完全不需要回答，连 null 也不要",
+        ),
     )
     expect(
         isinstance(response, dict) and response.get("jsonrpc") == "2.0",
-        f"stdout carried {line!r}, which is not one JSON-RPC message: stdout is the wire, so write "
-        "only json.dumps(message) there, one message per line (no indent), and log to stderr",
+        say(
+            f"stdout carried {line!r}, which is not one JSON-RPC message: stdout is the wire, so write "
+            "only json.dumps(message) there, one message per line (no indent), and log to stderr",
+            f"stdout 上出现了 {line!r}，它不是一条 JSON-RPC 消息：stdout 就是协议通道，"
+            "只能往上写 json.dumps(message)，每行一条消息（不缩进），日志写到 stderr",
+        ),
     )
-    expect(response.get("id") == id, f"the answer {response} is not the answer to request {id}")
+    expect(
+        response.get("id") == id,
+        say(
+            f"the answer {response} is not the answer to request {id}",
+            f"回答 {response} 不是对请求 {id} 的回答",
+        ),
+    )
     return response
 
 
@@ -270,23 +362,40 @@ def check_serve_stdio(serve_stdio: Any) -> None:
         _stopped(failure)
         expect(
             not server.is_alive(),
-            "serve_stdio did not return after stdin closed: stop at the end of input "
-            "(a `for line in stdin` loop ends there; readline() returns '')",
+            say(
+                "serve_stdio did not return after stdin closed: stop at the end of input "
+                "(a `for line in stdin` loop ends there; readline() returns '')",
+                "stdin 关闭后 serve_stdio 没有返回：输入结束时就要停下"
+                "（`for line in stdin` 循环到那里自然结束；readline() 会返回 ''）",
+            ),
         )
         extra = wire.next_line(0.2)
         expect(
             extra is None,
-            f"stdout carried {extra!r} after the answers: a notification gets no answer at all, "
-            "not even null, and nothing else may go to stdout",
+            say(
+                f"stdout carried {extra!r} after the answers: a notification gets no answer at all, "
+                "not even null, and nothing else may go to stdout",
+                f"回答之后 stdout 上还出现了 {extra!r}：通知完全不需要回答，连 null 也不要，"
+                "其他任何东西也不能写到 stdout",
+            ),
         )
     finally:
         wire.close()
-    passed("serve_stdio answers each line on one flushed line of its own, skips notifications, ends at EOF")
+    passed(
+        say(
+            "serve_stdio answers each line on one flushed line of its own, skips notifications, ends at EOF",
+            "serve_stdio 对每一行都用单独一行回答并及时 flush，跳过通知，遇到 EOF 就结束",
+        )
+    )
 
 
 def _stopped(failure: list[BaseException]) -> None:
     if failure:
         e = failure[0]
         if isinstance(e, NotImplementedError):
-            raise CheckFailed(f"serve_stdio is not written yet. Hint: {e}")
-        raise CheckFailed(f"serve_stdio raised {type(e).__name__}: {e}")
+            raise CheckFailed(
+                say(f"serve_stdio is not written yet. Hint: {e}", f"serve_stdio 还没有写。提示：{e}")
+            )
+        raise CheckFailed(
+            say(f"serve_stdio raised {type(e).__name__}: {e}", f"serve_stdio 抛出了 {type(e).__name__}：{e}")
+        )

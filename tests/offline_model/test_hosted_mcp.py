@@ -6,8 +6,15 @@ import openai
 import pytest
 
 from tests.conftest import free_port
+from wirelab.formats import enable_hosted_mcp
 from wirelab.mcp.example import build_server
 from wirelab.mcp.http import serve_http
+from wirelab.offline_model import hosted_mcp
+
+
+@pytest.fixture(autouse=True)
+def course_client():
+    enable_hosted_mcp()
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +113,9 @@ def test_a_streamed_response_sends_the_mcp_events(client, notes_url):
     ):
         assert kind in kinds
     assert [item.type for item in final.output] == ["mcp_list_tools", "mcp_call", "message"]
+
+
+def test_without_an_mcp_client_the_offline_model_says_how_to_get_one(client, notes_url):
+    hosted_mcp._connector.clear()
+    with pytest.raises(openai.BadRequestError, match="enable_hosted_mcp"):
+        client.responses.create(model="wirelab-offline", input=ASK, tools=[_mcp(notes_url)])

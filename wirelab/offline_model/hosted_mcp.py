@@ -4,7 +4,8 @@
             "require_approval": "never"}]
 
 For each `mcp` tool the offline model connects to `server_url` with the course's
-own client (`wirelab.mcp.http_client.connect_http`, 2025-11-25 era), lists the
+own client, which lesson 17 hands it (`use_mcp_client`, called by
+`wirelab.formats.enable_hosted_mcp()`: the offline model comes before MCP), lists the
 tools (an `mcp_list_tools` item, once per conversation) and offers them to the
 pipeline beside the function tools. A call of one of them is run on the server
 at once (an `mcp_call` item with its `output` or `error`) when `require_approval`
@@ -21,18 +22,16 @@ and `response.mcp_call*` events (`responses_api.events`). Left out: `headers` an
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import invalid
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-TIMEOUT_S = 10.0
 MAX_ROUNDS = 5  # model turns within one response, each after MCP results
 
 
@@ -72,6 +71,7 @@ def servers(body: dict[str, Any]) -> list[McpServer]:
                 f"Invalid 'tools[{k}].server_url': the offline model reaches "
                 "only MCP servers on this machine (http://127.0.0.1:PORT/…).",
             )
+        _client(k)
         allowed = tool.get("allowed_tools")
         if isinstance(allowed, dict):
             allowed = allowed.get("tool_names")
@@ -81,19 +81,37 @@ def servers(body: dict[str, Any]) -> list[McpServer]:
     return found
 
 
-async def _session(url: str, name: str | None, arguments: dict[str, Any] | None) -> Any:
-    from wirelab.mcp.http_client import connect_http
+class McpConnector(Protocol):
+    """How the offline model reaches an MCP server: lesson 17 hands it the course's own client
+    (`wirelab.formats.hosted.CourseClient`), since the offline model comes before MCP."""
 
-    async with connect_http(url, timeout=TIMEOUT_S) as client:
-        if name is None:
-            return await client.list_tools()
-        return await client.call_tool(name, arguments or {})
+    def list_tools(self, url: str) -> list[dict[str, Any]]: ...
+
+    def call_tool(self, url: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+
+_connector: list[McpConnector] = []
+
+
+def use_mcp_client(connector: McpConnector) -> None:
+    """Reach hosted `mcp` tools' servers through `connector` from now on (in this process)."""
+    _connector[:] = [connector]
+
+
+def _client(k: int) -> McpConnector:
+    if not _connector:
+        raise invalid(
+            f"tools[{k}]",
+            "The offline model has no MCP client to reach an `mcp` tool's server with: run "
+            "wirelab.formats.enable_hosted_mcp() first (lesson 17).",
+        )
+    return _connector[0]
 
 
 def list_tools(server: McpServer) -> tuple[list[dict[str, Any]], str | None]:
     """(the server's tools, or an error text when it cannot be reached)."""
     try:
-        tools = asyncio.run(_session(server.url, None, None))
+        tools = _connector[0].list_tools(server.url)
     except Exception as error:  # any failure to connect or list is reported as an item, not a crash
         return (
             [],
@@ -105,7 +123,7 @@ def list_tools(server: McpServer) -> tuple[list[dict[str, Any]], str | None]:
 def call_tool(server: McpServer, name: str, arguments: dict[str, Any]) -> tuple[str | None, str | None]:
     """(output text, error text) of one call on the server."""
     try:
-        result = asyncio.run(_session(server.url, name, arguments))
+        result = _connector[0].call_tool(server.url, name, arguments)
     except Exception as error:
         return None, f"{type(error).__name__}: {error}"
     text = "\n".join(part.get("text", "") for part in result.get("content", []) if part.get("type") == "text")

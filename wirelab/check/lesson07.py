@@ -45,7 +45,7 @@ def attempt_case(fn: Any, *args: Any, why: str) -> Any:
     except CheckFailed as failed:
         if isinstance(failed.__context__, NotImplementedError):
             raise
-        raise CheckFailed(say(f"{failed}; here {why}", f"{failed}；这里{why}")) from None
+        raise CheckFailed(say(f"{failed}; here {why}", f"{failed}；本例中：{why}")) from None
 
 
 # line, expected id of the error response, expected code, why (English, Chinese)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from wirelab.check.runner import LabReport
+from wirelab.edition import say
 
 FOLDER = ".course-checks"
 LAB_NAME = re.compile(r"^(\d\d)_.*_lab\.ipynb$")
@@ -88,6 +89,12 @@ def record(report: LabReport, lab: Path, now: datetime | None = None) -> Path | 
     try:
         write_atomically(path, text)
     except OSError as e:
-        print(f"! this result was not saved for the instructor ({path}: {e.strerror or e})", file=sys.stderr)
+        why = f"{path}: {e.strerror or e}"
+        note = say(
+            f"this result was not saved for the instructor ({why})",
+            f"这次结果没有为讲师保存下来（{why}）",
+            lab,
+        )
+        print(f"! {note}", file=sys.stderr)
         return None
     return path

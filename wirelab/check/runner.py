@@ -20,6 +20,8 @@ import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
 
+from wirelab.edition import say
+
 # a check cell calls its check first: check_execute_call(execute_call), as make_nbgrader.py reads it
 CHECK_CALL = re.compile(r"^(check_\w+)\(", re.M)
 
@@ -88,15 +90,23 @@ def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> Lab
         error = next((o for o in cell.outputs if o.output_type == "error"), None)
         tags = cell.metadata.get("tags", [])
         if "check" in tags:
-            checks.append(_outcome(index, cell, error))
+            checks.append(_outcome(index, cell, error, path))
         elif "summary" in tags and error is not None and error.ename == "CheckFailed":
             summary_failed = True
         elif error is not None and error.ename != "NotImplementedError":
-            others.append(f"cell {index} raised {error.ename}: {error.evalue}")
+            others.append(
+                say(
+                    f"cell {index} raised {error.ename}: {error.evalue}",
+                    f"单元格 {index} 抛出了 {error.ename}：{error.evalue}",
+                    path,
+                )
+            )
     return LabReport(checks, others, summary_failed)
 
 
-def _outcome(index: int, cell: nbformat.NotebookNode, error: nbformat.NotebookNode | None) -> CheckOutcome:
+def _outcome(
+    index: int, cell: nbformat.NotebookNode, error: nbformat.NotebookNode | None, path: Path
+) -> CheckOutcome:
     name = next(iter(CHECK_CALL.findall(cell.source)), "")
     if error is not None:
         message = error.evalue if error.ename == "CheckFailed" else f"{error.ename}: {error.evalue}"
@@ -104,5 +114,6 @@ def _outcome(index: int, cell: nbformat.NotebookNode, error: nbformat.NotebookNo
     text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
     reported = [line for line in text.splitlines() if line.startswith(("✓", "✗"))]
     if not reported:
-        return CheckOutcome(index, False, None, "✗ the check cell printed no ✓ or ✗ line", name)
+        silent = say("the check cell printed no ✓ or ✗ line", "检查单元格没有输出 ✓ 或 ✗ 行", path)
+        return CheckOutcome(index, False, None, f"✗ {silent}", name)
     return CheckOutcome(index, reported[-1].startswith("✓"), None, reported[-1], name)

@@ -11,7 +11,8 @@ and, for some scenarios, credentials in `MCP_CONFORMANCE_CONTEXT` (JSON). Suites
 The script behaves as one host would: it connects with `wirelab.mcp.http_client`
 (authorizing with `wirelab.mcp.auth.OAuth` when the server asks, the user's
 approval played by following the redirect), lists the tools and calls each
-once with arguments made from its schema; a form the server asks for is
+once with arguments made from its schema, or makes the calls the scenario's
+context names (`toolCalls`, as a user's requests would); a form the server asks for is
 accepted as is, so its defaults apply. It exits 1, saying why, if any step fails.
 """
 
@@ -28,6 +29,8 @@ from wirelab.mcp.http_client import Era, connect_http
 
 # the client ID metadata document the suite's CIMD scenario expects a client to use
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+# scenarios whose server lists tools to be looked at, not called (it serves no tools/call)
+LIST_ONLY = {"json-schema-ref-no-deref"}
 EXAMPLE_VALUES = {"number": 1, "integer": 1, "string": "text", "boolean": True, "array": [], "object": {}}
 
 
@@ -57,6 +60,21 @@ def oauth_for(url: str, scenario: str, context: dict[str, Any]) -> OAuth:
     )
 
 
+async def calls_to_make(
+    client: Any, scenario: str, context: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls the scenario names in its context (`toolCalls`), else one per listed tool.
+
+    The tools are listed first in every case, as a host shows them before any call.
+    """
+    tools = await client.list_tools()
+    if scenario in LIST_ONLY:
+        return []
+    if "toolCalls" in context:
+        return [(call["name"], call.get("arguments") or {}) for call in context["toolCalls"]]
+    return [(tool["name"], example_arguments(tool.get("inputSchema", {}))) for tool in tools]
+
+
 async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     return {"action": "accept", "content": {}}
 
@@ -69,10 +87,10 @@ async def run(url: str, scenario: str, context: dict[str, Any], era: Era = "2025
         async with connect_http(
             url, auth=auth, timeout=20, on_elicitation=accept_with_defaults, era=era
         ) as client:
-            for tool in await client.list_tools():
-                result = await client.call_tool(tool["name"], example_arguments(tool.get("inputSchema", {})))
+            for name, arguments in await calls_to_make(client, scenario, context):
+                result = await client.call_tool(name, arguments)
                 if result.get("isError"):
-                    problems.append(f"{tool['name']}: {json.dumps(result['content'])[:300]}")
+                    problems.append(f"{name}: {json.dumps(result['content'])[:300]}")
     finally:
         await auth.aclose()
     return problems

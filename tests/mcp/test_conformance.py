@@ -4,10 +4,10 @@ our fixture server (`wirelab.mcp.conformance_server`), except for the scenarios 
 
 The suite's CLI exits 0 when every scenario of the active suite passes or is an expected
 failure, and 1 on an unexpected failure or on an expected failure that now passes.
-Install it with `npm ci`; without it this test skips, except under CI (CI=true).
+Its active suite holds the server scenarios of 2025-11-25 (the fixture server's era).
+It runs on Node.js 22 (`tests/mcp/conformance_suite.py` says where that comes from).
 """
 
-import os
 import socket
 import subprocess
 import sys
@@ -17,22 +17,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import free_port
+from tests.mcp.conformance_suite import EXPECTED_FAILURES, require_suite
 
 pytestmark = pytest.mark.timeout(300)
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "node_modules" / ".bin" / "conformance"
-EXPECTED_FAILURES = ROOT / "conformance" / "expected-failures.yml"
 
 
 @pytest.fixture(scope="module")
-def conformance() -> Path:
-    if not CONFORMANCE.exists():
-        reason = f"the conformance suite is not installed at {CONFORMANCE}: run `npm ci` in {ROOT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return CONFORMANCE
+def conformance() -> list[str]:
+    return require_suite()
 
 
 def listening(port: int) -> bool:
@@ -64,7 +58,7 @@ def fixture_url():
 def test_the_conformance_suite_passes_but_for_the_expected_failures(conformance, fixture_url, tmp_path):
     done = subprocess.run(
         [
-            str(conformance),
+            *conformance,
             "server",
             "--url",
             fixture_url,

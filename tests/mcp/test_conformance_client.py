@@ -4,69 +4,82 @@ For each scenario the suite starts its own test server (authorization servers
 too, for `auth/*`) and runs `conformance/client_runner.py`, which drives
 `wirelab.mcp.http_client` and `wirelab.mcp.auth.OAuth`. A scenario may fail only
 if `conformance/expected-failures.yml` lists it under `client:`, with its reason.
-Scenarios run one at a time: `sse-retry` measures the reconnection delay, which
-a loaded machine would blur. Install the suite with `npm ci`; without it these
-tests skip, except under CI (CI=true).
+The scenarios run are those each revision requires (`conformance list --client
+--requirements R`, at R's wire: 2025-11-25 with `initialize`, 2026-07-28 stateless),
+plus the authorization scenarios the course also implements: 2025-03-26's metadata
+fallbacks and the client-credentials extension. Scenarios run one at a time:
+`sse-retry` measures the reconnection delay, which a loaded machine would blur.
+The suite runs on Node.js 22 (`tests/mcp/conformance_suite.py`).
 """
 
-import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.mcp.conformance_suite import (
+    EXPECTED_FAILURES,
+    ROOT,
+    installed_version,
+    pinned_version,
+    require_suite,
+    suite_command,
+)
+
 pytestmark = pytest.mark.timeout(120)
 
-ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE = ROOT / "node_modules" / ".bin" / "conformance"
-EXPECTED_FAILURES = ROOT / "conformance" / "expected-failures.yml"
 RUNNER = ROOT / "conformance" / "client_runner.py"
+REVISIONS = ("2025-11-25", "2026-07-28")
+# run at the revision the suite picks for them (2025-11-25): not required by a revision, implemented
+ALSO_IMPLEMENTED = (
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/client-credentials-basic",
+    "auth/client-credentials-jwt",
+)
 
 
-def client_scenarios() -> list[str]:
-    """The client scenarios the installed suite lists (none if it is not installed)."""
-    if not CONFORMANCE.exists():
+def required_client_scenarios(revision: str) -> list[str]:
+    """The client scenarios the installed suite says `revision` requires (none if it cannot run)."""
+    command = suite_command()
+    if command is None:
         return []
-    listing = subprocess.run([str(CONFORMANCE), "list"], capture_output=True, text=True, timeout=60).stdout
-    section = listing.split("Client scenarios", 1)[-1]
+    listing = subprocess.run(
+        [*command, "list", "--client", "--requirements", revision], capture_output=True, text=True, timeout=60
+    ).stdout
+    section = listing.split("Client scenarios", 1)[-1].split("Run and reported", 1)[0]
     return [line.strip()[2:] for line in section.splitlines() if line.strip().startswith("- ")]
 
 
-SCENARIOS = client_scenarios()
+REQUIRED = {revision: required_client_scenarios(revision) for revision in REVISIONS}
+RUNS = [(revision, s) for revision in REVISIONS for s in REQUIRED[revision]] + [
+    (None, s) for s in ALSO_IMPLEMENTED if suite_command() is not None
+]
 
 
-def test_the_pinned_suite_is_installed_and_lists_exactly_23_client_scenarios_19_of_them_auth():
-    if not CONFORMANCE.exists():
-        reason = f"the conformance suite is not installed at {CONFORMANCE}: run `npm ci` in {ROOT}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    suite = ROOT / "node_modules" / "@modelcontextprotocol" / "conformance" / "package.json"
-    installed = json.loads(suite.read_text())["version"]
-    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"][
-        "@modelcontextprotocol/conformance"
-    ]
-    assert installed == pinned == "0.1.13", (
+def test_the_pinned_suite_is_installed_and_each_revision_requires_the_client_scenarios_counted():
+    require_suite()
+    assert installed_version() == pinned_version() == "0.2.0-alpha.12", (
         "a new suite: count its client scenarios again and update this test"
     )
-    auth = [s for s in SCENARIOS if s.startswith("auth/")]
-    assert len(SCENARIOS) == len(set(SCENARIOS)) == 23
-    assert len(auth) == 19
-    assert set(SCENARIOS) - set(auth) == {
-        "initialize",
-        "tools_call",
-        "sse-retry",
-        "elicitation-sep1034-client-defaults",
-    }
+    for revision, total, auth in (("2025-11-25", 18, 14), ("2026-07-28", 32, 25)):
+        scenarios = REQUIRED[revision]
+        assert len(scenarios) == len(set(scenarios)) == total, (revision, scenarios)
+        assert len([s for s in scenarios if s.startswith("auth/")]) == auth, (revision, scenarios)
+    assert {
+        "auth/iss-supported",
+        "auth/metadata-issuer-mismatch",
+        "auth/authorization-server-migration",
+    } < set(REQUIRED["2026-07-28"])
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_the_client_passes_the_scenario(scenario, tmp_path):
+@pytest.mark.parametrize(("revision", "scenario"), RUNS)
+def test_the_client_passes_the_scenario(revision, scenario, tmp_path):
+    at_revision = ["--spec-version", revision] if revision else []
     done = subprocess.run(
         [
-            str(CONFORMANCE),
+            *require_suite(),
             "client",
             "--command",
             f"{sys.executable} {RUNNER}",
@@ -76,6 +89,7 @@ def test_the_client_passes_the_scenario(scenario, tmp_path):
             str(EXPECTED_FAILURES),
             "-o",
             str(tmp_path),
+            *at_revision,
         ],
         capture_output=True,
         text=True,

@@ -17,11 +17,13 @@ such as `wirelab.mcp.auth.OAuth`, gets and renews tokens on 401 and 403.
 In the 2025-11-25 era it keeps the `Mcp-Session-Id` that `initialize` returned,
 opens the GET stream for notifications, and ends the session with DELETE on
 `close()`. In the 2026-07-28 era it stamps each request with the per-request
-`_meta` envelope and the headers that mirror it, and `StatelessClient` starts
-with `server/discover` instead of `initialize`.
+`_meta` envelope and the headers that mirror it (with `Mcp-Param-*` for the tool
+parameters marked `x-mcp-header`, `wirelab.mcp.param_headers`; a tool whose marks break
+the rules is left out of `tools/list`), and `StatelessClient` starts with
+`server/discover` instead of `initialize`; an `InputRequiredResult` is answered
+from the client's handlers and the request sent again (multi round-trip requests).
 
 Every message sent and received is published on `.wire` (channel "mcp-http").
-Not covered: `x-mcp-header` tool parameters.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -40,8 +43,16 @@ from wirelab.jsonrpc import INTERNAL_ERROR, JsonRpcError, Message
 from wirelab.mcp import stateless
 from wirelab.mcp.auth.client import AuthorizationError
 from wirelab.mcp.client import Client
+from wirelab.mcp.client_features import offered
 from wirelab.mcp.http import SESSION_HEADER
-from wirelab.mcp.stateless import MODERN_PROTOCOL_VERSION, SERVER_INFO_KEY, VERSION_HEADER
+from wirelab.mcp.input_required import MAX_ROUNDS, input_responses, is_input_required, retry_params
+from wirelab.mcp.param_headers import InvalidToolHeaders, header_params, param_headers
+from wirelab.mcp.stateless import (
+    MODERN_PROTOCOL_VERSION,
+    SERVER_INFO_KEY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    VERSION_HEADER,
+)
 from wirelab.wire import Wire, WireMessage, parse_json
 
 log = logging.getLogger(__name__)
@@ -81,10 +92,12 @@ class HttpTransport:
         self.wire = Wire()
         self.session_id: str | None = None
         self.protocol_version: str | None = None
+        self.tool_headers: dict[str, dict[str, tuple[str, ...]]] = {}  # x-mcp-header, per tool
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx2.AsyncClient(headers=headers, auth=auth, timeout=httpx2.Timeout(timeout, read=None))
         self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
+        self._exchanges: weakref.WeakValueDictionary[Any, asyncio.Task] = weakref.WeakValueDictionary()
         self._closed_reason = "the client closed the connection"
 
     @property
@@ -98,11 +111,23 @@ class HttpTransport:
         """POST one message; a request's answer arrives later through `receive()`."""
         if self.modern and jsonrpc.is_request(message):
             message = stateless.stamp(message, self.client_info)
+        if self.modern and message.get("method") == "notifications/cancelled":
+            self.stop_exchange((message.get("params") or {}).get("requestId"))
+            return
         self.publish(message, "client")
         if jsonrpc.is_request(message):
-            self._spawn(self.exchange(message))
+            self._exchanges[message["id"]] = self._spawn(self.exchange(message))
         else:
             await self.post_without_answer(message)
+
+    def stop_exchange(self, request_id: Any) -> None:
+        """Cancel a 2026-07-28 request: close its response stream, the revision's cancellation.
+
+        Over Streamable HTTP that revision sends no `notifications/cancelled`.
+        """
+        task = self._exchanges.get(request_id)
+        if task is not None:
+            task.cancel()
 
     async def receive(self) -> Message | None:
         """The next message from the server; None once the transport is closed."""
@@ -126,12 +151,31 @@ class HttpTransport:
     def headers(self, message: Message) -> dict[str, str]:
         headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
         if self.modern and jsonrpc.is_request(message):
-            return {**headers, **stateless.request_headers(message)}
+            return {**headers, **stateless.request_headers(message), **self.param_headers(message)}
         if self.session_id is not None:
             headers[SESSION_HEADER] = self.session_id
         if self.protocol_version is not None:
             headers[VERSION_HEADER] = self.protocol_version
         return headers
+
+    def param_headers(self, request: Message) -> dict[str, str]:
+        """The `Mcp-Param-*` headers of a `tools/call` of a tool listed with `x-mcp-header` marks."""
+        params = request.get("params") or {}
+        if request["method"] != "tools/call" or params.get("name") not in self.tool_headers:
+            return {}
+        return param_headers(self.tool_headers[params["name"]], params.get("arguments") or {})
+
+    def keep_valid_tools(self, result: dict[str, Any]) -> dict[str, Any]:
+        """A `tools/list` result less the tools whose `x-mcp-header` marks break the rules."""
+        kept = []
+        for tool in result.get("tools") or []:
+            try:
+                self.tool_headers[tool["name"]] = header_params(tool.get("inputSchema") or {})
+            except InvalidToolHeaders as e:
+                log.warning("left out the tool %r: %s", tool.get("name"), e)
+                continue
+            kept.append(tool)
+        return {**result, "tools": kept}
 
     async def exchange(self, request: Message) -> None:
         """POST a request and queue every message of its answer (JSON or an SSE stream)."""
@@ -236,6 +280,8 @@ class HttpTransport:
         except JsonRpcError as error:
             log.warning("the server sent something that is not a message: %s", error.message)
             return
+        if self.modern and request["method"] == "tools/list" and isinstance(payload.get("result"), dict):
+            payload = {**payload, "result": self.keep_valid_tools(payload["result"])}
         if request["method"] == "initialize" and "result" in payload:
             self.protocol_version = payload["result"].get("protocolVersion")
             if self.listen and self.session_id is not None:
@@ -283,10 +329,11 @@ class HttpTransport:
             log.warning("could not end the session: %s", e)
         self.session_id = None
 
-    def _spawn(self, coroutine: Any) -> None:
+    def _spawn(self, coroutine: Any) -> asyncio.Task:
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     def publish(self, payload: Any, sender: Literal["client", "server"], status: int | None = None) -> None:
         if self.wire.observed:
@@ -295,14 +342,42 @@ class HttpTransport:
 
 
 class StatelessClient(Client):
-    """A 2026-07-28 client: no handshake; `start()` asks `server/discover` what the server is."""
+    """A 2026-07-28 client: no handshake; `start()` asks `server/discover` what the server is.
+
+    A request the server answers with an `InputRequiredResult` is retried with the inputs
+    (`wirelab.mcp.input_required`), so callers get the final result.
+    """
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> Any:
+        result = await super().request(method, params, **options)
+        for _ in range(MAX_ROUNDS):
+            if not is_input_required(result):
+                return result
+            table = offered(self.on_sampling, self.roots, self.on_elicitation)
+            responses = await input_responses(table, result.get("inputRequests") or {})
+            result = await super().request(method, retry_params(params, result, responses), **options)
+        raise JsonRpcError(
+            INTERNAL_ERROR, f"{method}: the server still asked for input after {MAX_ROUNDS} rounds"
+        )
 
     async def greet(self) -> dict[str, Any]:
         return await self.discover()
 
     async def discover(self) -> dict[str, Any]:
-        """`server/discover`; raises `ConnectionError` if the server does not speak 2026-07-28."""
-        result = await self.request("server/discover")
+        """`server/discover`; raises `ConnectionError` if the server does not speak 2026-07-28.
+
+        A server that answers -32022 (unsupported version) but lists 2026-07-28 among the
+        versions it supports is asked once more, as the revision's negotiation says.
+        """
+        try:
+            result = await self.request("server/discover")
+        except JsonRpcError as e:
+            if e.code != UNSUPPORTED_PROTOCOL_VERSION:
+                raise
+            supported = e.data.get("supported") if isinstance(e.data, dict) else None
+            if not isinstance(supported, list) or MODERN_PROTOCOL_VERSION not in supported:
+                raise ConnectionError(f"the server speaks {supported}, not {MODERN_PROTOCOL_VERSION}") from e
+            result = await self.request("server/discover")
         if MODERN_PROTOCOL_VERSION not in result.get("supportedVersions", []):
             raise ConnectionError(
                 f"the server speaks {result.get('supportedVersions')}, not {MODERN_PROTOCOL_VERSION}"

@@ -218,3 +218,22 @@ def test_a_nullable_property_is_optional_so_the_model_calls_and_writes_null():
     body["tools"][0]["function"].update(name="get_weather", description="Current weather for a city.")
     (call,) = complete(body)["choices"][0]["message"]["tool_calls"]
     assert json.loads(call["function"]["arguments"]) == {"city": "Paris", "unit": None}
+
+
+def test_json_mode_and_bodies_that_are_no_object_keep_their_chat_completions_behaviour():
+    ask = {"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]}
+    plain = complete(ask)["choices"][0]["message"]["content"]
+    assert (
+        complete({**ask, "response_format": {"type": "json_object"}})["choices"][0]["message"]["content"]
+        == plain
+    )
+    for body in (
+        [1, 2],
+        {**ask, "tools": "x"},
+        {**ask, "tools": [None]},
+        {**ask, "tools": [{"function": 3}]},
+    ):
+        try:
+            complete(body)
+        except RequestError as error:
+            assert error.status == 400

@@ -76,16 +76,17 @@ def stream(body: Any) -> Iterator[dict[str, Any]]:
 def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The schemas of the functions marked `strict: true`, by name; a 400 for one strict refuses."""
     strict: dict[str, dict[str, Any]] = {}
-    for k, tool in enumerate(body.get("tools") or []):
-        function = tool.get("function", {})
-        if function.get("strict") is not True:
-            continue
+    tools = body.get("tools") if isinstance(body, dict) else None
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or function.get("strict") is not True:
+            continue  # not strict, or not a function: `read_request` says what is wrong
         schema = function.get("parameters")
         problem = strict_problem(schema)
         if problem:
             raise invalid(
                 f"tools[{k}].function.parameters",
-                f"Invalid schema for function '{function['name']}': {problem}",
+                f"Invalid schema for function '{function.get('name')}': {problem}",
                 "invalid_function_parameters",
             )
         strict[function["name"]] = schema
@@ -127,13 +128,13 @@ def _nullable(schema: Any) -> bool:
 def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
     """The schema a final answer must follow (`response_format` of type json_schema), if any."""
     fmt = body.get("response_format")
-    if fmt is None or (isinstance(fmt, dict) and fmt.get("type") == "text"):
-        return None
+    if fmt is None or (isinstance(fmt, dict) and fmt.get("type") in ("text", "json_object")):
+        return None  # JSON mode (json_object) promises only syntax; the offline model's answer is left as is
     spec = fmt.get("json_schema") if isinstance(fmt, dict) and fmt.get("type") == "json_schema" else None
     if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
         raise invalid(
             "response_format",
-            'Invalid \'response_format\': expected {"type": "text"} or '
+            'Invalid \'response_format\': expected {"type": "text"}, {"type": "json_object"} or '
             '{"type": "json_schema", "json_schema": {"name": …, "schema": {…}, "strict": true}}.',
         )
     schema = spec.get("schema")

@@ -4,7 +4,11 @@ Measured in one run, interleaved so a busy machine slows every row alike:
 
 - one request at a time through `openai.OpenAI` (its httpx2 transport, keep-alive),
   median and interquartile range in milliseconds: "hello" without tools, a
-  weather request with one tool, and a Chinese request;
+  weather request with one tool, a Chinese request, and a Chinese request for
+  tools described in English, which the sentence encoder decides (a new text
+  each time, so the encoder's cache never answers for it);
+- the model's load: a fresh Python process importing `wirelab.offline_model`
+  and answering that cross-lingual request once (encoder weights included);
 - the same weather request with `TCP_NODELAY` switched off on the server's
   listening socket, to show what Nagle's algorithm and delayed ACKs cost;
 - the time of `complete()` alone for messages of 1, 10 and 100 KB, 500 spaces,
@@ -22,8 +26,11 @@ Prints a Markdown table. No pass/fail.
 from __future__ import annotations
 
 import argparse
+import itertools
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -49,6 +56,24 @@ WEATHER = {
 }
 
 
+VIDEO = {
+    "type": "function",
+    "function": {
+        "name": "find_clips",
+        "description": "Search a stock footage library for video clips.",
+        "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}, "required": ["topic"]},
+    },
+}
+FRESH = itertools.count()
+LOAD = (
+    "import time; start = time.perf_counter()\n"
+    "from benchmarks.offline_model_latency import VIDEO, WEATHER, body\n"
+    "from wirelab.offline_model import complete\n"
+    "complete(body('找几个关于猫的视频素材', [WEATHER, VIDEO]))\n"
+    "print((time.perf_counter() - start) * 1000)"
+)
+
+
 def body(text: str, tools: list[dict] | None = None) -> dict:
     request = {"model": MODEL_ID, "messages": [{"role": "user", "content": text}]}
     return {**request, "tools": tools} if tools else request
@@ -60,7 +85,16 @@ def client_rows(client: openai.OpenAI) -> dict[str, Callable[[], object]]:
         "hello, no tools": lambda: create(**body("hello")),
         "weather, one tool": lambda: create(**body("What's the weather in Paris in fahrenheit?", [WEATHER])),
         "weather in Chinese": lambda: create(**body("北京明天的天气怎么样？", [WEATHER])),
+        "Chinese, English tools (encoder)": lambda: create(
+            **body(f"找{next(FRESH)}个关于猫的视频素材", [WEATHER, VIDEO])
+        ),
     }
+
+
+def load_ms() -> float:
+    """A fresh process: import the model and answer one request by meaning (ms)."""
+    run = subprocess.run([sys.executable, "-c", LOAD], capture_output=True, text=True, check=True)
+    return float(run.stdout.strip().splitlines()[-1])
 
 
 def timed(action: Callable[[], object]) -> float:
@@ -129,11 +163,13 @@ def main() -> None:
                     count = min(count, 20)
                 samples.setdefault(name, []).extend(timed(action) for _ in range(count))
         stalls = [stall(server.base_url) for _ in range(options.rounds)]
+    loads = [load_ms() for _ in range(3)]
     print("| request | median ms (IQR) | samples |")
     print("|---|---|---|")
     for name, values in samples.items():
         print(f"| {name} | {spread(values)} | {len(values)} |")
     print(f"| a 'hello' sent during a 100 KB request | {spread(stalls + stalls[:1])} | {len(stalls)} |")
+    print(f"| load: import, then one request by meaning (fresh process) | {spread(loads + loads[:1])} | 3 |")
 
 
 if __name__ == "__main__":

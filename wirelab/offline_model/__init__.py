@@ -1,8 +1,10 @@
 """The course's offline model: a deterministic, rule-based stand-in for an LLM.
 
-There is no neural network here, no training and no weights: readable rules
-read the request and the tools' descriptions, and answer in the real OpenAI
-Chat Completions wire format, so the real `openai` client talks to it:
+Readable rules read the request and the tools' descriptions, helped where
+words cannot decide by a small pretrained sentence encoder and six weights
+fitted on the course's own corpus (no large network, no text generation), and
+answer in the real OpenAI Chat Completions wire format, so the real `openai`
+client talks to it:
 
     from wirelab.offline_model import serve, MODEL_ID
     with serve() as server:
@@ -22,11 +24,19 @@ request does not give instead of making one up, and can make named mistakes on
 request (`faults`). Same request, same response. From a terminal:
 `python -m wirelab.offline_model --port 8808`.
 
-Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `RequestError`,
+Where words cannot decide (a Chinese request for tools described in English,
+a request that shares no word with any tool), a multilingual sentence encoder
+ranks the tools by meaning, and a logistic regression fitted on the course's
+own corpus (`meaning`, `training`, scripts/train_offline_model.py) decides
+whether to call the best one; `explain(body)` shows each stage's decision with
+the features and weights behind it.
+
+Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `explain`, `RequestError`,
 `create_app`, `serve`, `OfflineServer`, `shared_server`.
 """
 
 from wirelab.offline_model.completions import complete, stream
+from wirelab.offline_model.explain import explain
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.request import MODEL_ID, RequestError
 from wirelab.offline_model.server import OfflineServer, create_app, serve, shared_server
@@ -38,6 +48,7 @@ __all__ = [
     "RequestError",
     "complete",
     "create_app",
+    "explain",
     "serve",
     "shared_server",
     "stream",

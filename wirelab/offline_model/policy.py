@@ -48,7 +48,15 @@ from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact,
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request
 from wirelab.offline_model.results import ToolResult
-from wirelab.offline_model.selection import PlanItem, asks_for_nothing, best_piece, best_tool, plan
+from wirelab.offline_model.selection import (
+    PlanItem,
+    asks_for_nothing,
+    best_piece,
+    best_tool,
+    plan,
+    plan_by_meaning,
+    words_cannot_decide,
+)
 from wirelab.offline_model.sharing import bind_plan
 from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
 
@@ -129,6 +137,9 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         arguments = {**base, **bind_marked(tool, text)}
         order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
         items = [PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})]
+    fresh = not items and not talk.turns and not asks_for_nothing(text)
+    if fresh and words_cannot_decide(text, request.tools):  # another language, or no word shared
+        items = bind_plan(plan_by_meaning(text, request.tools))
     if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
         by_name = {tool.name: tool for tool in request.tools}
         made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]

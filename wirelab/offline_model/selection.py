@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from wirelab.offline_model import meaning
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
@@ -54,6 +56,7 @@ from wirelab.offline_model.units import unit_named
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
+CJK = re.compile(r"[\u4e00-\u9fff]")
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
@@ -328,6 +331,57 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         else:
             merged.append((start, end, tool, again))
     return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+
+
+def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
+    """One item per intent whose tool `meaning.choose` picks, for a message no tool's words match.
+
+    Pieces are read as in `plan`: small talk picks nothing, and a piece that picks no tool
+    belongs to the item before it (or, before the first, to the one after); neighbours
+    picking the same tool are one intent. When no piece picks a tool, the whole message is tried once.
+    """
+    text = unwrap(clean(text))
+    found = [(p.start, p.end) for p in pieces(text)]
+    meaning.encode_once([text[start:end] for start, end in found])
+    items: list[tuple[int, int, Tool]] = []
+    waiting: int | None = None
+    for start, end in found:
+        piece = text[start:end]
+        tool = None if asks_for_nothing(piece) else meaning_choice(piece, tools).tool
+        if tool is None:
+            waiting = start if waiting is None and not items else waiting
+            if items:
+                items[-1] = (items[-1][0], end, items[-1][2])
+        elif items and items[-1][2] is tool:
+            items[-1] = (items[-1][0], end, tool)
+        else:
+            items.append((start if waiting is None else waiting, end, tool))
+            waiting = None
+    if not items and len(found) > 1:
+        tool = meaning_choice(text, tools).tool
+        items = [(0, len(text), tool)] if tool else []
+    return [PlanItem(text[start:end], tool) for start, end, tool in items]
+
+
+def words_cannot_decide(text: str, tools: tuple[Tool, ...]) -> bool:
+    """Whether words cannot tell which tool `text` wants, so `plan_by_meaning` may: it is
+    written in another script than every tool's description (a Chinese request for tools
+    described in English, or the reverse), or it names none of any tool's own words. Where
+    words are shared and still choose no tool, their "no" stands."""
+    chinese = bool(CJK.search(text))
+    if all(bool(CJK.search(tool.description)) != chinese for tool in tools):
+        return True
+    return all(own_points(text, tool) == 0 for tool in tools)
+
+
+def meaning_choice(text: str, tools: tuple[Tool, ...]) -> meaning.Choice:
+    """`meaning.choose` with this stage's lexical score as a feature."""
+    return meaning.choose(text, tools, own_points)
+
+
+def own_points(text: str, tool: Tool) -> float:
+    """The points of the tool's own words (name, description, options) that `text` names."""
+    return score(text, tool).own
 
 
 def _serves_before(before: Tool, after: Tool, context: str) -> bool:

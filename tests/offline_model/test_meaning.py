@@ -1,0 +1,105 @@
+"""The meaning stage: encoder features, weights fitted on the course's own corpus, and explain()."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.offline_model.test_no_benchmark_leak import bfcl_cases, phrases, user_texts
+from wirelab import bilingual_eval
+from wirelab.offline_model import complete, explain, meaning, selection, training
+from wirelab.offline_model.request import Tool
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tool(name, description, properties, required):
+    schema = {"type": "object", "properties": properties, "required": required}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+
+
+CLIPS = tool(
+    "find_clips", "Search a stock footage library for video clips.", {"topic": {"type": "string"}}, ["topic"]
+)
+TRACKS = tool(
+    "find_tracks", "Find royalty-free background music for a mood.", {"mood": {"type": "string"}}, ["mood"]
+)
+LAMP = tool(
+    "lamp_level", "Change how bright the lamps in a room are.", {"level": {"type": "integer"}}, ["level"]
+)
+
+
+def called(text, tools):
+    body = {"model": "wirelab-offline", "messages": [{"role": "user", "content": text}], "tools": tools}
+    return [c["function"]["name"] for c in complete(body)["choices"][0]["message"].get("tool_calls") or []]
+
+
+def test_the_weights_are_fitted_on_the_current_corpus():
+    """Stale weights fail: the stamp is the hash of the corpus, its catalogues and the encoder."""
+    data = json.loads(meaning.WEIGHTS.read_text())
+    assert data["corpus_sha256"] == training.corpus_hash(), "run scripts/train_offline_model.py"
+    assert set(data["weights"]) == set(meaning.NAMES) and len(data["prototypes"]["none"]) == 512
+
+
+def test_refitting_gives_the_weights_in_the_file():
+    corpus = training.load_corpus()
+    means = training.prototypes(corpus)
+    x, y = training.examples(corpus, means)
+    fitted = training.fit(x, y, means, training.corpus_hash())
+    assert training.as_json(fitted, len(y), training.accuracy(fitted, x, y)) == meaning.WEIGHTS.read_text()
+
+
+def test_a_changed_corpus_makes_the_stamp_stale(tmp_path):
+    corpus = json.loads(training.CORPUS.read_text())
+    corpus["requests"].append({"text": "One more request.", "language": "en", "tool": None})
+    changed = tmp_path / "corpus.json"
+    changed.write_text(json.dumps(corpus))
+    assert training.corpus_hash(changed) != training.corpus_hash()
+
+
+def test_the_corpus_shares_no_four_word_phrase_with_bfcl_or_the_eval_set():
+    ours = set().union(*(phrases(item["text"]) for item in training.load_corpus()["requests"]))
+    assert ours
+    assert not ours & set().union(*(phrases(t) for t in user_texts(bfcl_cases())))
+    assert not ours & set().union(*(phrases(t) for t in user_texts(bilingual_eval.load())))
+
+
+def test_the_fit_is_a_logistic_regression_that_separates_what_it_can():
+    x = np.array([[0.9, 0.3, 0, 0, -0.1, 0], [0.1, -0.3, 0, 0, 0.2, 0]] * 5)
+    y = np.array([1.0, 0.0] * 5)
+    fitted = training.fit(x, y, np.zeros((2, 512)))
+    assert training.accuracy(fitted, x, y) == 1.0
+    with pytest.raises(ValueError, match="as many labels"):
+        training.fit(x, y[:3], np.zeros((2, 512)))
+
+
+def test_a_chinese_request_finds_a_tool_described_in_english():
+    assert called("找几个关于咖啡的视频素材", [CLIPS, TRACKS]) == ["find_clips"]
+    assert called("给视频配一段轻松的背景音乐", [CLIPS, TRACKS]) == ["find_tracks"]
+
+
+def test_meaning_does_not_override_what_words_decided_or_small_talk():
+    assert called("谢谢，就这样吧", [CLIPS, TRACKS]) == []
+    assert called("不要找视频", [CLIPS, TRACKS]) == []
+    assert called("What is the capital of Peru?", [LAMP]) == []
+
+
+def test_words_cannot_decide_across_scripts_or_without_a_shared_word():
+    clips = Tool("find_clips", "Search a stock footage library for video clips.", {"type": "object"})
+    assert selection.words_cannot_decide("找几个视频", (clips,))
+    assert not selection.words_cannot_decide("search for video clips of cats", (clips,))
+
+
+def test_explain_shows_the_features_and_weights_behind_the_choice():
+    body = {
+        "model": "wirelab-offline",
+        "messages": [{"role": "user", "content": "找几个咖啡的视频"}],
+        "tools": [CLIPS, TRACKS],
+    }
+    steps = {step["stage"]: step for step in explain(body)["stages"]}
+    by_meaning = steps["select by meaning"]
+    assert by_meaning["decision"] == "find_clips" and by_meaning["weights"] == meaning.weights().weights
+    best = max(by_meaning["tools"], key=lambda row: row["probability"])
+    assert best["tool"] == "find_clips" and set(best["features"]) == set(meaning.NAMES)
+    assert [call["name"] for call in steps["calls"]["decision"]] == ["find_clips"]

@@ -1,0 +1,73 @@
+"""Why the model chose what it chose: each stage's decision for a request, with its evidence.
+
+    >>> def tool(name, description, key):
+    ...     schema = {"type": "object", "properties": {key: {"type": "string"}}, "required": [key]}
+    ...     function = {"name": name, "description": description, "parameters": schema}
+    ...     return {"type": "function", "function": function}
+    >>> tools = [tool("wake_up", "Set an alarm clock.", "time"), tool("get_weather", "City weather.", "city")]
+    >>> steps = explain({"model": "wirelab-offline", "tools": tools,
+    ...                  "messages": [{"role": "user", "content": "明天早上7:00叫醒我"}]})["stages"]
+    >>> [(step["stage"], step["decision"]) for step in steps][1:3]
+    [('select by words', []), ('select by meaning', 'wake_up')]
+    >>> steps[-1]["decision"]
+    [{'name': 'wake_up', 'arguments': '{"time":"07:00"}'}]
+
+The stages are those of `policy.items_for` for a fresh message: the small-talk
+and negation check, selection by the tools' words (`selection.plan`), selection
+by meaning (`meaning`, only when words cannot decide: another language, or no
+word shared) with every tool's features, the fitted weights and the probability,
+and the calls the model returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirelab.offline_model import meaning
+from wirelab.offline_model.context import conversation
+from wirelab.offline_model.policy import decide
+from wirelab.offline_model.selection import asks_for_nothing, meaning_choice, plan, words_cannot_decide
+from wirelab.offline_model.validation import read_request
+
+
+def explain(body: dict[str, Any]) -> dict[str, Any]:
+    """The decisions behind the reply to a Chat Completions request body (see the module docstring)."""
+    request = read_request(body)
+    text = conversation(request.messages).text
+    nothing = asks_for_nothing(text)
+    by_words = [item.tool.name for item in plan(text, request.tools)] if not nothing else []
+    stages: list[dict[str, Any]] = [
+        {"stage": "asks for nothing", "decision": nothing},
+        {"stage": "select by words", "decision": by_words},
+    ]
+    if not nothing and not by_words and request.tools and words_cannot_decide(text, request.tools):
+        stages.append(_by_meaning(text, request))
+    reply = decide(request)
+    calls = [{"name": call.name, "arguments": call.arguments} for call in reply.calls or ()]
+    stages.append({"stage": "calls", "decision": calls})
+    return {"request": text, "stages": stages}
+
+
+def _by_meaning(text: str, request: Any) -> dict[str, Any]:
+    """The meaning stage on the whole message: each tool's features, contributions and probability."""
+    fitted = meaning.weights()
+    choice = meaning_choice(text, request.tools)
+    tools = [
+        {
+            "tool": tool.name,
+            "features": {name: round(row[name], 3) for name in meaning.NAMES},
+            "contributions": {
+                name: round(row[name] * fitted.weights[name], 3) + 0.0 for name in meaning.NAMES
+            },
+            "probability": round(probability, 3),
+        }
+        for tool, row, probability in choice.rows
+    ]
+    return {
+        "stage": "select by meaning",
+        "decision": choice.tool.name if choice.tool else None,
+        "weights": fitted.weights,
+        "bias": fitted.bias,
+        "threshold": meaning.CHOOSE,
+        "tools": tools,
+    }

@@ -1,0 +1,172 @@
+"""Stage 2c, select by meaning: a multilingual sentence encoder and learned weights.
+
+When words cannot decide (`selection.words_cannot_decide`: the request is
+written in another script than the tools' descriptions, or shares no word with
+any tool) and no tool was chosen by them, the request may still mean one:
+"wake me at half past six" for an alarm tool, 找几个咖啡的视频素材 for a tool
+described in English. This stage embeds the
+request and each tool ("name words: description") with the course's encoder
+(`wirelab.encoder`: Universal Sentence Encoder multilingual v3, one space for
+sixteen languages) and scores each tool by named features:
+
+    cosine       how close the request is to the tool, by meaning
+    margin       that cosine minus the best other tool's (0 for a lone tool)
+    lexical      the tool's own words the request names (`selection.score`), 0 to 1
+    negated      the request holds a negation ("don't", "never", 不要, 先别)
+    chatter      how much closer the request is to the corpus's requests that want no tool
+                 than to those that want one (two mean vectors, fitted with the weights)
+    values_fit   the request clearly gives every value the tool requires
+
+A logistic regression turns them into the probability that the tool is the one
+wanted. Its weights are not written here: `scripts/train_offline_model.py` fits
+them on the course's corpus (assets/offline_model_corpus.json) and writes
+`data/meaning_weights.json`, stamped with the corpus's hash. A tool is chosen
+when its probability is the highest and at least one half; otherwise nothing is.
+
+Tool vectors are cached by their text (the encoder's cache), so a tool offered
+again costs nothing; a request costs one encoder pass per piece (about 12 ms).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from wirelab.offline_model.calls import gives_what_it_needs
+from wirelab.offline_model.lexicon import NEGATIONS
+from wirelab.offline_model.normalize import clean, identifier_words, segment
+from wirelab.offline_model.request import Tool
+
+ENCODER = "universal-sentence-encoder-multilingual-v3"  # wirelab.encoder.NAME, without loading it
+WEIGHTS = Path(__file__).with_name("data") / "meaning_weights.json"
+LEXICAL_SCALE = 6.0  # own points at which the lexical feature saturates
+CHOOSE = 0.5  # the least probability that selects a tool
+CHINESE_NEGATIONS = ("不要", "不用", "不必", "别")
+LEADING_NEGATIONS = {"先别", "千万别", "可别"}
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One named feature of (request, tool, the tools offered): what it tests and an example."""
+
+    name: str
+    test: str
+    example: str
+
+
+FEATURES = (
+    Feature(
+        "cosine", "cosine of the request and 'name: description'", "'wake me at 6' vs an alarm tool: 0.4"
+    ),
+    Feature("margin", "cosine minus the best other tool's cosine", "0.2 when it stands out, < 0 when not"),
+    Feature("lexical", "the tool's own words the request names, 0 to 1", "'convert 3 EUR' vs a money tool"),
+    Feature("negated", "a negation word (0 or 1)", "'don't roll back the search service'"),
+    Feature("chatter", "cosine to the no-tool mean minus cosine to the tool mean", "'why is the sky blue?'"),
+    Feature(
+        "values_fit", "the request clearly gives every required value (0 or 1)", "'flight LH400 on May 2'"
+    ),
+)
+NAMES = tuple(f.name for f in FEATURES)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The fitted model: one weight per feature, a bias, and the corpus they were fitted on."""
+
+    weights: dict[str, float]
+    bias: float
+    corpus_sha256: str
+    prototypes: np.ndarray  # unit mean vectors of the corpus's requests: [wanting no tool, wanting one]
+
+    def probability(self, features: dict[str, float]) -> float:
+        z = self.bias + sum(self.weights[name] * features[name] for name in NAMES)
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The tool chosen by meaning (None: none), with every tool's features and probability."""
+
+    tool: Tool | None
+    rows: tuple[tuple[Tool, dict[str, float], float], ...]
+
+
+@cache
+def weights() -> Weights:
+    """The weights in `data/meaning_weights.json` (written by scripts/train_offline_model.py)."""
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    if set(data["weights"]) != set(NAMES):
+        raise ValueError(f"{WEIGHTS} has weights for {sorted(data['weights'])}, not {list(NAMES)}")
+    prototypes = np.array([data["prototypes"]["none"], data["prototypes"]["tool"]], dtype=np.float32)
+    return Weights(dict(data["weights"]), float(data["bias"]), data["corpus_sha256"], prototypes)
+
+
+def _encode(texts: list[str]) -> np.ndarray:
+    from wirelab.encoder import encode  # loaded on first use: the weights take about a second
+
+    return encode(texts)
+
+
+def encode_once(texts: list[str]) -> None:
+    """Encode `texts` in one pass (faster than one by one); later look-ups hit the cache."""
+    if texts:
+        _encode(texts)
+
+
+def negates(text: str) -> bool:
+    """Whether `text` holds a negation word: "don't", "never", 不要, 别 and words that begin so (先别)."""
+    words = [t.norm for t in segment(clean(text))]
+    return any(w in NEGATIONS or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS for w in words)
+
+
+@lru_cache(maxsize=2048)
+def tool_text(tool: Tool) -> str:
+    """What a tool means: the words of its name and its description ("find stock video: …")."""
+    return f"{' '.join(identifier_words(tool.name))}: {tool.description[:500]}"
+
+
+def features(
+    request: str,
+    tools: tuple[Tool, ...],
+    lexical: Callable[[str, Tool], float],
+    prototypes: np.ndarray,
+) -> list[dict[str, float]]:
+    """The features of each offered tool for `request` (see the module docstring)."""
+    vectors = _encode([request, *(tool_text(t) for t in tools)])
+    cosines = vectors[1:] @ vectors[0]
+    none, wanted = prototypes @ vectors[0]
+    negated = float(negates(request))
+    rows = []
+    for i, tool in enumerate(tools):
+        others = np.delete(cosines, i)
+        rows.append(
+            {
+                "cosine": float(cosines[i]),
+                "margin": float(cosines[i] - others.max()) if len(others) else 0.0,
+                "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
+                "negated": negated,
+                "chatter": float(none - wanted),
+                "values_fit": float(gives_what_it_needs(request, tool)),
+            }
+        )
+    return rows
+
+
+def choose(
+    request: str,
+    tools: tuple[Tool, ...],
+    lexical: Callable[[str, Tool], float],
+    fitted: Weights | None = None,
+) -> Choice:
+    """The most probable tool for `request` if its probability is at least `CHOOSE`."""
+    fitted = fitted or weights()
+    rows = features(request, tools, lexical, fitted.prototypes)
+    scored = tuple((tool, row, fitted.probability(row)) for tool, row in zip(tools, rows, strict=True))
+    best = max(scored, key=lambda item: item[2], default=None)
+    return Choice(best[0] if best and best[2] >= CHOOSE else None, scored)

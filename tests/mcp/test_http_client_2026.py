@@ -259,3 +259,32 @@ def test_a_request_given_up_closes_its_stream_and_posts_no_cancelled_notificatio
 
     assert asyncio.run(main()) == [seen[1][0]["id"]]
     assert [m["method"] for m, _ in seen] == ["server/discover", "tools/call"]
+
+
+# --- the envelope ----------------------------------------------------------------------------
+
+
+def test_each_request_declares_the_client_s_name_and_the_capabilities_it_has_handlers_for():
+    seen: list = []
+
+    async def on_elicitation(params):
+        return {"action": "decline"}
+
+    async def main():
+        client = await started(
+            lambda message, request: {"resultType": "complete", "tools": []},
+            seen,
+            name="booking-host",
+            on_elicitation=on_elicitation,
+            roots=[{"uri": "file:///srv", "name": "srv"}],
+        )
+        try:
+            await client.list_tools()
+        finally:
+            await client.close()
+
+    asyncio.run(main())
+    for message, _ in seen:  # server/discover and tools/list
+        meta = message["params"]["_meta"]
+        assert meta["io.modelcontextprotocol/clientInfo"]["name"] == "booking-host"
+        assert set(meta["io.modelcontextprotocol/clientCapabilities"]) == {"elicitation", "roots"}

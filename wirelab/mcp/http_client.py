@@ -93,6 +93,7 @@ class HttpTransport:
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.tool_headers: dict[str, dict[str, tuple[str, ...]]] = {}  # x-mcp-header, per tool
+        self.capabilities: dict[str, Any] = {}  # declared in each 2026-07-28 request's _meta
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx2.AsyncClient(headers=headers, auth=auth, timeout=httpx2.Timeout(timeout, read=None))
         self._inbox: asyncio.Queue[Message | None] = asyncio.Queue()
@@ -110,7 +111,7 @@ class HttpTransport:
     async def send(self, message: Message) -> None:
         """POST one message; a request's answer arrives later through `receive()`."""
         if self.modern and jsonrpc.is_request(message):
-            message = stateless.stamp(message, self.client_info)
+            message = self.stamp(message)
         if self.modern and message.get("method") == "notifications/cancelled":
             self.stop_exchange((message.get("params") or {}).get("requestId"))
             return
@@ -119,6 +120,12 @@ class HttpTransport:
             self._exchanges[message["id"]] = self._spawn(self.exchange(message))
         else:
             await self.post_without_answer(message)
+
+    def stamp(self, message: Message) -> Message:
+        """The 2026-07-28 envelope: the client's capabilities plus any the request declares itself."""
+        meta = (message.get("params") or {}).get("_meta") or {}
+        declared = {**self.capabilities, **meta.get(stateless.CLIENT_CAPABILITIES_KEY, {})}
+        return stateless.stamp(message, self.client_info, declared)
 
     def stop_exchange(self, request_id: Any) -> None:
         """Cancel a 2026-07-28 request: close its response stream, the revision's cancellation.
@@ -361,6 +368,9 @@ class StatelessClient(Client):
         )
 
     async def greet(self) -> dict[str, Any]:
+        if isinstance(self.transport, HttpTransport):  # every request declares who and what we are
+            self.transport.client_info = self.client_info
+            self.transport.capabilities = self.capabilities()
         return await self.discover()
 
     async def discover(self) -> dict[str, Any]:

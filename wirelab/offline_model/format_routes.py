@@ -23,7 +23,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from wirelab.offline_model import gemini_api, messages_api, responses_api
+from wirelab.offline_model import gemini_api, messages_api, responses_api, responses_events
 from wirelab.offline_model.budget import in_budget
 from wirelab.offline_model.request import RequestError
 
@@ -88,7 +88,7 @@ def routes(read_body: BodyReader) -> list[Route]:
             _handler(
                 read_body,
                 lambda _, b: responses_api.respond(b),
-                responses_api.events,
+                responses_events.events,
                 responses_api.error_body,
                 named=True,
             ),

@@ -16,7 +16,7 @@ request answers it with `{"type": "mcp_approval_response", "approval_request_id"
 cannot be reached gives an `mcp_list_tools` item with an `error`, and the model
 answers without it. Only servers on this machine are reached (127.0.0.1,
 localhost, ::1); streamed, the items come with their `response.mcp_list_tools.*`
-and `response.mcp_call*` events (`responses_api.events`). Left out: `headers` and
+and `response.mcp_call*` events (`responses_events.events`). Left out: `headers` and
 `authorization` sent on, connectors.
 """
 

@@ -10,8 +10,8 @@ by `edge.think`; the reply is written back as output items: a `message` with
 `function_call_output`; `id` names the item). With `reasoning` set the model
 also emits a `reasoning` item first, which must be passed back with its calls,
 as a reasoning model's must. A response is stored (unless `store: false`) so
-that `previous_response_id` continues it. `events` cuts a response into the
-streamed events. Hosted `mcp` tools are run by `hosted_mcp`. Left out:
+that `previous_response_id` continues it. `responses_events.events` cuts a
+response into the streamed events. Hosted `mcp` tools are run by `hosted_mcp`. Left out:
 built-in tools other than `mcp`, images and files, `conversation`, background mode.
 """
 
@@ -21,14 +21,13 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.tokens import count_tokens
-from wirelab.offline_model.wire_format import CREATED, FRAGMENT, prompt_tokens, request_digest, words_of
+from wirelab.offline_model.wire_format import CREATED, prompt_tokens, request_digest
 
 STORE_SIZE = 1000
 TEXT_PARTS = ("input_text", "output_text", "text")
@@ -424,87 +423,6 @@ def _reasoning_map(response: dict[str, Any]) -> dict[str, str]:
     if reasoning is None:
         return {}
     return {item["id"]: reasoning for item in response["output"] if item["type"] == "function_call"}
-
-
-def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The streamed events of a response, in the API's order, numbered by `sequence_number`."""
-    started = {**response, "status": "in_progress", "output": [], "usage": None}
-    raw: list[dict[str, Any]] = [
-        {"type": "response.created", "response": started},
-        {"type": "response.in_progress", "response": started},
-    ]
-    for index, item in enumerate(response["output"]):
-        raw += list(_item_events(index, item))
-    done = "response.incomplete" if response["status"] == "incomplete" else "response.completed"
-    raw.append({"type": done, "response": response})
-    for number, event in enumerate(raw):
-        yield {**event, "sequence_number": number}
-
-
-def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    where = {"output_index": index}
-    if item["type"] == "function_call":
-        yield {
-            "type": "response.output_item.added",
-            **where,
-            "item": {**item, "arguments": "", "status": "in_progress"},
-        }
-        text = item["arguments"]
-        for start in range(0, len(text), FRAGMENT):
-            yield {
-                "type": "response.function_call_arguments.delta",
-                **where,
-                "item_id": item["id"],
-                "delta": text[start : start + FRAGMENT],
-            }
-        yield {
-            "type": "response.function_call_arguments.done",
-            **where,
-            "item_id": item["id"],
-            "arguments": text,
-        }
-    elif item["type"] in ("mcp_call", "mcp_list_tools"):
-        yield from _mcp_events(index, item)
-        return
-    elif item["type"] == "message":
-        yield {
-            "type": "response.output_item.added",
-            **where,
-            "item": {**item, "content": [], "status": "in_progress"},
-        }
-        yield from _text_events(index, item)
-    else:
-        yield {"type": "response.output_item.added", **where, "item": item}
-    yield {"type": "response.output_item.done", **where, "item": item}
-
-
-def _mcp_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """A hosted MCP item's events: added, in progress, (a call's arguments), completed or failed, done."""
-    kind, where = item["type"], {"output_index": index, "item_id": item["id"]}
-    started = {**item, "arguments": "", "output": None, "error": None} if kind == "mcp_call" else item
-    yield {"type": "response.output_item.added", "output_index": index, "item": started}
-    yield {"type": f"response.{kind}.in_progress", **where}
-    if kind == "mcp_call":
-        text = item["arguments"]
-        for start in range(0, len(text), FRAGMENT):
-            yield {
-                "type": "response.mcp_call_arguments.delta",
-                **where,
-                "delta": text[start : start + FRAGMENT],
-            }
-        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": text}
-    yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **where}
-    yield {"type": "response.output_item.done", "output_index": index, "item": item}
-
-
-def _text_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    part = item["content"][0]
-    where = {"output_index": index, "item_id": item["id"], "content_index": 0}
-    yield {"type": "response.content_part.added", **where, "part": {**part, "text": ""}}
-    for piece in words_of(part["text"]):
-        yield {"type": "response.output_text.delta", **where, "delta": piece, "logprobs": []}
-    yield {"type": "response.output_text.done", **where, "text": part["text"], "logprobs": []}
-    yield {"type": "response.content_part.done", **where, "part": part}
 
 
 def error_body(error: RequestError) -> dict[str, Any]:

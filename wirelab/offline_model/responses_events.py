@@ -1,0 +1,101 @@
+"""The Responses API's streamed events: a whole `response` cut into the sequence the API sends.
+
+    >>> from wirelab.offline_model.responses_api import respond
+    >>> [event["type"] for event in events(respond({"model": "wirelab-offline", "input": "Hi"}))][:3]
+    ['response.created', 'response.in_progress', 'response.output_item.added']
+
+`response.created` and `.in_progress` carry the response without its output; then each output
+item is added, filled and done: a message's text a word at a time (`output_text.delta`), a
+call's arguments in `FRAGMENT`-character pieces (`function_call_arguments.delta`, then
+`.done`), a hosted MCP item with its `mcp_list_tools.*` or `mcp_call*` events; last,
+`response.completed` (or `.incomplete`) with the whole response. Every event is numbered
+by `sequence_number`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from wirelab.offline_model.wire_format import FRAGMENT, words_of
+
+
+def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The streamed events of a response, in the API's order, numbered by `sequence_number`."""
+    started = {**response, "status": "in_progress", "output": [], "usage": None}
+    raw: list[dict[str, Any]] = [
+        {"type": "response.created", "response": started},
+        {"type": "response.in_progress", "response": started},
+    ]
+    for index, item in enumerate(response["output"]):
+        raw += list(_item_events(index, item))
+    done = "response.incomplete" if response["status"] == "incomplete" else "response.completed"
+    raw.append({"type": done, "response": response})
+    for number, event in enumerate(raw):
+        yield {**event, "sequence_number": number}
+
+
+def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    where = {"output_index": index}
+    if item["type"] == "function_call":
+        yield {
+            "type": "response.output_item.added",
+            **where,
+            "item": {**item, "arguments": "", "status": "in_progress"},
+        }
+        text = item["arguments"]
+        for start in range(0, len(text), FRAGMENT):
+            yield {
+                "type": "response.function_call_arguments.delta",
+                **where,
+                "item_id": item["id"],
+                "delta": text[start : start + FRAGMENT],
+            }
+        yield {
+            "type": "response.function_call_arguments.done",
+            **where,
+            "item_id": item["id"],
+            "arguments": text,
+        }
+    elif item["type"] in ("mcp_call", "mcp_list_tools"):
+        yield from _mcp_events(index, item)
+        return
+    elif item["type"] == "message":
+        yield {
+            "type": "response.output_item.added",
+            **where,
+            "item": {**item, "content": [], "status": "in_progress"},
+        }
+        yield from _text_events(index, item)
+    else:
+        yield {"type": "response.output_item.added", **where, "item": item}
+    yield {"type": "response.output_item.done", **where, "item": item}
+
+
+def _mcp_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A hosted MCP item's events: added, in progress, (a call's arguments), completed or failed, done."""
+    kind, where = item["type"], {"output_index": index, "item_id": item["id"]}
+    started = {**item, "arguments": "", "output": None, "error": None} if kind == "mcp_call" else item
+    yield {"type": "response.output_item.added", "output_index": index, "item": started}
+    yield {"type": f"response.{kind}.in_progress", **where}
+    if kind == "mcp_call":
+        text = item["arguments"]
+        for start in range(0, len(text), FRAGMENT):
+            yield {
+                "type": "response.mcp_call_arguments.delta",
+                **where,
+                "delta": text[start : start + FRAGMENT],
+            }
+        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": text}
+    yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **where}
+    yield {"type": "response.output_item.done", "output_index": index, "item": item}
+
+
+def _text_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    part = item["content"][0]
+    where = {"output_index": index, "item_id": item["id"], "content_index": 0}
+    yield {"type": "response.content_part.added", **where, "part": {**part, "text": ""}}
+    for piece in words_of(part["text"]):
+        yield {"type": "response.output_text.delta", **where, "delta": piece, "logprobs": []}
+    yield {"type": "response.output_text.done", **where, "text": part["text"], "logprobs": []}
+    yield {"type": "response.content_part.done", **where, "part": part}

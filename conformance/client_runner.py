@@ -31,6 +31,9 @@ from wirelab.mcp.http_client import Era, connect_http
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
 # scenarios whose server lists tools to be looked at, not called (it serves no tools/call)
 LIST_ONLY = {"json-schema-ref-no-deref"}
+# scenarios that check what the client kept of a tool's schema: the host passes the schema it
+# listed for one tool (the second name) verbatim to another (the first name)
+ECHO_SCHEMA = {"json-schema-2020-12-preservation": ("json_schema_echo", "json_schema_2020_12_tool")}
 EXAMPLE_VALUES = {"number": 1, "integer": 1, "string": "text", "boolean": True, "array": [], "object": {}}
 
 
@@ -70,6 +73,10 @@ async def calls_to_make(
     tools = await client.list_tools()
     if scenario in LIST_ONLY:
         return []
+    if scenario in ECHO_SCHEMA:
+        echo, focal = ECHO_SCHEMA[scenario]
+        schema = next(tool["inputSchema"] for tool in tools if tool["name"] == focal)
+        return [(echo, {"schema": schema})]
     if "toolCalls" in context:
         return [(call["name"], call.get("arguments") or {}) for call in context["toolCalls"]]
     return [(tool["name"], example_arguments(tool.get("inputSchema", {}))) for tool in tools]

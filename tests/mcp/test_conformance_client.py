@@ -6,8 +6,8 @@ too, for `auth/*`) and runs `conformance/client_runner.py`, which drives
 if `conformance/expected-failures.yml` lists it under `client:`, with its reason.
 The scenarios run are those each revision requires (`conformance list --client
 --requirements R`, at R's wire: 2025-11-25 with `initialize`, 2026-07-28 stateless),
-plus the authorization scenarios the course also implements: 2025-03-26's metadata
-fallbacks and the client-credentials extension. Scenarios run one at a time:
+plus the scenarios the course also passes: 2025-03-26's authorization metadata
+fallbacks, the client-credentials extension and JSON Schema 2020-12 preservation. Scenarios run one at a time:
 `sse-retry` measures the reconnection delay, which a loaded machine would blur.
 The suite runs on Node.js 22 (`tests/mcp/conformance_suite.py`).
 """
@@ -31,12 +31,13 @@ pytestmark = pytest.mark.timeout(120)
 
 RUNNER = ROOT / "conformance" / "client_runner.py"
 REVISIONS = ("2025-11-25", "2026-07-28")
-# run at the revision the suite picks for them (2025-11-25): not required by a revision, implemented
+# not required by a revision, passed all the same; run at the revision the suite picks (2025-11-25)
 ALSO_IMPLEMENTED = (
     "auth/2025-03-26-oauth-metadata-backcompat",
     "auth/2025-03-26-oauth-endpoint-fallback",
     "auth/client-credentials-basic",
     "auth/client-credentials-jwt",
+    "json-schema-2020-12-preservation",  # added after both releases: the client keeps $schema, $defs
 )
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.extraction import chinese_number, extract, list_items
 from wirelab.offline_model.intents import pieces
+from wirelab.offline_model.lexicon import SYNONYM_GROUPS, _sections, concept
 from wirelab.offline_model.normalize import clean, segment, stem
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import asks_for_nothing, plan
@@ -243,3 +246,17 @@ def test_relative_dates_resolve_only_against_a_date_the_conversation_states():
     finally:
         TODAY.reset(token)
     assert resolved == ["2026-03-12", "2026-03-13", "2026-03-16", "2026-03-12", "2026-03-13", "2026-03-16"]
+
+
+def test_no_word_sits_in_two_synonym_groups():
+    """A word in two groups names the first group's concept only: "product" was "multiply"."""
+    counts = Counter(word for group in SYNONYM_GROUPS for word in set(group))
+    assert not [word for word, n in counts.items() if n > 1]
+    assert (concept("product"), concept("sum"), concept("产品"), concept("求和")) == ("product", "sum") * 2
+
+
+def test_a_lexicon_file_line_outside_a_section_is_refused(tmp_path):
+    bad = tmp_path / "lexicon.txt"
+    bad.write_text("# lists\nweather forecast\n[synonyms]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="before the first"):
+        _sections(bad)

@@ -1,4 +1,7 @@
-"""No import cycle inside wirelab: every module's imports of wirelab modules form a DAG.
+"""No import cycle inside wirelab, and no import against the lesson order.
+
+Every module's imports of wirelab modules form a DAG, and no module imports one that a later
+lesson introduces (the order is written down once, in wirelab/lesson_order.toml).
 
 The graph is read from the source with `ast`, so a cycle that happens to import fine today
 (thanks to a lazy attribute or import order) is still caught. Counted: every `import` and
@@ -12,6 +15,7 @@ normal shape, not a cycle.
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import wirelab
@@ -116,3 +120,56 @@ def test_the_shared_retrieval_code_sits_below_the_lessons_that_use_it():
 def test_no_import_cycle_inside_wirelab():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+FLOOR, TOP = -1, 99  # below every lesson, above every lesson
+ORDER = tomllib.loads((ROOT / "lesson_order.toml").read_text(encoding="utf-8"))
+
+
+def lesson_of(module: str) -> int:
+    """The lesson that introduces `module`: the longest name in lesson_order.toml that covers it."""
+    places = {name: FLOOR for name in ORDER["floor"]} | {name: TOP for name in ORDER["top"]}
+    for lesson, names in ORDER["lessons"].items():
+        places |= {name: int(lesson) for name in names}
+    covering = [name for name in places if module == name or module.startswith(name + ".")]
+    assert covering, f"{module} is in no lesson: add it to wirelab/lesson_order.toml"
+    return places[max(covering, key=len)]
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of a module that a later lesson introduces, as 'module (lesson) -> module (lesson)'."""
+    shown = {FLOOR: "floor", TOP: "top"}
+    return [
+        f"{name} ({shown.get(lesson_of(name), lesson_of(name))}) -> {used} "
+        f"({shown.get(lesson_of(used), lesson_of(used))})"
+        for name in sorted(graph)
+        for used in sorted(graph[name])
+        if lesson_of(used) > lesson_of(name)
+    ]
+
+
+def test_every_module_has_a_lesson():
+    for name in MODULES:
+        lesson_of(name)
+
+
+def test_lesson_of_takes_the_longest_name():
+    assert lesson_of("wirelab.mcp.auth.client") == 8
+    assert lesson_of("wirelab.widgets.inspector") == FLOOR
+    assert lesson_of("wirelab.widgets.stepper") == 2
+    assert lesson_of("wirelab.mcp.tasks") == 18
+    assert lesson_of("wirelab.check.lesson12") == 12
+
+
+def test_upward_imports_are_found():
+    assert upward_imports({"wirelab.loop": {"wirelab.jsonrpc"}, "wirelab.jsonrpc": set()}) == [
+        "wirelab.loop (2) -> wirelab.jsonrpc (7)"
+    ]
+    assert upward_imports({"wirelab.wire": {"wirelab.llm"}, "wirelab.llm": {"wirelab.wire"}}) == [
+        "wirelab.wire (floor) -> wirelab.llm (0)"
+    ]
+
+
+def test_no_module_imports_a_later_lesson():
+    upward = upward_imports(import_graph())
+    assert not upward, "imports against the lesson order (wirelab/lesson_order.toml): " + "; ".join(upward)

@@ -8,7 +8,8 @@ Measured in one run, interleaved so a busy machine slows every row alike:
   tools described in English, which the sentence encoder decides (a new text
   each time, so the encoder's cache never answers for it);
 - the model's load: a fresh Python process importing `wirelab.offline_model`
-  and answering that cross-lingual request once (encoder weights included);
+  and answering one Chinese request, by words (a tool described in Chinese) and,
+  loading the encoder, by meaning (a tool described in English);
 - the same weather request with `TCP_NODELAY` switched off on the server's
   listening socket, to show what Nagle's algorithm and delayed ACKs cost;
 - the time of `complete()` alone for messages of 1, 10 and 100 KB, 500 spaces,
@@ -67,9 +68,10 @@ VIDEO = {
 FRESH = itertools.count()
 LOAD = (
     "import time; start = time.perf_counter()\n"
-    "from benchmarks.offline_model_latency import VIDEO, WEATHER, body\n"
     "from wirelab.offline_model import complete\n"
-    "complete(body('找几个关于猫的视频素材', [WEATHER, VIDEO]))\n"
+    "tool = {{'type': 'function', 'function': {{'name': 'find_clips', 'description': '{description}'}}}}\n"
+    "message = {{'role': 'user', 'content': '{text}'}}\n"
+    "complete({{'model': 'wirelab-offline', 'messages': [message], 'tools': [tool]}})\n"
     "print((time.perf_counter() - start) * 1000)"
 )
 
@@ -91,9 +93,10 @@ def client_rows(client: openai.OpenAI) -> dict[str, Callable[[], object]]:
     }
 
 
-def load_ms() -> float:
-    """A fresh process: import the model and answer one request by meaning (ms)."""
-    run = subprocess.run([sys.executable, "-c", LOAD], capture_output=True, text=True, check=True)
+def load_ms(text: str, description: str = "Search a stock footage library for video clips.") -> float:
+    """A fresh process: import the model and answer one Chinese request for a video tool (ms)."""
+    code = LOAD.format(description=description, text=text)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(run.stdout.strip().splitlines()[-1])
 
 
@@ -158,18 +161,20 @@ def main() -> None:
             action()
         for _ in range(options.rounds):
             for name, action in rows.items():
-                count = options.requests if name.startswith(("hello", "weather")) else 5
+                count = options.requests if name.startswith(("hello", "weather", "Chinese")) else 5
                 if name.endswith("TCP_NODELAY off"):
                     count = min(count, 20)
                 samples.setdefault(name, []).extend(timed(action) for _ in range(count))
         stalls = [stall(server.base_url) for _ in range(options.rounds)]
-    loads = [load_ms() for _ in range(3)]
+    loads = [load_ms("找几个关于猫的视频素材") for _ in range(3)]
+    plain = [load_ms("搜索猫的视频片段", "在素材库里搜索视频片段。") for _ in range(3)]
     print("| request | median ms (IQR) | samples |")
     print("|---|---|---|")
     for name, values in samples.items():
         print(f"| {name} | {spread(values)} | {len(values)} |")
     print(f"| a 'hello' sent during a 100 KB request | {spread(stalls + stalls[:1])} | {len(stalls)} |")
-    print(f"| load: import, then one request by meaning (fresh process) | {spread(loads + loads[:1])} | 3 |")
+    print(f"| load: import, one request by words (fresh process) | {spread(plain + plain[:1])} | 3 |")
+    print(f"| load: import, one request by meaning (fresh process) | {spread(loads + loads[:1])} | 3 |")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ ORIGIN_CASES: list[tuple[dict[str, str], set[str], int | None, tuple[str, str]]]
         403,
         (
             "a host that only starts with 'localhost' is another machine: compare whole host names",
-            "只是以 'localhost' 开头的主机是另一台机器：要比较完整的主机名",
+            "主机名只是以 'localhost' 开头，那是另一台机器：要比较完整的主机名",
         ),
     ),
     (
@@ -84,7 +84,7 @@ ORIGIN_CASES: list[tuple[dict[str, str], set[str], int | None, tuple[str, str]]]
         403,
         (
             "a sandboxed page sends Origin: null, which names no allowed host: 403",
-            "沙箱里的页面发送 Origin: null，它不是任何允许的主机：403",
+            "沙箱里的页面发送 Origin: null，其中没有任何允许的主机名：403",
         ),
     ),
     (

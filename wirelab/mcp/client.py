@@ -41,6 +41,7 @@ from wirelab.mcp.client_features import RequestHandler, checked_roots, declared_
 from wirelab.mcp.in_process import InProcessTransport
 from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS, LATEST_PROTOCOL_VERSION
 from wirelab.mcp.server import Server
+from wirelab.mcp.stateless import CLIENT_CAPABILITIES_KEY, MODERN_PROTOCOL_VERSION
 from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.wire import Wire
 
@@ -184,6 +185,9 @@ class Client:
         if on_progress:
             params = {**(params or {}), "_meta": {"progressToken": id}}
             self._progress[id] = on_progress
+        if self.protocol_version == MODERN_PROTOCOL_VERSION:  # each request says what this client can do
+            meta = {CLIENT_CAPABILITIES_KEY: self.capabilities(), **(params or {}).get("_meta", {})}
+            params = {**(params or {}), "_meta": meta}
         future = self._pending[id] = asyncio.get_running_loop().create_future()
         try:
             await self.transport.send(jsonrpc.request(id, method, params))

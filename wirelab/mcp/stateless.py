@@ -61,7 +61,15 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 VERSION_HEADER = "MCP-Protocol-Version"
 METHOD_HEADER = "Mcp-Method"
 NAME_HEADER = "Mcp-Name"
-NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAME_PARAMS = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    # the tasks extension (SEP-2663): Mcp-Name carries the task id, for routing
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 
 REMOVED_METHODS = frozenset(
     {

@@ -146,14 +146,12 @@ class TaskContext(Context):
         """Ask for input: the task goes to `input_required` until the answer arrives."""
         self.server.set_status(self.task, "input_required", message)
         params = {"mode": "form", "message": message, "requestedSchema": requested_schema}
-        try:
-            if self.task.era == MODERN:
-                answer = await self.server.input_from_update(self.task, params)
-            else:
-                answer = await self.server.input_from_session(self.task, params)
-        finally:
-            self.task.input_requests.clear()
-        self.server.set_status(self.task, "working", None)
+        if self.task.era == MODERN:
+            answer = await self.server.input_from_update(self.task, params)
+        else:
+            answer = await self.server.input_from_session(self.task, params)
+        if not self.task.input_requests:  # another question of the task may still wait
+            self.server.set_status(self.task, "working", None)
         return checked_elicit_result(answer, requested_schema)
 
 
@@ -264,14 +262,9 @@ class TaskServer(Server):
         tool = self.tools.get(params.get("name"))  # type: ignore[arg-type]
         support = tool.task_support if isinstance(tool, TaskTool) else "forbidden"
         if session.protocol_version == MODERN:
-            declared = TASKS_EXTENSION in (session.client_capabilities.get("extensions") or {})
+            declared = declares_tasks(session)
             if support == "required" and not declared:
-                raise JsonRpcError(
-                    MISSING_CLIENT_CAPABILITY,
-                    f"Missing required client capability: {tool.name} runs only as a task; "  # type: ignore[union-attr]
-                    f"declare the {TASKS_EXTENSION} extension",
-                    {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
-                )
+                raise missing_tasks_extension(f"{tool.name} (it runs only as a task)")  # type: ignore[union-attr]
             return (
                 self.start(tool, params, MODERN, None, session)
                 if declared and support != "forbidden"
@@ -364,9 +357,14 @@ class TaskServer(Server):
 
     # --- the tasks/* methods ---
 
-    def find(self, params: dict[str, Any]) -> Task:
-        """The task named by `taskId`; -32602 for an unknown or expired one."""
+    def find(self, session: Session, params: dict[str, Any]) -> Task:
+        """The task named by `taskId`; -32602 for an unknown or expired one.
+
+        In 2026-07-28 a client that does not declare the extension gets -32021 first.
+        """
         self.resume()
+        if session.protocol_version == MODERN and not declares_tasks(session):
+            raise missing_tasks_extension("tasks/get, tasks/update and tasks/cancel")
         task_id = required_string(params, "taskId")
         task = self.store.tasks.get(task_id)
         if task is not None and task.expired(time.time()):
@@ -379,14 +377,14 @@ class TaskServer(Server):
         return task
 
     def get(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
-        task = self.find(params)
+        task = self.find(session, params)
         self.requestors[task.task_id] = session
         return task.detailed() if session.protocol_version == MODERN else task.describe()
 
     async def result(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
         """2025-11-25 `tasks/result`: wait until the task ends, then its tool result."""
         only_in(session, "2025-11-25", "tasks/result")
-        task = self.find(params)
+        task = self.find(session, params)
         self.requestors[task.task_id] = session
         if task.status not in TERMINAL:
             await self.ended.setdefault(task.task_id, asyncio.Event()).wait()
@@ -398,8 +396,10 @@ class TaskServer(Server):
         return {**(task.result or {}), "_meta": {**(task.result or {}).get("_meta", {}), **meta}}
 
     def cancel(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
-        """Stop the work; a task already ended is refused with -32602, as 2025-11-25 requires."""
-        task = self.find(params)
+        """Stop the work. An ended task: -32602 in 2025-11-25, an empty acknowledgement in 2026-07-28."""
+        task = self.find(session, params)
+        if task.status in TERMINAL and session.protocol_version == MODERN:
+            return {}  # 2026-07-28: an acknowledgement, even for an ended task (SEP-2663)
         if task.status in TERMINAL:
             raise JsonRpcError(
                 INVALID_PARAMS,
@@ -416,7 +416,7 @@ class TaskServer(Server):
     def update(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
         """2026-07-28 `tasks/update`: answers to outstanding `inputRequests`; others are ignored."""
         only_in(session, MODERN, "tasks/update")
-        task = self.find(params)
+        task = self.find(session, params)
         responses = params.get("inputResponses")
         if not isinstance(responses, dict):
             raise invalid_params('"inputResponses" must be an object keyed like "inputRequests"')
@@ -437,6 +437,7 @@ class TaskServer(Server):
             return await future
         finally:
             del self.answers[f"{task.task_id}:{key}"]
+            task.input_requests.pop(key, None)
 
     async def input_from_session(self, task: Task, params: dict[str, Any]) -> Any:
         """Send `elicitation/create`, tagged with the task, to the session that polls the task."""
@@ -467,6 +468,20 @@ class TaskServer(Server):
                 self.set_status(task, "working", "resumed after a server restart")
                 self.run(task, None)
                 log.info("task %s resumed from checkpoint %r", task.task_id, task.checkpoint)
+
+
+def declares_tasks(session: Session) -> bool:
+    """Did this 2026-07-28 request declare the tasks extension in its capabilities?"""
+    return TASKS_EXTENSION in (session.client_capabilities.get("extensions") or {})
+
+
+def missing_tasks_extension(what: str) -> JsonRpcError:
+    """-32021, naming the extension to declare (SEP-2663)."""
+    return JsonRpcError(
+        MISSING_CLIENT_CAPABILITY,
+        f"Missing required client capability: declare the {TASKS_EXTENSION} extension to use {what}",
+        {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
+    )
 
 
 def only_in(session: Session, era: str, method: str) -> None:

@@ -21,54 +21,16 @@ from dataclasses import dataclass
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import QUOTED
+from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.normalize import Token, clean, segment
 from wirelab.offline_model.spans import Spans
 
 STRONG = {"?", "!", ";", "。", "？", "！", "；"}
-THEN = {"then", "also", "然后", "另外", "还有", "并且", "同时", "接着", "再"}
-THEN |= {
-    "lastly",
-    "finally",
-    "additionally",
-    "secondly",
-    "thirdly",
-    "afterwards",
-    "moreover",
-    "furthermore",
-    "最后",
-}
-AND = {"and", "plus", "和", "以及"}
-INSIDE = {
-    "would",
-    "could",
-    "can",
-    "will",
-    "should",
-    "may",
-    "might",
-    "must",
-    "please",
-    "i'd",
-    "we'd",
-}  # "would also"
+THEN = lexicon_list("intent_then")  # words that start another task
+AND = lexicon_list("intent_and")
+INSIDE = lexicon_list("intent_inside")  # "would also": the task goes on
 JOINER_RANK = ["", ",", ".", "and", "then"]  # of marks in a row, the one that says most
-ABBREVIATIONS = {
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "prof",
-    "st",
-    "mt",
-    "inc",
-    "ltd",
-    "co",
-    "corp",
-    "jr",
-    "sr",
-    "vs",
-    "etc",
-}
+ABBREVIATIONS = lexicon_list("abbreviations")  # "Mr." ends no sentence
 
 
 @dataclass(frozen=True)

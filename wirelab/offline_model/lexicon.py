@@ -50,19 +50,19 @@ _LISTS = _sections()
 SYNONYM_GROUPS = tuple(tuple(line.split()) for line in _LISTS["synonyms"])
 
 
-def _list(name: str) -> frozenset[str]:
-    """The words of one section of the lexicon file."""
+def lexicon_list(name: str) -> frozenset[str]:
+    """The words of one section of data/lexicon.txt (a KeyError names a missing section)."""
     return _words(" ".join(_LISTS[name]))
 
 
-STOPWORDS = _list("stopwords")
-GENERIC = _list("generic")
-SMALL_TALK = _list("small_talk")
-NEGATIONS = _list("negations")
-ACTION_WORDS = _list("action_words")
-TOPIC_VERBS = _list("topic_verbs")  # verbs that say what a tool is for ("translate_text" translates)
-COLORS = _list("colors")  # the basic colour terms: what a `color` parameter takes
-PLANETS = _list("planets")
+STOPWORDS = lexicon_list("stopwords")
+GENERIC = lexicon_list("generic")
+SMALL_TALK = lexicon_list("small_talk")
+NEGATIONS = lexicon_list("negations")
+ACTION_WORDS = lexicon_list("action_words")
+TOPIC_VERBS = lexicon_list("topic_verbs")  # verbs that say what a tool is for ("translate_text" translates)
+COLORS = lexicon_list("colors")  # the basic colour terms: what a `color` parameter takes
+PLANETS = lexicon_list("planets")
 CLOSED_CLASSES = {"color": COLORS, "colour": COLORS, "颜色": COLORS, "planet": PLANETS, "行星": PLANETS}
 
 EN_NUMBERS = {

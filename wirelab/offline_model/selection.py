@@ -47,6 +47,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     TOPIC_VERBS,
     concept,
+    lexicon_list,
 )
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -60,9 +61,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
-DAY_WORDS = {"today", "tonight", "tomorrow", "今天", "今晚", "明天"}
-OPINIONS = {"love", "like", "enjoy", "hate", "think", "feel", "wonder", "guess", "喜欢", "爱", "觉得", "认为"}
-WISHES = {"would", "i'd", "we'd", "you'd", "he'd", "she'd", "they'd"}  # "I would like to…" asks
+DAY_WORDS = lexicon_list("day_words")
+OPINIONS = lexicon_list("opinions")
+WISHES = lexicon_list("wishes")
 
 
 @dataclass(frozen=True)

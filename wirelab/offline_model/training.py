@@ -2,7 +2,7 @@
 
     >>> corpus = load_corpus()
     >>> len(corpus["requests"]), sorted(corpus["domains"])[:2]
-    (174, ['billing', 'calendar'])
+    (258, ['billing', 'calendar'])
     >>> means = prototypes(corpus)                     # doctest: +SKIP
     >>> fitted = fit(*examples(corpus, means), means)  # doctest: +SKIP
 

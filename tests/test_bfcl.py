@@ -1,6 +1,7 @@
 """wirelab.bfcl: BFCL's cases become Chat Completions requests, and BFCL's checker judges the replies."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -137,12 +138,24 @@ def test_in_an_irrelevance_case_any_call_is_wrong_and_no_call_is_right():
     assert not verdict.valid and verdict.error_type == bfcl.CALLED_ANYWAY
 
 
+CHECKER_IN_A_FRESH_PROCESS = """
+import json, sys
+from wirelab import bfcl
+bfcl.check(bfcl.load("simple_python")[0], [])
+bfcl._ast_checker()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
 def test_the_checker_is_imported_without_any_provider_sdk():
-    bfcl.check(bfcl.load("simple_python")[0], [])
-    bfcl._ast_checker()
-    assert "bfcl_eval.eval_checker.ast_eval.ast_checker" in sys.modules
-    assert "bfcl_eval.constants.model_config" not in sys.modules, "the stand-in is taken out again"
-    assert not {"anthropic", "cohere", "boto3", "mistralai"} & set(sys.modules)
+    # A fresh process: other tests in this one import provider SDKs the course uses (anthropic).
+    run = subprocess.run(
+        [sys.executable, "-c", CHECKER_IN_A_FRESH_PROCESS], capture_output=True, text=True, check=True
+    )
+    modules = set(json.loads(run.stdout.splitlines()[-1]))
+    assert "bfcl_eval.eval_checker.ast_eval.ast_checker" in modules
+    assert "bfcl_eval.constants.model_config" not in modules, "the stand-in is taken out again"
+    assert not {"anthropic", "cohere", "boto3", "mistralai"} & modules
 
 
 def test_a_stratified_sample_is_reproducible_and_even():

@@ -270,14 +270,14 @@ def _answer_approvals(
 ) -> None:
     """Run each approved call (an `mcp_call` item); a refusal reaches the model as an error."""
     given = [i for i in _input_items(body) if i.get("type") == "mcp_approval_request"]
-    requests = {
+    asked = {
         **known,
         **{i["id"]: i for i in given if all(isinstance(i.get(k), str) for k in ("id", "name", "arguments"))},
     }
     for k, item in enumerate(_input_items(body)):
         if item.get("type") != "mcp_approval_response":
             continue
-        request = requests.get(str(item.get("approval_request_id")))
+        request = asked.get(str(item.get("approval_request_id")))
         if request is None:
             raise invalid(
                 f"input[{k}].approval_request_id",

@@ -40,8 +40,6 @@ LESSON = re.compile(r"notebooks/\d\d_\w+\.ipynb")
 LESSONS = sorted(REPO / name for name in COMMITTED.split() if LESSON.fullmatch(name))
 NODE = {"npm", "npx", "node", "corepack"}
 KNOWN = {  # lessons that fail here today, each a strict xfail until its owner fixes it
-    "16": "lesson 16 runs node_modules/.bin/mcp-inspector itself (FileNotFoundError without npm): "
-    "it should call wirelab.node_tools.run('mcp-inspector', ...), which says what to install",
     "18": "lesson 18's Run All in JupyterLab does not finish within the time limit",
 }
 

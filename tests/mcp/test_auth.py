@@ -22,10 +22,6 @@ from wirelab.mcp.http_client import connect_http
 pytestmark = pytest.mark.timeout(30)
 
 
-def run(coroutine):
-    return asyncio.run(coroutine)
-
-
 # --- discovery, unit by unit ---
 
 
@@ -107,7 +103,7 @@ def test_a_client_discovers_registers_authorizes_and_steps_up(protected):
     auth = OAuth(mcp.url, on_authorize=approve_headlessly)
     seen = []
     auth.wire.subscribe(seen.append)
-    names, result = run(use(mcp.url, auth))
+    names, result = asyncio.run(use(mcp.url, auth))
     assert "search_notes" in names and not result.get("isError")
     assert auth.authorizations == 2  # once to read, once more (step-up) to call
     assert auth.tokens.scopes == {"notes:read", "notes:write"}
@@ -133,7 +129,7 @@ def test_the_token_names_this_server_as_its_audience_and_resource(protected):
         return await approve_headlessly(url)
 
     auth = OAuth(mcp.url, on_authorize=approve)
-    run(use(mcp.url, auth))
+    asyncio.run(use(mcp.url, auth))
     assert all(f"resource={mcp.url.replace(':', '%3A').replace('/', '%2F')}" in url for url in asked)
     claims = __import__("jwt").decode(auth.tokens.access_token, options={"verify_signature": False})
     assert claims["aud"] == mcp.url and claims["iss"] == authority.issuer
@@ -142,7 +138,7 @@ def test_the_token_names_this_server_as_its_audience_and_resource(protected):
 def test_an_expired_token_is_refreshed_without_asking_the_user_again(protected):
     authority, mcp = protected
     auth = OAuth(mcp.url, on_authorize=approve_headlessly)
-    run(use(mcp.url, OAuth(mcp.url, on_authorize=approve_headlessly)))  # warm-up: another client
+    asyncio.run(use(mcp.url, OAuth(mcp.url, on_authorize=approve_headlessly)))  # warm-up: another client
     authority.token_lifetime = 1  # tokens that expire at once (within the client's 10 s margin)
 
     async def twice():
@@ -155,7 +151,7 @@ def test_an_expired_token_is_refreshed_without_asking_the_user_again(protected):
         finally:
             await auth.aclose()
 
-    first, second = run(twice())
+    first, second = asyncio.run(twice())
     assert auth.authorizations == 1 and first != second  # refreshed (and the refresh token rotated)
 
 
@@ -163,13 +159,13 @@ def test_a_user_who_refuses_leaves_a_clear_error(protected):
     authority, mcp = protected
     authority.approve = lambda client_id, scopes, resource: None
     with pytest.raises(JsonRpcError, match="access_denied"):
-        run(use(mcp.url, OAuth(mcp.url, on_authorize=approve_headlessly)))
+        asyncio.run(use(mcp.url, OAuth(mcp.url, on_authorize=approve_headlessly)))
 
 
 def test_without_a_way_to_ask_the_user_the_client_says_what_to_pass(protected):
     _, mcp = protected
     with pytest.raises(JsonRpcError, match="on_authorize"):
-        run(use(mcp.url, OAuth(mcp.url)))
+        asyncio.run(use(mcp.url, OAuth(mcp.url)))
 
 
 def test_a_client_without_auth_gets_the_challenge_in_its_error(protected):
@@ -180,7 +176,7 @@ def test_a_client_without_auth_gets_the_challenge_in_its_error(protected):
             pass
 
     with pytest.raises(JsonRpcError, match=r"HTTP 401.*resource_metadata"):
-        run(scenario())
+        asyncio.run(scenario())
 
 
 # --- identity, in the specification's order ---
@@ -197,7 +193,7 @@ def identify(metadata, **options):
         finally:
             await auth.aclose()
 
-    return run(scenario())
+    return asyncio.run(scenario())
 
 
 def test_a_pre_registered_client_id_comes_first_then_a_metadata_document():
@@ -235,4 +231,4 @@ def test_a_machine_client_gets_a_token_with_client_credentials(protected):
         finally:
             await auth.aclose()
 
-    assert run(scenario()) and auth.tokens.scopes == {"notes:read"}
+    assert asyncio.run(scenario()) and auth.tokens.scopes == {"notes:read"}

@@ -40,7 +40,8 @@ LESSON = re.compile(r"notebooks/\d\d_\w+\.ipynb")
 LESSONS = sorted(REPO / name for name in COMMITTED.split() if LESSON.fullmatch(name))
 NODE = {"npm", "npx", "node", "corepack"}
 KNOWN = {  # lessons that fail here today, each a strict xfail until its owner fixes it
-    "18": "lesson 18's Run All in JupyterLab does not finish within the time limit",
+    "18": "lesson 18's Run All never ends: the kernel sends cell-012's idle status with cell-010's parent "
+    "(a comm_msg from the browser came in during cell-010), so JupyterLab leaves cell-012 at [*]",
 }
 
 RUN_ALL = """async (path) => {

@@ -39,7 +39,9 @@ COMMITTED = subprocess.run(["git", "ls-files", "notebooks"], cwd=REPO, capture_o
 LESSON = re.compile(r"notebooks/\d\d_\w+\.ipynb")
 LESSONS = sorted(REPO / name for name in COMMITTED.split() if LESSON.fullmatch(name))
 NODE = {"npm", "npx", "node", "corepack"}
-KNOWN = {  # lessons that fail here today, each a strict xfail until its owner fixes it
+KNOWN = {  # lessons that fail here today, each an xfail until fixed; not strict, since the one left is a
+    # race in the kernel (ipykernel 7.4 handling a comm message during an async cell), which lets
+    # a run through now and then
     "18": "lesson 18's Run All never ends: the kernel sends cell-012's idle status with cell-010's parent "
     "(a comm_msg from the browser came in during cell-010), so JupyterLab leaves cell-012 at [*]",
 }
@@ -162,7 +164,7 @@ def test_the_course_turns_jupyterlabs_news_pop_up_off_by_default(course):
 
 def lesson_param(lesson: pathlib.Path):
     reason = KNOWN.get(lesson.name[:2])
-    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    marks = [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
     return pytest.param(lesson, marks=marks, id=lesson.name[:2])
 
 

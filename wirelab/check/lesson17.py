@@ -174,8 +174,9 @@ def _expect_paired(sent: dict[Any, Any], wanted: dict[Any, str], key: str) -> No
         )
 
 
-@exercise
-def check_messages(adapter_class: Any) -> None:
+def _results_added(adapter_class: Any) -> tuple[Any, list, list, list, list, list]:
+    """A new adapter's first turn, its reply and calls, and the results handed to `add_results`:
+    (adapter, history, tools, calls, results, the messages `add_results` added)."""
     adapter = adapter_class()
     history, tools, reply = _first_turn(adapter)
     adapter.add_reply(history, reply)
@@ -183,7 +184,12 @@ def check_messages(adapter_class: Any) -> None:
     results = _results(calls)
     before = len(history)
     attempt(adapter.add_results, history, calls, results)
-    added = history[before:]
+    return adapter, history, tools, calls, results, history[before:]
+
+
+@exercise
+def check_messages(adapter_class: Any) -> None:
+    adapter, history, tools, calls, results, added = _results_added(adapter_class)
     expect(
         len(added) == 1,
         say(
@@ -237,14 +243,7 @@ def check_messages(adapter_class: Any) -> None:
 
 @exercise
 def check_gemini(adapter_class: Any) -> None:
-    adapter = adapter_class()
-    history, tools, reply = _first_turn(adapter)
-    adapter.add_reply(history, reply)
-    calls = adapter.calls(reply)
-    results = _results(calls)
-    before = len(history)
-    attempt(adapter.add_results, history, calls, results)
-    added = history[before:]
+    adapter, history, tools, calls, results, added = _results_added(adapter_class)
     expect(
         len(added) == 1 and added[0].get("role") == "user",
         say(

@@ -37,7 +37,8 @@ def kernel_execution_count(connection_file: Path, timeout_s: float = 3.0) -> int
 
     client = BlockingKernelClient()
     client.load_connection_file(str(connection_file))
-    client.start_channels()
+    # No heartbeat: one request needs none, and its thread opens a socket lazily, racing stop_channels().
+    client.start_channels(hb=False)
     try:
         msg_id = client.execute("", silent=True, store_history=False)
         while True:

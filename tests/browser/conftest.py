@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -100,15 +101,13 @@ def _wait_until_up(url: str, process: subprocess.Popen, deadline: float) -> None
     raise RuntimeError(f"jupyter lab did not answer {url} in time")
 
 
-@pytest.fixture(scope="session")
-def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    home = tmp_path_factory.mktemp("lab")
-    root = home / "notebooks"
-    root.mkdir()
+@contextmanager
+def running_lab(home: pathlib.Path, root: pathlib.Path, **settings: dict) -> Iterator[Lab]:
+    """JupyterLab serving `root` on 127.0.0.1, with its settings and log in `home` (and `settings`
+    as user settings, e.g. a short autosave interval); stopped on exit."""
     port, token = free_port(), secrets.token_hex(16)
-    jupyter = pathlib.Path(sys.executable).parent / "jupyter"
     command = [
-        str(jupyter),
+        str(pathlib.Path(sys.executable).parent / "jupyter"),
         "lab",
         "--allow-root",
         "--no-browser",
@@ -119,7 +118,9 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
         f"--ServerApp.root_dir={root}",
     ]
     log = (home / "lab.log").open("w")
-    process = subprocess.Popen(command, env=_lab_environment(home), stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        command, env=_lab_environment(home, **settings), stdout=log, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
@@ -128,6 +129,15 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
         process.terminate()
         process.wait(timeout=20)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "notebooks"
+    root.mkdir()
+    with running_lab(home, root) as running:
+        yield running
 
 
 @dataclass

@@ -13,19 +13,13 @@ from __future__ import annotations
 
 import json
 import pathlib
-import secrets
 import shutil
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import free_port
-
-from .conftest import CHROMIUM_FLAGS, REPO, Lab, _lab_environment, _wait_until_up
+from .conftest import CHROMIUM_FLAGS, REPO, Lab, running_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -45,29 +39,9 @@ def lab(chromium: pathlib.Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     home = tmp_path_factory.mktemp("clean")
     root = home / "root"
     shutil.copytree(REPO / "notebooks", root / "notebooks")
-    port, token = free_port(), secrets.token_hex(16)
     settings = {"docmanager-extension/plugin": {"autosave": True, "autosaveInterval": AUTOSAVE_S}}
-    command = [
-        str(pathlib.Path(sys.executable).parent / "jupyter"),
-        "lab",
-        "--allow-root",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        f"--IdentityProvider.token={token}",
-        "--LabApp.expose_app_in_browser=True",
-        f"--ServerApp.root_dir={root}",
-    ]
-    log = (home / "lab.log").open("w")
-    process = subprocess.Popen(command, env=_lab_environment(home, **settings), stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(f"{url}/api/status?token={token}", process, time.monotonic() + 60)
-        yield Lab(url, token, root)
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
+    with running_lab(home, root, **settings) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

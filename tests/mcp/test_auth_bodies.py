@@ -72,18 +72,24 @@ def test_a_trickling_body_without_a_token_is_refused_at_once_not_waited_for(serv
     assert reply and status_of(reply) == 401
 
 
+def trickled(sock: socket.socket) -> bytes:
+    """Send one more byte of the chunked body a second, for longer than the 1 s limit allows; the
+    server's answer."""
+    for _ in range(3):
+        time.sleep(1)
+        try:
+            sock.sendall(b"1\r\n \r\n")
+        except OSError:
+            break
+    return read_until_closed(sock, wait=10)
+
+
 def test_a_trickling_body_with_a_valid_token_is_cut_at_the_body_time_limit(servers):
     authority, _, mcp = servers
     bearer = f"Authorization: Bearer {token_for(authority, mcp)}\r\nTransfer-Encoding: chunked\r\n"
     with socket.create_connection((mcp.host, mcp.port)) as sock:
         sock.sendall(head("/mcp", mcp.port, bearer) + b"1\r\n{\r\n")
-        for _ in range(3):  # a byte a second, for longer than the 1 s limit allows
-            time.sleep(1)
-            try:
-                sock.sendall(b"1\r\n \r\n")
-            except OSError:
-                break
-        reply = read_until_closed(sock, wait=10)
+        reply = trickled(sock)
     assert status_of(reply) == 408
 
 
@@ -123,11 +129,5 @@ def test_a_trickling_body_is_cut_at_the_body_time_limit(servers, path):
     _, running, _ = servers
     with socket.create_connection((running.host, running.port)) as sock:
         sock.sendall(head(path, running.port, "Transfer-Encoding: chunked\r\n") + b"1\r\n{\r\n")
-        for _ in range(3):
-            time.sleep(1)
-            try:
-                sock.sendall(b"1\r\n \r\n")
-            except OSError:
-                break
-        reply = read_until_closed(sock, wait=10)
+        reply = trickled(sock)
     assert status_of(reply) == 408

@@ -30,9 +30,9 @@ def test_the_lessons_loop_and_the_packages_loop_give_the_same_conversation(quest
     llm = client()
     messages = [{"role": "user", "content": question}]
     answer, history = lesson_function("run_loop", "wirelab.loop.run_tool_loop")(
-        llm, messages, TOOLS, FUNCTIONS
+        llm, messages, TOOLS, FUNCTIONS, model=model_name()
     )
-    reference = run_tool_loop(llm, messages, REGISTRY)
+    reference = run_tool_loop(llm, messages, REGISTRY, model=model_name())
     assert answer == reference.answer
     assert history == reference.messages
 

@@ -1,9 +1,11 @@
 """The reference loop: execute calls, pair results by id, stop on an answer or at max_steps."""
 
+import inspect
 import json
 
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from tests.test_import_graph import import_graph
 from wirelab.errors import ToolError
 from wirelab.loop import (
     accumulate_stream,
@@ -104,6 +106,13 @@ def test_the_loop_appends_one_tool_message_per_call_paired_by_id_then_answers():
     tool_messages = [m for m in result.messages if m["role"] == "tool"]
     assert [(m["tool_call_id"], m["content"]) for m in tool_messages] == [("call_a", "5"), ("call_b", "2")]
     assert client.requests[1]["messages"][1]["tool_calls"][0]["id"] == "call_a"
+
+
+def test_the_caller_names_the_model_and_the_loop_reads_no_configuration():
+    """Any provider's client works: the model is a required argument, never the course's default."""
+    model = inspect.signature(run_tool_loop).parameters["model"]
+    assert model.kind is model.KEYWORD_ONLY and model.default is model.empty
+    assert "wirelab.llm" not in import_graph()["wirelab.loop"]
 
 
 def test_the_callers_message_list_is_not_modified():

@@ -16,7 +16,7 @@ dropped, and an oversized result is cut with a note that says so.
 
     guard = Guard(ThreadExecutor(timeout_s=2), max_calls=10, max_corrections=2)
     try:
-        result = run_tool_loop(client, messages, tools, execute=guard)
+        result = run_tool_loop(client, messages, tools, model=model_name(), execute=guard)
     except RunStopped as stop:
         print(stop.code, stop)      # guard.transcript holds every call and result so far
 

@@ -167,7 +167,7 @@ def run_tool_loop(
     messages: Sequence[Message],
     tools: ToolRegistry,
     *,
-    model: str | None = None,
+    model: str,
     max_steps: int = 8,
     stream: bool = False,
     execute: Executor = execute_sequentially,
@@ -176,10 +176,11 @@ def run_tool_loop(
 ) -> LoopResult:
     """Run the six-step loop until the model answers or `max_steps` requests were made.
 
-    `messages` is not modified: the conversation so far comes back in the result.
+    The caller names the model, as in `client.chat.completions.create(model=...)`: the loop
+    works with any provider's client and knows no configuration (`wirelab.llm.model_name()`
+    gives the course's). `messages` is not modified: the conversation so far comes back in
+    the result.
     """
-    from wirelab.llm import model_name  # the loop must not start a model at import
-
     history, made = list(messages), []
 
     def emit(step: Step, turn: int, **detail: Any) -> None:
@@ -190,7 +191,7 @@ def run_tool_loop(
     for turn in range(1, max_steps + 1):
         emit("send", turn, messages=len(history))
         reply = assistant_message(
-            client, stream, model=model or model_name(), messages=history, tools=tools.specs(), **create_args
+            client, stream, model=model, messages=history, tools=tools.specs(), **create_args
         )
         calls = reply.get("tool_calls") or []
         emit("decide", turn, tool_calls=[c["function"]["name"] for c in calls], content=reply.get("content"))

@@ -16,7 +16,7 @@ concurrency safe:
   retrying after a timeout) returns the first result instead of acting twice.
 
     executor = ThreadExecutor(max_parallel=4, timeout_s=2.0)
-    run_tool_loop(client, messages, tools, execute=executor)
+    run_tool_loop(client, messages, tools, model=model_name(), execute=executor)
 
 `ThreadExecutor` runs each call in a thread; `AsyncioExecutor` awaits `async
 def` tools on an event loop (and puts plain functions in threads). The threads

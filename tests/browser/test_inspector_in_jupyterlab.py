@@ -56,7 +56,7 @@ def get_weather(city: str) -> dict:
     return {"city": city, "temp_c": 18}
 stepper = watch_loop(pace_ms=60)
 result = run_tool_loop(llm, [{"role": "user", "content": "What is the weather in Paris?"}],
-                       ToolRegistry([get_weather]), on_event=stepper.on_event)
+                       ToolRegistry([get_weather]), model=model_name(), on_event=stepper.on_event)
 print(result.answer)'''
 
 HOLD = "time.sleep(6)  # the kernel stays busy: rows seen now arrived live"

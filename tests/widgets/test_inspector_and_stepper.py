@@ -421,10 +421,11 @@ def get_weather(city: str) -> dict:
 
 
 def run_weather_loop(stepper):
-    from wirelab.llm import client
+    from wirelab.llm import client, model_name
 
     question = [{"role": "user", "content": "What is the weather in Paris?"}]
-    return run_tool_loop(client(), question, ToolRegistry([get_weather]), on_event=stepper.on_event)
+    registry = ToolRegistry([get_weather])
+    return run_tool_loop(client(), question, registry, model=model_name(), on_event=stepper.on_event)
 
 
 def test_the_stepper_counts_each_step_of_a_real_loop_and_keeps_its_messages():

@@ -339,7 +339,7 @@ def check_accumulate_message(accumulate_message: Any, llm: Any) -> None:
 
 @exercise
 def check_run_streaming_loop(run_streaming_loop: Any, llm: Any) -> None:
-    reference = run_tool_loop(llm, QUESTION, REGISTRY)
+    reference = run_tool_loop(llm, QUESTION, REGISTRY, model=model_name())
     question = [{"role": "user", "content": ASK}]
     counted = _ForcedModel(llm, model_name(), limit=10)
     got = attempt(run_streaming_loop, counted, question, TOOLS, FUNCTIONS)

@@ -15,7 +15,7 @@
 - `executor`: checks composed into one executor for `run_tool_loop(execute=...)`.
 
     execute = audited(guarded(pins.check_call, policy.check_call), log)
-    run_tool_loop(llm, messages, pins.offered(tools), execute=execute)
+    run_tool_loop(llm, messages, pins.offered(tools), model=model_name(), execute=execute)
 
 None of them makes a model trustworthy: they limit what a fooled model can do.
 The filters (`approval`, `outbound`) are tripwires an attacker who paraphrases

@@ -6,7 +6,7 @@ arguments, the arguments with secrets redacted, the decision (`ok`,
 `blocked` by a defence, or `error`), the error code and the result's size.
 
     log = AuditLog("audit.jsonl", key=key, head="/elsewhere/audit.head", redact=secrets.redact)
-    run_tool_loop(llm, messages, tools, execute=audited(guarded(policy.check_call), log))
+    run_tool_loop(llm, messages, tools, model=model_name(), execute=audited(guarded(policy.check_call), log))
 
 Read back and checked (here a log kept in memory, with one call recorded by hand):
 

@@ -6,7 +6,7 @@ that pass run in the inner executor, in order:
 
     execute = guarded(pins.check_call, policy.check_call)       # sequential inside
     execute = guarded(policy.check_call, inner=ThreadExecutor()) # or parallel
-    run_tool_loop(llm, messages, tools, execute=audited(execute, log))
+    run_tool_loop(llm, messages, tools, model=model_name(), execute=audited(execute, log))
 
 `BLOCKING_CODES` names the errors a defence returns, so the audit log can
 tell "blocked" from an ordinary failure. Not here: the checks themselves

@@ -11,7 +11,7 @@ cannot be trusted to refuse, so the host checks every call's arguments
     policy = OutboundPolicy({"get_ticket": {"read"}, "send_email": {"network"},
                              "deploy": {"network", "write"}},
                             granted={"read", "network", "write"}, secrets=secrets)
-    run_tool_loop(llm, messages, tools, execute=guarded(policy.check_call))
+    run_tool_loop(llm, messages, tools, model=model_name(), execute=guarded(policy.check_call))
 
 Two rules, each a structured error the model reads as the call's result:
 
@@ -239,7 +239,8 @@ class EgressAllowlist:
     """A `CallCheck`: a call may name only hosts on the list, in any URL or email address it holds.
 
         egress = EgressAllowlist({"example.com"})     # subdomains included: mail.example.com
-        run_tool_loop(llm, messages, tools, execute=guarded(egress.check_call, policy.check_call))
+        run_tool_loop(llm, messages, tools, model=model_name(),
+                      execute=guarded(egress.check_call, policy.check_call))
 
     It does not read what is sent, only where to: a secret the model encrypted
     or paraphrased still cannot go to `drop@evil.example`. Hosts are read after

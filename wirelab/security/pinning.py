@@ -21,7 +21,7 @@ refused, until the user approves the new text:
 
 In a host's loop the model is offered only the pinned tools, and every call is checked:
 
-    run_tool_loop(llm, messages, pins.offered(tools), execute=guarded(pins.check_call))
+    run_tool_loop(llm, messages, pins.offered(tools), model=model_name(), execute=guarded(pins.check_call))
 
 Left out: signatures (who wrote a description), and keeping pins across
 sessions (a dict here; a file or a database in a real host).

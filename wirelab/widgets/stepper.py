@@ -2,7 +2,7 @@
 
     from wirelab.widgets import watch_loop
     stepper = watch_loop()
-    result = run_tool_loop(llm, messages, tools, on_event=stepper.on_event)
+    result = run_tool_loop(llm, messages, tools, model=model_name(), on_event=stepper.on_event)
 
 The view shows define → send → decide → execute → append → answer, the turn,
 what the step did, and the messages list growing. The offline model answers

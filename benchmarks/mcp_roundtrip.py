@@ -62,9 +62,9 @@ Call = Callable[[int], Awaitable[object]]
 def serve_ours(transport: str, port: int) -> None:
     import uvicorn
 
-    from wirelab.mcp.http import McpHttpApp
     from wirelab.mcp.server import Server
-    from wirelab.mcp.stdio import run_stdio
+    from wirelab.mcp.transports.http.server import McpHttpApp
+    from wirelab.mcp.transports.stdio import run_stdio
 
     server = Server("wirelab-bench")
 
@@ -132,8 +132,8 @@ def http_server(server: str):
 @contextlib.asynccontextmanager
 async def our_client(transport: str, target: str | list[str]) -> AsyncIterator[Call]:
     from wirelab.mcp.client import Client
-    from wirelab.mcp.http_client import connect_http
-    from wirelab.mcp.stdio import StdioClientTransport
+    from wirelab.mcp.transports.http.client import connect_http
+    from wirelab.mcp.transports.stdio import StdioClientTransport
 
     if transport == "stdio":
         opened = Client(StdioClientTransport(target), timeout=60)

@@ -72,7 +72,7 @@ INIT = {
 SERVE = """
 import sys, time
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 from wirelab.serving import HttpLimits
 running = serve_http(build_server(), limits=HttpLimits(max_sessions=int(sys.argv[1]), header_seconds=2))
 print(running.port, flush=True)

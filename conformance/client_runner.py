@@ -8,7 +8,7 @@ server's URL as its argument, the scenario's name in `MCP_CONFORMANCE_SCENARIO`
 and, for some scenarios, credentials in `MCP_CONFORMANCE_CONTEXT` (JSON). Suites after
 0.1.13 also name the scenario's revision in `MCP_CONFORMANCE_PROTOCOL_VERSION`: for
 2026-07-28 the client speaks that stateless era, else 2025-11-25's.
-The script behaves as one host would: it connects with `wirelab.mcp.http_client`
+The script behaves as one host would: it connects with `wirelab.mcp.transports.http.client`
 (authorizing with `wirelab.mcp.auth.OAuth` when the server asks, the user's
 approval played by following the redirect), lists the tools and calls each
 once with arguments made from its schema, or makes the calls the scenario's
@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from wirelab.mcp.auth import OAuth, approve_headlessly
-from wirelab.mcp.http_client import Era, connect_http
+from wirelab.mcp.transports.http.client import Era, connect_http
 
 # the client ID metadata document the suite's CIMD scenario expects a client to use
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"

@@ -157,7 +157,7 @@ def test_lesson_of_takes_the_longest_name():
     assert lesson_of("wirelab.mcp.auth.client") == 8
     assert lesson_of("wirelab.widgets.inspector") == FLOOR
     assert lesson_of("wirelab.widgets.stepper") == 2
-    assert lesson_of("wirelab.mcp.tasks") == 18
+    assert lesson_of("wirelab.mcp.extensions.tasks") == 18
     assert lesson_of("wirelab.check.lesson12") == 12
 
 

@@ -19,7 +19,7 @@ request with a result or an error object and never answers a notification:
     True
 
 What this module leaves out: transports (bytes on a pipe or an HTTP body,
-see `wirelab.mcp.stdio`) and batches, which MCP removed in 2025-06-18 and
+see `wirelab.mcp.transports.stdio`) and batches, which MCP removed in 2025-06-18 and
 which `parse` rejects with -32600.
 """
 

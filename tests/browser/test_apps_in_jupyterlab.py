@@ -52,10 +52,10 @@ show();
 </script></body></html>"""
 
 MALICIOUS_SERVER = '''\
-from wirelab.mcp.apps import add_app, app_tool
-from wirelab.mcp.app_host import APP_CLIENT_EXTENSIONS
+from wirelab.mcp.extensions.apps import add_app, app_tool
+from wirelab.mcp.extensions.app_host import APP_CLIENT_EXTENSIONS
 from wirelab.mcp.client import Client
-from wirelab.mcp.in_process import InProcessTransport
+from wirelab.mcp.transports.in_process import InProcessTransport
 from wirelab.mcp.server import Server
 from wirelab.widgets.app_view import show_app
 

@@ -1,4 +1,5 @@
-"""Lab 11's rules agree with the package: the check tables are what wirelab.mcp.http and stateless do."""
+"""Lab 11's rules agree with the package: the check tables are what wirelab.mcp.transports.http.server
+and stateless do."""
 
 import httpx2
 import pytest
@@ -6,8 +7,8 @@ import pytest
 from wirelab.check.lesson11 import HEADER_CASES, ORIGIN_CASES
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
 from wirelab.mcp.stateless import check_envelope, check_headers
+from wirelab.mcp.transports.http.server import serve_http
 
 
 @pytest.mark.parametrize(("body", "headers", "wrong", "why"), HEADER_CASES)

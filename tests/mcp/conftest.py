@@ -10,7 +10,7 @@ from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 
 
 @contextmanager

@@ -13,8 +13,9 @@ import pytest
 from wirelab.jsonrpc import METHOD_NOT_FOUND
 from wirelab.kb.corpus import load_documents
 from wirelab.kb.server import build_index, passages
-from wirelab.mcp.app_example import VIEW_URI, build_kb_app_server, kb_view
-from wirelab.mcp.app_host import (
+from wirelab.mcp.client import connect_in_process
+from wirelab.mcp.extensions.app_example import VIEW_URI, build_kb_app_server, kb_view
+from wirelab.mcp.extensions.app_host import (
     APP_CLIENT_EXTENSIONS,
     DENIED,
     SANDBOX,
@@ -23,8 +24,7 @@ from wirelab.mcp.app_host import (
     csp_policy,
     srcdoc,
 )
-from wirelab.mcp.apps import APP_MIME_TYPE, UI_EXTENSION, add_app, app_tool
-from wirelab.mcp.client import connect_in_process
+from wirelab.mcp.extensions.apps import APP_MIME_TYPE, UI_EXTENSION, add_app, app_tool
 from wirelab.mcp.server import Server
 
 pytestmark = pytest.mark.timeout(120)

@@ -17,7 +17,7 @@ from wirelab.mcp.auth.discovery import (
     resource_metadata_urls,
 )
 from wirelab.mcp.auth.pkce import s256
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.transports.http.client import connect_http
 
 pytestmark = pytest.mark.timeout(30)
 

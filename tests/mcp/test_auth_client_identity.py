@@ -25,7 +25,7 @@ from wirelab.mcp.auth.local import (
 )
 from wirelab.mcp.auth.resource import tools_call_needs
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.transports.http.client import connect_http
 
 pytestmark = pytest.mark.timeout(60)
 

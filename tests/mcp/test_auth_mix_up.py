@@ -27,7 +27,7 @@ from wirelab.mcp.auth.authorization_server import AuthorizationServer, Grant
 from wirelab.mcp.auth.client import AuthorizationError, check_iss
 from wirelab.mcp.auth.local import serve_authorization_server, serve_protected
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.transports.http.client import connect_http
 
 pytestmark = pytest.mark.timeout(60)
 

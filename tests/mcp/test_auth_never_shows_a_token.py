@@ -20,7 +20,7 @@ import pytest
 from tests.mcp.conftest import protected_servers
 from wirelab.mcp.auth import OAuth, approve_headlessly
 from wirelab.mcp.client import Client
-from wirelab.mcp.http_client import HttpTransport
+from wirelab.mcp.transports.http.client import HttpTransport
 from wirelab.widgets.inspector import WireInspector
 
 pytestmark = pytest.mark.timeout(60)

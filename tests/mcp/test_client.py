@@ -13,7 +13,7 @@ from wirelab.jsonrpc import JsonRpcError
 from wirelab.loop import run_tool_loop
 from wirelab.mcp.client import Client, RequestTimeout, ServerDied, connect_stdio
 from wirelab.mcp.host import McpHost, openai_tools, result_text
-from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.mcp.transports.stdio import StdioClientTransport
 
 pytestmark = pytest.mark.timeout(30)
 

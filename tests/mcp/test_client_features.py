@@ -17,7 +17,7 @@ from wirelab.mcp.host import McpHost, chat_messages
 from wirelab.mcp.protocol import MissingClientCapability
 from wirelab.mcp.server import Context, Server
 from wirelab.mcp.stateless import StatelessServer, stamp
-from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.mcp.transports.stdio import StdioClientTransport
 from wirelab.wire import WireMessage
 
 pytestmark = pytest.mark.timeout(30)
@@ -645,7 +645,7 @@ def test_a_cursor_of_another_list_is_invalid_params():
 
 STDIO_SERVER = textwrap.dedent("""
     from wirelab.mcp.server import Context, Server
-    from wirelab.mcp.stdio import run_stdio
+    from wirelab.mcp.transports.stdio import run_stdio
 
     server = Server("pipe")
 

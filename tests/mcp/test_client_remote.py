@@ -14,9 +14,9 @@ from starlette.routing import Route
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.client import Client, connect_in_process
 from wirelab.mcp.client_features import with_defaults
-from wirelab.mcp.http_client import connect_http
-from wirelab.mcp.http_running import RunningHttpServer
 from wirelab.mcp.server import Context, Server
+from wirelab.mcp.transports.http.client import connect_http
+from wirelab.mcp.transports.http.running import RunningHttpServer
 from wirelab.wire import Wire
 
 pytestmark = pytest.mark.timeout(30)

@@ -2,7 +2,7 @@
 
 For each scenario the suite starts its own test server (authorization servers
 too, for `auth/*`) and runs `conformance/client_runner.py`, which drives
-`wirelab.mcp.http_client` and `wirelab.mcp.auth.OAuth`. A scenario may fail only
+`wirelab.mcp.transports.http.client` and `wirelab.mcp.auth.OAuth`. A scenario may fail only
 if `conformance/expected-failures.yml` lists it under `client:`, with its reason.
 The scenarios run are those each revision requires (`conformance list --client
 --requirements R`, at R's wire: 2025-11-25 with `initialize`, 2026-07-28 stateless),

@@ -17,10 +17,10 @@ from wirelab import jsonrpc
 from wirelab.loop import execute_tool_call
 from wirelab.mcp.client import RequestTimeout, ServerDied, connect_stdio
 from wirelab.mcp.host import McpHost
-from wirelab.mcp.http import SESSION_HEADER, serve_http
-from wirelab.mcp.http_client import connect_http
 from wirelab.mcp.server import Context, Server
-from wirelab.mcp.stdio import run_stdio
+from wirelab.mcp.transports.http.client import connect_http
+from wirelab.mcp.transports.http.server import SESSION_HEADER, serve_http
+from wirelab.mcp.transports.stdio import run_stdio
 
 pytestmark = pytest.mark.timeout(60)
 

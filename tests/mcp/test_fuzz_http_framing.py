@@ -56,8 +56,8 @@ from hypothesis import strategies as st
 from tests.mcp.test_http_limits import ACCEPT, INITIALIZE, MiB, head
 from wirelab.jsonrpc import request
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import SESSION_HEADER, serve_http
-from wirelab.mcp.http_running import RunningHttpServer
+from wirelab.mcp.transports.http.running import RunningHttpServer
+from wirelab.mcp.transports.http.server import SESSION_HEADER, serve_http
 from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(120)

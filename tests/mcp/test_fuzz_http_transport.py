@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from tests.conftest import strict_loads
 from tests.servers import fuzz_server
 from wirelab import jsonrpc
-from wirelab.mcp.http import SESSION_HEADER, McpHttpApp, serve_http
 from wirelab.mcp.stateless import request_headers, stamp
+from wirelab.mcp.transports.http.server import SESSION_HEADER, McpHttpApp, serve_http
 
 pytestmark = pytest.mark.timeout(120)
 

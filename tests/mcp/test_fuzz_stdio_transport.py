@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from tests.conftest import strict_loads
 from tests.servers import fuzz_server
 from wirelab import jsonrpc
-from wirelab.mcp.stdio import LineSplitter, OversizedLine, StdioServer, receive_line
+from wirelab.mcp.transports.stdio import LineSplitter, OversizedLine, StdioServer, receive_line
 from wirelab.wire import Wire
 
 pytestmark = pytest.mark.timeout(120)

@@ -1,4 +1,4 @@
-"""Our HTTP client and our HTTP server (wirelab.mcp.http, http_client, stateless), both eras.
+"""Our HTTP client and our HTTP server (wirelab.mcp.transports.http, and stateless), both eras.
 
 The same example server is served once; every test opens its own clients.
 """
@@ -10,8 +10,6 @@ import pytest
 
 from wirelab.jsonrpc import JsonRpcError, notification, request
 from wirelab.mcp.client import Client
-from wirelab.mcp.http import SESSION_HEADER
-from wirelab.mcp.http_client import HttpTransport, StatelessClient, connect_http
 from wirelab.mcp.server import ServerTool
 from wirelab.mcp.stateless import (
     SERVER_INFO_KEY,
@@ -20,6 +18,8 @@ from wirelab.mcp.stateless import (
     request_headers,
     stamp,
 )
+from wirelab.mcp.transports.http.client import HttpTransport, StatelessClient, connect_http
+from wirelab.mcp.transports.http.server import SESSION_HEADER
 
 pytestmark = pytest.mark.timeout(60)
 

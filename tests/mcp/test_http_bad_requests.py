@@ -9,8 +9,8 @@ import pytest
 
 from wirelab.jsonrpc import request
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import SESSION_HEADER, serve_http
 from wirelab.mcp.stateless import request_headers, stamp
+from wirelab.mcp.transports.http.server import SESSION_HEADER, serve_http
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -16,8 +16,8 @@ import pytest
 
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.client import RequestTimeout
-from wirelab.mcp.http_client import HttpTransport, StatelessClient
-from wirelab.mcp.param_headers import InvalidToolHeaders, header_params, param_headers
+from wirelab.mcp.transports.http.client import HttpTransport, StatelessClient
+from wirelab.mcp.transports.http.param_headers import InvalidToolHeaders, header_params, param_headers
 
 URL = "http://mcp.test/mcp"
 DISCOVERED = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}

@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.transports.http.client import connect_http
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -20,10 +20,10 @@ from tests.conftest import read_until_closed, status_of
 from wirelab.jsonrpc import request
 from wirelab.mcp.client import Client
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import SESSION_HEADER, serve_http
-from wirelab.mcp.http_checks import hostname, origin_hostname
-from wirelab.mcp.http_client import HttpTransport
 from wirelab.mcp.server import Context, Server
+from wirelab.mcp.transports.http.checks import hostname, origin_hostname
+from wirelab.mcp.transports.http.client import HttpTransport
+from wirelab.mcp.transports.http.server import SESSION_HEADER, serve_http
 from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(60)

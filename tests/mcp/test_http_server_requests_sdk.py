@@ -1,6 +1,6 @@
 """Server-to-client requests over Streamable HTTP, answered by the official Python SDK's client.
 
-`wirelab/mcp/http.py` says a tool's requests to the client (sampling, roots, elicitation)
+`wirelab/mcp/transports/http/server.py` says a tool's requests to the client (sampling, roots, elicitation)
 travel on the SSE stream of the request that runs it, and that the SDKs' clients answer
 them. tests/mcp/test_http_limits.py proves it with our own client; this file proves it
 with `mcp.ClientSession` over `streamable_http_client` (the handshake era, 2025-11-25), and
@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from tests.servers import asking_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers import asking_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(90)
 

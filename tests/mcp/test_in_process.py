@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from wirelab.mcp.client import Client
-from wirelab.mcp.in_process import InProcessTransport
 from wirelab.mcp.server import Server, ServerTool
+from wirelab.mcp.transports.in_process import InProcessTransport
 from wirelab.security.demo import InMemoryTransport
 
 pytestmark = pytest.mark.timeout(20)

@@ -10,9 +10,9 @@ import socket
 
 import pytest
 
-from wirelab.mcp.http import serve_http
-from wirelab.mcp.http_client import connect_http
 from wirelab.mcp.server import Context, Server
+from wirelab.mcp.transports.http.client import connect_http
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(120)
 

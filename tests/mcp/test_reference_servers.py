@@ -26,8 +26,8 @@ import pytest
 from tests.conftest import free_port
 from wirelab.mcp.client import Client
 from wirelab.mcp.host import McpHost
-from wirelab.mcp.http_client import HttpTransport
-from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.mcp.transports.http.client import HttpTransport
+from wirelab.mcp.transports.stdio import StdioClientTransport
 
 pytestmark = pytest.mark.timeout(120)
 

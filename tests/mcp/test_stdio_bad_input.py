@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from wirelab.mcp.example import build_server
-from wirelab.mcp.stdio import MAX_LINE_BYTES, LineSplitter, OversizedLine, StdioServer
+from wirelab.mcp.transports.stdio import MAX_LINE_BYTES, LineSplitter, OversizedLine, StdioServer
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -157,7 +157,7 @@ def test_a_print_inside_a_tool_cannot_corrupt_stdout(monkeypatch):
     stdout = io.BytesIO()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(stdout))
-    from wirelab.mcp.stdio import run_stdio
+    from wirelab.mcp.transports.stdio import run_stdio
 
     run_stdio(server)
     assert [json.loads(x)["id"] for x in stdout.getvalue().splitlines()] == [0, 1]

@@ -16,7 +16,7 @@ import pytest
 from wirelab.jsonrpc import request
 from wirelab.mcp.example import MAX_PASSES
 from wirelab.mcp.server import Server
-from wirelab.mcp.stdio import SERVER_BUSY, LineSplitter, StdioServer
+from wirelab.mcp.transports.stdio import SERVER_BUSY, LineSplitter, StdioServer
 
 pytestmark = pytest.mark.timeout(60)
 

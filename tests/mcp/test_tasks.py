@@ -1,6 +1,6 @@
 """Tasks (lesson 18): our server and client, in 2025-11-25 (core) and 2026-07-28 (the extension).
 
-The task tools come from `wirelab.mcp.task_example`: `build_report(seconds)` runs only as a
+The task tools come from `wirelab.mcp.extensions.task_example`: `build_report(seconds)` runs only as a
 task and saves a checkpoint per step; `delete_drafts(folder)` asks the user first. Durations
 are fractions of a second here; tests/mcp/test_tasks_restart.py kills a real server process.
 """
@@ -12,10 +12,7 @@ from mcp_types import _v2025_11_25 as sdk_types
 
 from wirelab.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError
 from wirelab.mcp.client import connect_in_process
-from wirelab.mcp.http import serve_http
-from wirelab.mcp.http_client import connect_http
-from wirelab.mcp.server import Server
-from wirelab.mcp.task_client import (
+from wirelab.mcp.extensions.task_client import (
     TaskCancelled,
     TaskTimeout,
     cancel_task,
@@ -24,8 +21,11 @@ from wirelab.mcp.task_client import (
     task_result,
     wait_for_task,
 )
-from wirelab.mcp.task_example import build_server
-from wirelab.mcp.tasks import MISSING_CLIENT_CAPABILITY, RELATED_TASK, TASKS_EXTENSION, TaskServer
+from wirelab.mcp.extensions.task_example import build_server
+from wirelab.mcp.extensions.tasks import MISSING_CLIENT_CAPABILITY, RELATED_TASK, TASKS_EXTENSION, TaskServer
+from wirelab.mcp.server import Server
+from wirelab.mcp.transports.http.client import connect_http
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(60)
 

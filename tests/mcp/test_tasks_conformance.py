@@ -16,8 +16,8 @@ import pytest
 
 from wirelab.errors import ToolError
 from wirelab.jsonrpc import INTERNAL_ERROR, JsonRpcError
-from wirelab.mcp.http import serve_http
-from wirelab.mcp.tasks import TaskContext, TaskServer
+from wirelab.mcp.extensions.tasks import TaskContext, TaskServer
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(600)
 

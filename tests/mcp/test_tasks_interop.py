@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 from wirelab.mcp.client import connect_stdio
-from wirelab.mcp.http import serve_http
-from wirelab.mcp.task_client import cancel_task, get_task, start_task, wait_for_task
-from wirelab.mcp.task_example import build_server
+from wirelab.mcp.extensions.task_client import cancel_task, get_task, start_task, wait_for_task
+from wirelab.mcp.extensions.task_example import build_server
+from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(90)
 

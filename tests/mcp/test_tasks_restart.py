@@ -1,6 +1,6 @@
 """A task outlives its server: kill the server process mid-task, start it again, poll the same id.
 
-`python -m wirelab.mcp.task_example --store FILE` keeps its tasks in FILE and saves a
+`python -m wirelab.mcp.extensions.task_example --store FILE` keeps its tasks in FILE and saves a
 checkpoint after each step of `build_report`; the restarted server resumes the unfinished
 task from the last checkpoint. One test takes the lesson's real 30 seconds.
 """
@@ -13,11 +13,12 @@ import sys
 import pytest
 
 from wirelab.mcp.client import connect_stdio
-from wirelab.mcp.task_client import get_task, start_task, wait_for_task
+from wirelab.mcp.extensions.task_client import get_task, start_task, wait_for_task
 
 
 def server(store, step):
-    return [sys.executable, "-m", "wirelab.mcp.task_example", "--store", str(store), "--step", str(step)]
+    example = "wirelab.mcp.extensions.task_example"
+    return [sys.executable, "-m", example, "--store", str(store), "--step", str(step)]
 
 
 async def start_then_kill(store, seconds, step, steps_before_kill):

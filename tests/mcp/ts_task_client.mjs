@@ -3,7 +3,7 @@
 //
 //     node tests/mcp/ts_task_client.mjs PYTHON
 //
-// Starts `PYTHON -m wirelab.mcp.task_example --step 0.05 --poll-interval-ms 100` over stdio,
+// Starts `PYTHON -m wirelab.mcp.extensions.task_example --step 0.05 --poll-interval-ms 100` over stdio,
 // calls build_report as a task with callToolStream (which polls tasks/get and ends with
 // tasks/result), then starts a second task and cancels it with tasks/cancel. Prints one JSON
 // object: {"execution": ..., "kinds": [message types in order], "text": ..., "cancelled": ...}.
@@ -15,7 +15,7 @@ import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 const python = process.argv[2];
 const transport = new StdioClientTransport({
   command: python,
-  args: ["-m", "wirelab.mcp.task_example", "--step", "0.05", "--poll-interval-ms", "100"],
+  args: ["-m", "wirelab.mcp.extensions.task_example", "--step", "0.05", "--poll-interval-ms", "100"],
   stderr: "ignore",
 });
 const client = new Client({ name: "ts-task-client", version: "1.0.0" });

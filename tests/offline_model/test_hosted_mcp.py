@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import free_port
 from wirelab.formats import enable_hosted_mcp
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 from wirelab.offline_model import hosted_mcp
 
 

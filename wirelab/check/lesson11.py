@@ -17,7 +17,7 @@ import httpx2
 from wirelab.check import CheckFailed, attempt, exercise, expect, passed
 from wirelab.edition import say
 from wirelab.mcp.example import build_server
-from wirelab.mcp.http import SESSION_HEADER, serve_http
+from wirelab.mcp.transports.http.server import SESSION_HEADER, serve_http
 from wirelab.wire import WireMessage
 
 LOOPBACK = {"127.0.0.1", "localhost"}

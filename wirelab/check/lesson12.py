@@ -22,7 +22,7 @@ from wirelab.edition import language, say
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.evaluation import load_eval_set, ranked_documents
 from wirelab.kb.server import KnowledgeService, build_server
-from wirelab.mcp.http import serve_http
+from wirelab.mcp.transports.http.server import serve_http
 from wirelab.retrieval.fusion import reciprocal_rank_fusion
 from wirelab.retrieval.metrics import mean_hit_at_k, mean_reciprocal_rank
 

@@ -5,7 +5,7 @@
 
 The offline model is lesson 00's and MCP comes in lesson 08, so the offline model does not
 import an MCP client: lesson 17 gives it one (`offline_model.hosted_mcp.use_mcp_client`).
-`CourseClient` opens a session per request with `wirelab.mcp.http_client.connect_http`
+`CourseClient` opens a session per request with `wirelab.mcp.transports.http.client.connect_http`
 (the 2025-11-25 era), as a provider's side would, and closes it again.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from wirelab.mcp.http_client import connect_http
+from wirelab.mcp.transports.http.client import connect_http
 from wirelab.offline_model.hosted_mcp import use_mcp_client
 
 TIMEOUT_S = 10.0

@@ -51,7 +51,7 @@ from wirelab.kb.tool_results import (
     Statistics,
 )
 from wirelab.mcp.server import Server, ServerTool
-from wirelab.mcp.stdio import run_stdio
+from wirelab.mcp.transports.stdio import run_stdio
 
 log = logging.getLogger(__name__)
 

@@ -38,11 +38,11 @@ from typing import Any, Protocol
 from wirelab import jsonrpc
 from wirelab.jsonrpc import JsonRpcError, Message
 from wirelab.mcp.client_features import RequestHandler, checked_roots, declared_capabilities, offered
-from wirelab.mcp.in_process import InProcessTransport
 from wirelab.mcp.protocol import HANDSHAKE_ERA_VERSIONS, LATEST_PROTOCOL_VERSION
 from wirelab.mcp.server import Server
 from wirelab.mcp.stateless import CLIENT_CAPABILITIES_KEY, MODERN_PROTOCOL_VERSION
-from wirelab.mcp.stdio import StdioClientTransport
+from wirelab.mcp.transports.in_process import InProcessTransport
+from wirelab.mcp.transports.stdio import StdioClientTransport
 from wirelab.wire import Wire
 
 log = logging.getLogger(__name__)

@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     """Serve the fixtures on 127.0.0.1 until interrupted."""
     import uvicorn
 
-    from wirelab.mcp.http import McpHttpApp
+    from wirelab.mcp.transports.http.server import McpHttpApp
     from wirelab.serving import uvicorn_config
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

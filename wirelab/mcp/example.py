@@ -26,7 +26,7 @@ from typing import TypedDict
 
 from wirelab.errors import ToolError
 from wirelab.mcp.server import Context, Server
-from wirelab.mcp.stdio import run_stdio
+from wirelab.mcp.transports.stdio import run_stdio
 
 MAX_PASSES = 50  # about 5 s of work
 

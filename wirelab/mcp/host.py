@@ -48,8 +48,8 @@ from wirelab.loop import Message, execute_tool_call
 from wirelab.mcp.client import Client, InProcessTransport
 from wirelab.mcp.client_features import Declined
 from wirelab.mcp.server import Server
-from wirelab.mcp.stdio import StdioClientTransport
 from wirelab.mcp.tool_names import ToolNames
+from wirelab.mcp.transports.stdio import StdioClientTransport
 from wirelab.tools import Tool, ToolRegistry
 
 Approve = Callable[[Message], bool]

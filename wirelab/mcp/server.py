@@ -25,9 +25,9 @@ The capabilities `initialize` declares are derived from what is registered
 (`Server.capabilities`). The session lives in `wirelab.mcp.session`, the
 primitives in `wirelab.mcp.primitives`, the results in `wirelab.mcp.results`,
 what client and server share in `wirelab.mcp.protocol`. No transport here:
-`wirelab.mcp.stdio` and `wirelab.mcp.http` move the messages.
+`wirelab.mcp.transports.stdio` and `wirelab.mcp.transports.http.server` move the messages.
 
-Tasks are added by `wirelab.mcp.tasks`, MCP Apps by `wirelab.mcp.apps`. Not covered:
+Tasks are added by `wirelab.mcp.extensions.tasks`, MCP Apps by `wirelab.mcp.extensions.apps`. Not covered:
 sampling with tools (`sampling.tools`), URL-mode elicitation, and stripping newer fields
 for clients of older revisions.
 """

@@ -6,7 +6,7 @@
     host.call("get_weather", {"city": "Paris"})           # after this call the description changes
     # the server sends notifications/tools/list_changed; the next tools/list shows the new text
 
-`InMemoryTransport` is `wirelab.mcp.in_process.InProcessTransport`: a client
+`InMemoryTransport` is `wirelab.mcp.transports.in_process.InProcessTransport`: a client
 transport that hands each message straight to a `Session` of the server and
 publishes both directions on its `.wire`, so the inspector shows the
 traffic. The poisoned text is aimed at the offline model's `obey_injection`
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from wirelab.mcp.in_process import InProcessTransport as InMemoryTransport
 from wirelab.mcp.server import Server
+from wirelab.mcp.transports.in_process import InProcessTransport as InMemoryTransport
 
 __all__ = ["POISONED", "InMemoryTransport", "rug_pull_server"]
 

@@ -5,7 +5,7 @@
 `show_app` reads the tool's `ui://` view, shows it in the cell's output (an anywidget whose
 iframe is `sandbox="allow-scripts"`, its CSP from the resource's `_meta.ui.csp`), calls the
 tool, and pushes the result in. What the view sends arrives here as a custom message and is
-answered by `wirelab.mcp.app_host.AppSession` on the kernel's event loop; `view.wire` carries
+answered by `wirelab.mcp.extensions.app_host.AppSession` on the kernel's event loop; `view.wire` carries
 that traffic for the wire inspector, `client.wire` the host ↔ server side.
 """
 
@@ -20,8 +20,8 @@ import traitlets
 from IPython.display import display
 
 from wirelab.jsonrpc import Message
-from wirelab.mcp.app_host import SANDBOX, Approve, AppSession
 from wirelab.mcp.client import Client
+from wirelab.mcp.extensions.app_host import SANDBOX, Approve, AppSession
 
 HERE = pathlib.Path(__file__).parent
 

@@ -25,9 +25,9 @@ from starlette.routing import Route
 
 from wirelab.mcp.auth.authorization_server import AuthorizationServer
 from wirelab.mcp.auth.resource import ProtectedResource
-from wirelab.mcp.http import McpHttpApp
-from wirelab.mcp.http_running import RunningHttpServer
 from wirelab.mcp.server import Server
+from wirelab.mcp.transports.http.running import RunningHttpServer
+from wirelab.mcp.transports.http.server import McpHttpApp
 from wirelab.serving import DEFAULT_LIMITS, HttpLimits
 from wirelab.wire import Wire
 

@@ -1,6 +1,6 @@
 """What every Streamable HTTP request passes before a handler sees it.
 
-`wirelab.mcp.http` calls these in order: the `Host` and `Origin` name this
+`wirelab.mcp.transports.http.server` calls these in order: the `Host` and `Origin` name this
 machine (else 403, against DNS rebinding), the bearer token matches (401),
 `Accept` lists what the reply may be (406), and the body is one JSON-RPC
 message of acceptable size and type (415, 413, 400). Each failure raises a

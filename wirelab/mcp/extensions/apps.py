@@ -9,7 +9,7 @@ type `text/html;profile=mcp-app`, whose `resources/read` contents may carry `_me
     @app_tool(server, "ui://kb/search.html")
     def browse(query: str) -> str: ...
 
-`wirelab.mcp.app_host` is the other side: the host that renders the view and relays its
+`wirelab.mcp.extensions.app_host` is the other side: the host that renders the view and relays its
 calls. `build_sdk_app_server` writes the same server with the official SDK's `Apps`.
 """
 
@@ -27,7 +27,7 @@ from wirelab.tools import summary
 UI_EXTENSION = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 Visibility = Literal["model", "app"]
-BUNDLE = Path(__file__).resolve().parents[2] / "assets" / "apps" / "ext-apps-app-2.0.4.js"
+BUNDLE = Path(__file__).resolve().parents[3] / "assets" / "apps" / "ext-apps-app-2.0.4.js"
 
 
 @dataclass

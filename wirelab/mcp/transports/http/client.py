@@ -18,7 +18,7 @@ In the 2025-11-25 era it keeps the `Mcp-Session-Id` that `initialize` returned,
 opens the GET stream for notifications, and ends the session with DELETE on
 `close()`. In the 2026-07-28 era it stamps each request with the per-request
 `_meta` envelope and the headers that mirror it (with `Mcp-Param-*` for the tool
-parameters marked `x-mcp-header`, `wirelab.mcp.param_headers`; a tool whose marks break
+parameters marked `x-mcp-header`, `wirelab.mcp.transports.http.param_headers`; a tool whose marks break
 the rules is left out of `tools/list`), and `StatelessClient` starts with
 `server/discover` instead of `initialize`; an `InputRequiredResult` is answered
 from the client's handlers and the request sent again (multi round-trip requests).
@@ -44,15 +44,15 @@ from wirelab.mcp import stateless
 from wirelab.mcp.auth.client import AuthorizationError
 from wirelab.mcp.client import Client
 from wirelab.mcp.client_features import offered
-from wirelab.mcp.http import SESSION_HEADER
 from wirelab.mcp.input_required import MAX_ROUNDS, input_responses, is_input_required, retry_params
-from wirelab.mcp.param_headers import InvalidToolHeaders, header_params, param_headers
 from wirelab.mcp.stateless import (
     MODERN_PROTOCOL_VERSION,
     SERVER_INFO_KEY,
     UNSUPPORTED_PROTOCOL_VERSION,
     VERSION_HEADER,
 )
+from wirelab.mcp.transports.http.param_headers import InvalidToolHeaders, header_params, param_headers
+from wirelab.mcp.transports.http.server import SESSION_HEADER
 from wirelab.wire import Wire, WireMessage, parse_json
 
 log = logging.getLogger(__name__)

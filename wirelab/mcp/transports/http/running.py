@@ -1,14 +1,14 @@
 """An MCP app served by uvicorn on a daemon thread, so a notebook or a test goes on running.
 
     >>> from wirelab.mcp.example import build_server
-    >>> from wirelab.mcp.http import McpHttpApp
+    >>> from wirelab.mcp.transports.http.server import McpHttpApp
     >>> running = RunningHttpServer(McpHttpApp(build_server())).start()  # 127.0.0.1, a free port
     >>> running.url.startswith("http://127.0.0.1:")
     True
     >>> running.stop()
 
 Any app with `.starlette`, `.wire` and `end_streams()` runs here: the MCP server of
-`wirelab.mcp.http` (`serve_http` builds one and starts it) and lesson 15's authorization
+`wirelab.mcp.transports.http.server` (`serve_http` builds one and starts it) and lesson 15's authorization
 server alike. It is the course's one threaded server (`wirelab.serving.ThreadedServer`), with
 the MCP endpoint's URL and the app's wire; uvicorn gets the app's `limits`, or the defaults.
 """

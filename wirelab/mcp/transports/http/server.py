@@ -20,7 +20,7 @@ Each request picks its era (basic/versioning.mdx, "dual-era server"):
   it): no session, answered by `wirelab.mcp.stateless`; GET and DELETE are 405;
   errors get HTTP statuses (400, and 404 for an unknown method).
 
-Before either (`wirelab.mcp.http_checks`): a header that must come once sent
+Before either (`wirelab.mcp.transports.http.checks`): a header that must come once sent
 twice is 400, an `Origin` or `Host` that is not this machine 403 (DNS
 rebinding), a missing or wrong bearer token (when one is set) 401, an
 `Accept` without both JSON and SSE 406, a body that is not JSON 415 or 400.
@@ -67,7 +67,11 @@ from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonRpcError, Message
 from wirelab.mcp import stateless
 from wirelab.mcp.auth.resource import ProtectedResource
-from wirelab.mcp.http_checks import (
+from wirelab.mcp.protocol import Send
+from wirelab.mcp.server import Server
+from wirelab.mcp.session import Session
+from wirelab.mcp.stateless import METHOD_HEADER, NAME_HEADER, VERSION_HEADER, StatelessServer
+from wirelab.mcp.transports.http.checks import (
     LOOPBACK_HOSTS,
     Refusal,
     check_host_and_origin,
@@ -77,11 +81,7 @@ from wirelab.mcp.http_checks import (
     refuse_repeated_headers,
     require_accept,
 )
-from wirelab.mcp.http_running import MCP_PATH, RunningHttpServer
-from wirelab.mcp.protocol import Send
-from wirelab.mcp.server import Server
-from wirelab.mcp.session import Session
-from wirelab.mcp.stateless import METHOD_HEADER, NAME_HEADER, VERSION_HEADER, StatelessServer
+from wirelab.mcp.transports.http.running import MCP_PATH, RunningHttpServer
 from wirelab.serving import DEFAULT_LIMITS, HttpLimits
 from wirelab.wire import Wire, WireMessage
 
@@ -404,6 +404,6 @@ def serve_http(server: Server, host: str = "127.0.0.1", port: int = 0, **options
     """Serve `server` over Streamable HTTP on a background thread; port 0 picks a free port.
 
     `options` go to `McpHttpApp` (`token`, `allowed_hosts`, `allowed_origins`, `limits`); the
-    thread is a `RunningHttpServer` (`wirelab.mcp.http_running`).
+    thread is a `RunningHttpServer` (`wirelab.mcp.transports.http.running`).
     """
     return RunningHttpServer(McpHttpApp(server, **options), host, port).start()

@@ -31,8 +31,8 @@ from typing import Any
 
 from wirelab import jsonrpc
 from wirelab.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, Message
-from wirelab.mcp.apps import APP_MIME_TYPE, UI_EXTENSION
 from wirelab.mcp.client import Client
+from wirelab.mcp.extensions.apps import APP_MIME_TYPE, UI_EXTENSION
 from wirelab.wire import Wire, WireMessage
 
 UI_PROTOCOL_VERSION = "2026-01-26"

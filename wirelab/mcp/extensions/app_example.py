@@ -12,7 +12,7 @@ from __future__ import annotations
 from wirelab.kb.corpus import load_documents
 from wirelab.kb.server import KnowledgeService, build_index, build_server, passages
 from wirelab.kb.tool_results import SearchResults
-from wirelab.mcp.apps import add_app, app_tool, view_html
+from wirelab.mcp.extensions.apps import add_app, app_tool, view_html
 from wirelab.mcp.server import Server
 
 VIEW_URI = "ui://kb/search.html"

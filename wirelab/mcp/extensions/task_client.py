@@ -22,8 +22,8 @@ from typing import Any
 
 from wirelab.jsonrpc import JsonRpcError
 from wirelab.mcp.client import Client
+from wirelab.mcp.extensions.tasks import MODERN, TASKS_EXTENSION, TERMINAL
 from wirelab.mcp.stateless import CLIENT_CAPABILITIES_KEY
-from wirelab.mcp.tasks import MODERN, TASKS_EXTENSION, TERMINAL
 
 InputHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 DEFAULT_POLL_MS = 1000  # when the server suggests no interval

@@ -1,6 +1,6 @@
 """Lesson 18's task server: a tool that takes as long as you ask, and one that asks first.
 
-    python -m wirelab.mcp.task_example --store tasks.json      # serves stdio
+    python -m wirelab.mcp.extensions.task_example --store tasks.json      # serves stdio
 
 - `build_report(seconds)` works for `seconds` (30 in the lesson, a fraction in tests),
   one step a `step` long, saving a checkpoint after each, so a restarted server resumes
@@ -17,8 +17,8 @@ import logging
 import sys
 from pathlib import Path
 
-from wirelab.mcp.stdio import run_stdio
-from wirelab.mcp.tasks import TaskContext, TaskServer
+from wirelab.mcp.extensions.tasks import TaskContext, TaskServer
+from wirelab.mcp.transports.stdio import run_stdio
 
 CONFIRM_SCHEMA = {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}
 

@@ -27,7 +27,7 @@ def body(outcomes: list[bilingual_eval.Outcome]) -> str:
         "A case passes when the model makes exactly the expected calls (none for chit-chat, thanks, "
         "negation and topics without an action), with every argument among its accepted values; "
         "relative dates are resolved against the date the case's system message gives. "
-        "The floors CI holds are in `tests/floors.json`."
+        "CI holds the model to its calls on each case, kept in `tests/model_snapshot.json`."
     )
 
 

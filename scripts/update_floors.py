@@ -1,68 +1,67 @@
-"""Measure the offline model on the CI samples and raise the floors in tests/floors.json.
+"""Run the offline model on the CI samples and rewrite its snapshot, tests/model_snapshot.json.
 
-    .venv/bin/python scripts/update_floors.py            # raise floors to measured - 10 points
-    .venv/bin/python scripts/update_floors.py --dry-run  # only print what would change
-    .venv/bin/python scripts/update_floors.py --allow-lower
+    .venv/bin/python scripts/update_floors.py                  # refresh; refuses to write a loss
+    .venv/bin/python scripts/update_floors.py --dry-run        # only print what changed
+    .venv/bin/python scripts/update_floors.py --accept-losses  # also write cases that now fail
 
-A floor is the measured pass rate minus `MARGIN` (ten points), rounded down to
-a whole percent, never below 0. Floors only go up unless `--allow-lower` is
-given, so a regression cannot be written into the floors by accident. The
-tests that read them: tests/test_bfcl.py (the 100 BFCL cases of
-assets/bfcl_ci_sample.json) and tests/test_bilingual_eval.py (the whole eval set).
+The snapshot holds, for each case of the BFCL CI sample and of the bilingual eval set, the
+calls the model makes and whether they pass (tests/model_snapshot.py). The tests fail on any
+case that differs from it, so after changing the model, run this and commit the snapshot with
+the change. It prints every difference: LOST (passed, now fails), gained, changed calls, new
+and gone cases. A loss is a regression, so the snapshot is left as it is unless
+`--accept-losses` says it is meant; the exit status is then 1. A request that failed
+(the model raised an error) is no decision, and is never written.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import math
-import subprocess
+import os
+import sys
 from pathlib import Path
 
-from wirelab import bfcl, bilingual_eval
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-ROOT = Path(__file__).resolve().parent.parent
-FLOORS = ROOT / "tests" / "floors.json"
-SAMPLE = ROOT / "assets" / "bfcl_ci_sample.json"
-MARGIN = 0.10
+from tests import model_snapshot  # noqa: E402
 
 
-def measured() -> dict[str, dict[str, float]]:
-    """Pass rates per category and "all", for the BFCL sample and the eval set."""
-    results = bfcl.run(bfcl.load_ids(json.loads(SAMPLE.read_text())["ids"]))
-    bfcl_rates = {category: score.accuracy for category, score in bfcl.scores(results).items()}
-    outcomes = bilingual_eval.run()
-    eval_rates = {category: p / t for category, (p, t) in bilingual_eval.scores(outcomes).items()}
-    return {
-        "bfcl_sample": {**bfcl_rates, "all": bfcl.overall(results)},
-        "eval_set": {**eval_rates, "all": bilingual_eval.pass_rate(outcomes)},
-    }
-
-
-def floor(rate: float) -> float:
-    return max(0.0, math.floor(round((rate - MARGIN) * 100, 6)) / 100)
-
-
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
-    parser.add_argument("--allow-lower", action="store_true", help="also lower floors that are above")
+    parser.add_argument("--dry-run", action="store_true", help="print the differences, write nothing")
+    parser.add_argument("--accept-losses", action="store_true", help="write cases that now fail too")
     args = parser.parse_args()
-    floors = json.loads(FLOORS.read_text())
-    for suite, rates in measured().items():
-        current = floors[suite]["floors"]
-        floors[suite]["floors"] = {group: current.get(group, 0.0) for group in rates} | current
-        for group, rate in rates.items():
-            old, new = floors[suite]["floors"].setdefault(group, 0.0), floor(rate)
-            if new > old or (args.allow_lower and new != old):
-                print(f"{suite} {group}: measured {rate:.1%}, floor {old:.0%} -> {new:.0%}")
-                floors[suite]["floors"][group] = new
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    floors["measured"] = f"{datetime.date.today()}, commit {commit.stdout.strip()}"
-    if not args.dry_run:
-        FLOORS.write_text(json.dumps(floors, indent=1, ensure_ascii=False) + "\n")
+    os.environ["WIRELAB_OFFLINE"] = "1"  # the snapshot is the offline model's, whatever the shell says
+    os.environ.pop("WIRELAB_MODEL", None)
+    try:
+        old = model_snapshot.load() if model_snapshot.PATH.exists() else {}
+    except ValueError as error:
+        print(f"{error}; every case is taken as new.")
+        old = {}
+    new = model_snapshot.take()
+    diffs = [model_snapshot.compare(model_snapshot.TITLES[n], old.get(n, {}), new[n]) for n in new]
+    for diff in diffs:
+        print("\n".join(diff.lines()) if diff else f"{diff.title}: {diff.score(diff.new)} pass, no change")
+    crashed = sum(entry.crashed != "" for suite in new.values() for entry in suite.values())
+    lost = sum(len(diff.lost) for diff in diffs)
+    where = os.path.relpath(model_snapshot.PATH, ROOT)
+    text = model_snapshot.dumps(new)
+    if args.dry_run or (old and text == model_snapshot.PATH.read_text(encoding="utf-8")):
+        print(f"{where} left as it is.")
+        return 0
+    if crashed:
+        print(
+            f"NOT written: {crashed} request(s) failed, so the model made no decision (see its error above)."
+        )
+        return 1
+    if lost and not args.accept_losses:
+        print(f"NOT written: {lost} LOST case(s) above, a regression. Fix the model, or accept them with")
+        print("--accept-losses if they are meant.")
+        return 1
+    model_snapshot.PATH.write_text(text, encoding="utf-8")
+    print(f"Wrote {where}: commit it with the model change.")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

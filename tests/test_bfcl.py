@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests import model_snapshot
 from wirelab import bfcl
 
 
@@ -140,6 +141,7 @@ def test_in_an_irrelevance_case_any_call_is_wrong_and_no_call_is_right():
 
 CHECKER_IN_A_FRESH_PROCESS = """
 import json, sys
+from tests import model_snapshot
 from wirelab import bfcl
 bfcl.check(bfcl.load("simple_python")[0], [])
 bfcl._ast_checker()
@@ -180,7 +182,6 @@ def test_cases_run_through_the_real_openai_client_against_the_offline_model():
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = json.loads((ROOT / "assets" / "bfcl_ci_sample.json").read_text())
-FLOORS = json.loads((ROOT / "tests" / "floors.json").read_text())["bfcl_sample"]["floors"]
 
 
 def test_the_ci_sample_is_the_seeded_stratified_draw():
@@ -188,13 +189,6 @@ def test_the_ci_sample_is_the_seeded_stratified_draw():
     assert len(set(SAMPLE["ids"])) == SAMPLE["size"] == 100
 
 
-def test_the_offline_model_stays_above_its_floors_on_the_ci_sample():
-    """A regression floor: ten points under the measured rates (tests/floors.json says when)."""
-    results = bfcl.run(bfcl.load_ids(SAMPLE["ids"]))
-    rates = {category: score.accuracy for category, score in bfcl.scores(results).items()}
-    rates["all"] = bfcl.overall(results)
-    assert set(FLOORS) == set(rates), "every category and 'all' has a floor"
-    below = {
-        group: f"{rates[group]:.0%} < {floor:.0%}" for group, floor in FLOORS.items() if rates[group] < floor
-    }
-    assert not below, f"below the floor: {below}"
+def test_the_offline_model_makes_the_snapshot_calls_on_the_ci_sample():
+    """Case by case, the calls and verdicts of tests/model_snapshot.json (scripts/update_floors.py)."""
+    model_snapshot.assert_unchanged("bfcl_sample", model_snapshot.bfcl_sample())

@@ -1,4 +1,4 @@
-"""wirelab.bilingual_eval: the eval set is well formed, its scorer is right, and a floor holds."""
+"""wirelab.bilingual_eval: the eval set is well formed, its scorer is right, the snapshot holds."""
 
 import datetime
 import json
@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import jsonschema
 import pytest
 
+from tests import model_snapshot
 from wirelab import bilingual_eval as ev
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ev.load()
-FLOORS = json.loads((ROOT / "tests" / "floors.json").read_text())["eval_set"]["floors"]
 CATEGORIES = {
     "paraphrase",
     "chit_chat",
@@ -217,13 +217,6 @@ def test_the_table_shows_each_category_by_language():
     assert f"| **all** | {en}/{en} (100%) | {zh}/{zh} (100%) | {n}/{n} (100%) |" in table
 
 
-def test_the_offline_model_stays_above_its_floors_on_the_eval_set():
-    """A regression floor: ten points under the measured rates (tests/floors.json says when)."""
-    outcomes = ev.run(CASES)
-    rates = {category: passed / total for category, (passed, total) in ev.scores(outcomes).items()}
-    rates["all"] = ev.pass_rate(outcomes)
-    assert set(FLOORS) == set(rates), "every category and 'all' has a floor"
-    below = {
-        group: f"{rates[group]:.0%} < {floor:.0%}" for group, floor in FLOORS.items() if rates[group] < floor
-    }
-    assert not below, f"below the floor: {below}"
+def test_the_offline_model_makes_the_snapshot_calls_on_the_eval_set():
+    """Case by case, the calls and verdicts of tests/model_snapshot.json (scripts/update_floors.py)."""
+    model_snapshot.assert_unchanged("eval_set", model_snapshot.eval_set(CASES))

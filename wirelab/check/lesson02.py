@@ -126,16 +126,17 @@ def _broken(city: str) -> dict:
     raise ConnectionError("weather service unreachable")
 
 
-class _ForcedModel:
-    """A client that counts its requests, sends them to `model`, and stops a loop past `limit`."""
+class _CountedClient:
+    """A client that counts its requests, notes their model and stream flag, and stops a loop past `limit`."""
 
-    def __init__(self, llm: Any, model: str, limit: int) -> None:
-        self._llm, self._model, self._limit, self.requests, self.streamed = llm, model, limit, 0, []
+    def __init__(self, llm: Any, limit: int) -> None:
+        self._llm, self._limit, self.requests, self.streamed, self.models = llm, limit, 0, [], []
         self.chat = self.completions = self
 
     def create(self, **request: Any) -> Any:
         self.requests += 1
         self.streamed.append(bool(request.get("stream")))
+        self.models.append(request.get("model"))
         _check_pairing(request.get("messages") or [])
         expect(
             self.requests <= self._limit,
@@ -146,7 +147,7 @@ class _ForcedModel:
                 "请计数，到 max_steps 就停下",
             ),
         )
-        return self._llm.chat.completions.create(**{**request, "model": self._model})
+        return self._llm.chat.completions.create(**request)
 
 
 def _check_pairing(messages: list[Any]) -> None:
@@ -341,8 +342,8 @@ def check_accumulate_message(accumulate_message: Any, llm: Any) -> None:
 def check_run_streaming_loop(run_streaming_loop: Any, llm: Any) -> None:
     reference = run_tool_loop(llm, QUESTION, REGISTRY, model=model_name())
     question = [{"role": "user", "content": ASK}]
-    counted = _ForcedModel(llm, model_name(), limit=10)
-    got = attempt(run_streaming_loop, counted, question, TOOLS, FUNCTIONS)
+    counted = _CountedClient(llm, limit=10)
+    got = attempt(run_streaming_loop, counted, question, TOOLS, FUNCTIONS, model=model_name())
     expect(
         isinstance(got, tuple) and len(got) == 2,
         say(
@@ -395,9 +396,18 @@ def check_run_streaming_loop(run_streaming_loop: Any, llm: Any) -> None:
             "run_streaming_loop 修改了调用方的列表：请先用 list(messages) 复制一份",
         ),
     )
-    endless = _ForcedModel(llm, f"{model_name()}/endless_calls", limit=3)
-    stopped = attempt(
-        run_streaming_loop, endless, [{"role": "user", "content": ASK}], TOOLS, FUNCTIONS, max_steps=3
+    endless, faulty = _CountedClient(llm, limit=3), f"{model_name()}/endless_calls"
+    ask = [{"role": "user", "content": ASK}]
+    stopped = attempt(run_streaming_loop, endless, ask, TOOLS, FUNCTIONS, model=faulty, max_steps=3)
+    sent = sorted({str(m) for m in endless.models})
+    expect(
+        sent == [faulty],
+        say(
+            f"run_streaming_loop was given model={faulty!r} and its requests named {sent}: "
+            "send each request to the model the caller gave (model=model)",
+            f"run_streaming_loop 收到的是 model={faulty!r}，它的请求用的却是 {sent}："
+            "每个请求都要发给调用方指定的模型（model=model）",
+        ),
     )
     expect(
         stopped[0] is None and endless.requests == 3,

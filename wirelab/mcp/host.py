@@ -6,7 +6,7 @@ model's tool calls to `tools/call`, asking `approve(call)` first:
 
     with McpHost.stdio([sys.executable, "-m", "wirelab.mcp.example"],
                        approve=lambda call: call["function"]["name"] != "add_note") as host:
-        result = run_tool_loop(llm, messages, host.tools, execute=host.execute)
+        result = run_tool_loop(llm, messages, host.tools, model=model_name(), execute=host.execute)
 
 The loop is synchronous and the client is asynchronous, so the host runs the
 client on an event loop of its own, in a background thread; this also works

@@ -8,7 +8,7 @@ import pytest
 from wirelab.formats import ChatCompletions, Gemini, Messages, Responses, ToolCall, ToolResult, run
 from wirelab.tools import ToolRegistry
 
-WEATHER = {"Paris": {"temp_c": 18, "sky": "cloudy"}, "Tokyo": {"temp_c": 24, "sky": "clear"}}
+READINGS = {"Paris": {"temp_c": 18, "sky": "cloudy"}, "Tokyo": {"temp_c": 24, "sky": "clear"}}
 
 
 def get_weather(city: str) -> dict:
@@ -17,7 +17,7 @@ def get_weather(city: str) -> dict:
     Args:
         city: City name, e.g. "Paris".
     """
-    return {"city": city, **WEATHER[city]}
+    return {"city": city, **READINGS[city]}
 
 
 REGISTRY = ToolRegistry([get_weather])

@@ -6,18 +6,11 @@ import httpx2
 import openai
 import pytest
 
+from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import FAULTS, MODEL_ID, RequestError, complete
 from wirelab.offline_model.server import MAX_BODY_BYTES
 
 USER = {"role": "user", "content": "Weather in Paris"}
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-    },
-}
 CALL = {
     "id": "call_1",
     "type": "function",

@@ -7,26 +7,9 @@ import json
 import openai
 import pytest
 
+from tests.offline_model.conftest import WEATHER, tool
 from wirelab.offline_model import MODEL_ID
 
-
-def tool(name: str, description: str, properties: dict | None = None, required: tuple[str, ...] = ()) -> dict:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {"type": "object", "properties": properties or {}, "required": list(required)},
-        },
-    }
-
-
-WEATHER = tool(
-    "get_weather",
-    "Current weather for a city.",
-    {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-    ("city",),
-)
 ORDERS = tool(
     "lookup_order",
     "Look up the status of a customer's order.",

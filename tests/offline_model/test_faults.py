@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import json
 
+from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import MODEL_ID
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"},
-            },
-            "required": ["city"],
-        },
-    },
-}
 EMAIL = {
     "type": "function",
     "function": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.frames import cuts
 from wirelab.offline_model.intents import pieces, unwrap
@@ -9,18 +10,13 @@ from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import plan
 from wirelab.offline_model.sharing import bind_plan
 
-
-def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-KETTLE = tool(
+KETTLE = model_tool(
     "boil_water",
     "Boil water in the kettle to a temperature.",
     {"degrees": {"type": "integer", "description": "target temperature in Celsius"}},
     ("degrees",),
 )
-LAMP = tool(
+LAMP = model_tool(
     "switch_lamp",
     "Switch a lamp in a room on or off.",
     {"room": {"type": "string", "description": "the room the lamp is in"}},
@@ -38,13 +34,13 @@ def test_a_message_pasted_in_quotes_is_read_as_the_message():
 
 
 NUMBER = {"type": "number"}
-AREA = tool(
+AREA = model_tool(
     "room_area",
     "Area of a rectangular room.",
     {"width": {"type": "number", "description": "width in metres"}, "length": NUMBER},
     ("width", "length"),
 )
-SPEED = tool(
+SPEED = model_tool(
     "average_speed",
     "Average speed of a trip leg.",
     {
@@ -54,20 +50,20 @@ SPEED = tool(
     },
     ("distance_km", "hours"),
 )
-PARCEL = tool(
+PARCEL = model_tool(
     "parcel_price",
     "Price of sending a parcel to a city.",
     {"weight_kg": {"type": "number", "description": "weight in kg"}, "city": {"type": "string"}},
     ("weight_kg", "city"),
 )
-MUSEUMS = tool(
+MUSEUMS = model_tool(
     "find_museums",
     "Find museums in a city.",
     {"city": {"type": "string"}, "theme": {"type": "string", "description": "what the museum is about"}},
     ("city",),
 )
-RAIN = tool("yearly_rainfall", "Rainfall in a year.", {"year": {"type": "integer"}}, ("year",))
-HARVEST = tool("yearly_harvest", "Grain harvest in a year.", {"year": {"type": "integer"}}, ("year",))
+RAIN = model_tool("yearly_rainfall", "Rainfall in a year.", {"year": {"type": "integer"}}, ("year",))
+HARVEST = model_tool("yearly_harvest", "Grain harvest in a year.", {"year": {"type": "integer"}}, ("year",))
 
 
 def calls_of(text: str, *tools: Tool) -> list[tuple[str, dict]]:
@@ -114,7 +110,7 @@ def test_an_intent_without_its_value_takes_it_from_the_intent_before():
     ]
 
 
-FENCE = tool(
+FENCE = model_tool(
     "paint_fence",
     "Paint a fence.",
     {
@@ -123,7 +119,7 @@ FENCE = tool(
     },
     ("color", "meters"),
 )
-PLANTS = tool("water_plants", "Water the plants.", {"liters": {"type": "number"}}, ("liters",))
+PLANTS = model_tool("water_plants", "Water the plants.", {"liters": {"type": "number"}}, ("liters",))
 
 
 def test_a_closing_question_that_asks_again_makes_no_second_call():
@@ -156,7 +152,7 @@ def test_context_after_a_full_stop_waits_for_the_next_intent():
     ]
 
 
-NEWS = tool(
+NEWS = model_tool(
     "company_news",
     "Latest news about a company.",
     {"company": {"type": "string", "description": "company name"}, "days": {"type": "integer"}},
@@ -169,7 +165,7 @@ def test_a_name_said_again_in_short_is_the_same_value():
     assert bind_all(NEWS, text) == [{"company": "Acme Widgets", "days": 3}]
 
 
-MEDIAN = tool(
+MEDIAN = model_tool(
     "median_of",
     "Median of a list of numbers.",
     {"values": {"type": "array", "items": {"type": "number"}, "description": "the numbers"}},
@@ -182,13 +178,13 @@ def test_each_list_in_brackets_for_a_list_parameter_is_a_call():
     assert bind_all(MEDIAN, text) == [{"values": [3, 9, 4]}, {"values": [7, 1, 8]}]
 
 
-DINER = tool(
+DINER = model_tool(
     "find_diner",
     "Find a diner in a city by cuisine.",
     {"city": {"type": "string"}, "cuisine": {"type": "string", "enum": ["Thai", "Greek", "Mexican"]}},
     ("city", "cuisine"),
 )
-DICE = tool(
+DICE = model_tool(
     "dice_odds",
     "Chance of rolling a total with some dice.",
     {"dice": {"type": "integer", "description": "number of dice"}, "total": {"type": "integer"}},
@@ -227,7 +223,7 @@ def test_context_between_intents_goes_where_its_values_fit():
     ]
 
 
-SHOW = tool(
+SHOW = model_tool(
     "show_details",
     "Details of an art show at a gallery.",
     {
@@ -261,7 +257,7 @@ def test_a_sentence_that_named_the_tool_before_its_request_is_not_a_second_call(
     assert [name for name, _ in found].count("parcel_price") == 1
 
 
-SERVER = tool(
+SERVER = model_tool(
     "add_server",
     "Register a server.",
     {
@@ -280,7 +276,7 @@ def test_one_set_of_values_with_codes_around_it_is_one_call():
     assert len(bind_all(SERVER, text)) == 1
 
 
-TRIP = tool(
+TRIP = model_tool(
     "book_trip",
     "Book a trip to a city on a date, avoiding some kinds of roads.",
     {
@@ -307,8 +303,8 @@ def test_a_title_or_an_abbreviation_does_not_end_a_sentence():
     ]
 
 
-LOCAL_TIME = tool("time_in", "Current local time in a city.", {"city": {"type": "string"}}, ("city",))
-TIME_GAP = tool(
+LOCAL_TIME = model_tool("time_in", "Current local time in a city.", {"city": {"type": "string"}}, ("city",))
+TIME_GAP = model_tool(
     "time_gap",
     "Time difference between two places.",
     {
@@ -328,13 +324,13 @@ def test_two_gaps_of_one_kind_take_the_values_another_intent_listed_in_turn():
     ]
 
 
-TAX = tool(
+TAX = model_tool(
     "sales_tax",
     "Sales tax on a purchase in a city.",
     {"amount": {"type": "number", "description": "purchase amount"}, "city": {"type": "string"}},
     ("amount", "city"),
 )
-RATIO = tool(
+RATIO = model_tool(
     "ratio_of",
     "Ratio of two whole numbers.",
     {
@@ -392,7 +388,7 @@ def test_also_inside_a_clause_is_no_boundary_and_marks_in_a_row_keep_the_stronge
     ]
 
 
-WEATHER = tool(
+WEATHER_ON_A_DAY = model_tool(
     "get_weather",
     "Current weather in a city on a day.",
     {"city": {"type": "string"}, "day": {"type": "string", "description": "the day, like today or tomorrow"}},
@@ -401,7 +397,7 @@ WEATHER = tool(
 
 
 def test_a_later_call_repeats_for_every_value_of_the_list_before():
-    found = bind_all(WEATHER, "Weather in Oslo and Rome for today, and then for tomorrow")
+    found = bind_all(WEATHER_ON_A_DAY, "Weather in Oslo and Rome for today, and then for tomorrow")
     assert [(call["city"], call.get("day")) for call in found] == [
         ("Oslo", "today"),
         ("Rome", "today"),
@@ -420,7 +416,7 @@ def test_many_repeated_values_are_read_in_bounded_time():
     assert time.perf_counter() - started < 5
 
 
-DRINK = tool(
+DRINK = model_tool(
     "mix_drink",
     "Mix a drink of a size, with or without ice.",
     {"size_ml": {"type": "integer", "description": "size in ml"}, "with_ice": {"type": "boolean"}},

@@ -6,23 +6,9 @@ import json
 
 import openai
 
+from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import MODEL_ID
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-            },
-            "required": ["city"],
-        },
-    },
-}
 UNIT_ERROR = {
     "error": {
         "code": "invalid_unit",

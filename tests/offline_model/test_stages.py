@@ -6,27 +6,16 @@ from collections import Counter
 
 import pytest
 
+from tests.offline_model.conftest import WEATHER_TOOL, model_tool
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.extraction import chinese_number, extract, list_items
 from wirelab.offline_model.intents import pieces
 from wirelab.offline_model.lexicon import SYNONYM_GROUPS, _sections, concept
 from wirelab.offline_model.normalize import clean, segment, stem
-from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import asks_for_nothing, plan
 
-
-def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-WEATHER = tool(
-    "get_weather",
-    "Current weather for a city.",
-    {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-    ("city",),
-)
-CURRENCY = tool(
+CURRENCY = model_tool(
     "convert_currency",
     "Convert an amount of money from one currency to another.",
     {
@@ -37,7 +26,7 @@ CURRENCY = tool(
     ("amount", "from_currency", "to_currency"),
 )
 UNITS = ["miles", "kilometers", "meters"]
-DISTANCE = tool(
+DISTANCE = model_tool(
     "convert_distance",
     "Convert a distance between units.",
     {
@@ -47,25 +36,25 @@ DISTANCE = tool(
     },
     ("value", "from_unit", "to_unit"),
 )
-RESTAURANTS = tool(
+RESTAURANTS = model_tool(
     "find_restaurants",
     "Find restaurants in a city by cuisine.",
     {"city": {"type": "string"}, "cuisine": {"type": "string"}},
     ("city", "cuisine"),
 )
-SHOPPING = tool(
+SHOPPING = model_tool(
     "add_to_list",
     "Add items to the shopping list.",
     {"items": {"type": "array", "items": {"type": "string"}}},
     ("items",),
 )
-TIMER = tool(
+TIMER = model_tool(
     "set_timer",
     "Start a countdown timer.",
     {"minutes": {"type": "integer", "description": "length of the timer in minutes"}},
     ("minutes",),
 )
-BOOKING = tool(
+BOOKING = model_tool(
     "book_table",
     "Book a table at a restaurant.",
     {
@@ -111,7 +100,7 @@ def test_a_message_is_cut_at_every_possible_intent():
 
 
 def test_pieces_that_ask_for_no_tool_stay_with_their_intent():
-    [item] = plan("Find restaurants in Lisbon and make them cheap", (RESTAURANTS, WEATHER))
+    [item] = plan("Find restaurants in Lisbon and make them cheap", (RESTAURANTS, WEATHER_TOOL))
     assert item.tool is RESTAURANTS and item.request.endswith("cheap")
 
 
@@ -128,7 +117,7 @@ def test_pieces_that_ask_for_no_tool_stay_with_their_intent():
 )
 def test_small_talk_negation_and_opinions_call_nothing(text):
     assert asks_for_nothing(text)
-    assert plan(text, (WEATHER, CURRENCY)) == []
+    assert plan(text, (WEATHER_TOOL, CURRENCY)) == []
 
 
 @pytest.mark.parametrize(
@@ -141,11 +130,11 @@ def test_small_talk_negation_and_opinions_call_nothing(text):
     ],
 )
 def test_synonyms_and_chinese_find_the_tool(text, chosen):
-    assert [item.tool.name for item in plan(text, (WEATHER, CURRENCY, TIMER))] == [chosen]
+    assert [item.tool.name for item in plan(text, (WEATHER_TOOL, CURRENCY, TIMER))] == [chosen]
 
 
 def test_a_question_about_something_else_selects_nothing():
-    assert plan("What is the capital of France?", (WEATHER, CURRENCY, TIMER)) == []
+    assert plan("What is the capital of France?", (WEATHER_TOOL, CURRENCY, TIMER)) == []
 
 
 # 3. Extraction
@@ -223,12 +212,12 @@ def test_nested_objects_are_filled_and_optionals_left_out():
 
 
 def test_two_values_for_one_parameter_become_two_calls():
-    assert bind_all(WEATHER, "weather in Paris, Rome and Oslo") == [
+    assert bind_all(WEATHER_TOOL, "weather in Paris, Rome and Oslo") == [
         {"city": "Paris"},
         {"city": "Rome"},
         {"city": "Oslo"},
     ]
-    assert bind_all(WEATHER, "分别查询北京和上海的天气") == [{"city": "北京"}, {"city": "上海"}]
+    assert bind_all(WEATHER_TOOL, "分别查询北京和上海的天气") == [{"city": "北京"}, {"city": "上海"}]
 
 
 def test_a_list_fills_an_array():

@@ -12,24 +12,10 @@ import httpx2
 import openai
 import pytest
 
+from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import FAULTS, MODEL_ID, complete, create_app, serve, shared_server
 from wirelab.offline_model.wire_format import CREATED, FRAGMENT
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string", "description": "City name, e.g. Paris"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-            },
-            "required": ["city"],
-        },
-    },
-}
 CURRENCY = {
     "type": "function",
     "function": {

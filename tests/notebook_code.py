@@ -4,7 +4,7 @@ A lesson's code cell that builds by hand what the package provides opens with a 
 comment naming the package object it must agree with (d2l's `#@save` is the model):
 
     # @reference wirelab.loop.run_tool_loop
-    def run_loop(llm, messages, tools, functions):
+    def run_loop(llm, messages, tools, functions, *, model, max_steps=5):
         ...
 
 In a `%%writefile` cell the marker is the line after the magic. The tests in

@@ -70,6 +70,8 @@ def shown(calls: list[str], limit: int = 0) -> str:
 def was_and_now(old: Entry | None, new: Entry | None, limit: int = 0) -> list[str]:
     """What the calls were and are; the calls both make are counted, not repeated."""
     was, now = old.each() if old else None, new.each() if new else None
+    if was == now:  # only the verdict changed
+        return [f"same calls: {shown(now or [], limit)}"]
     common = Counter(was) & Counter(now) if was and now else Counter()
     if not common:
         return [
@@ -169,7 +171,7 @@ class Diff:
     new: Suite
     lost: list[str] = field(default_factory=list)  # passed, now fails: a regression
     gained: list[str] = field(default_factory=list)  # failed, now passes
-    changed: list[str] = field(default_factory=list)  # other calls, same verdict
+    changed: list[str] = field(default_factory=list)  # other calls (or a failed request), same verdict
     added: list[str] = field(default_factory=list)  # a case the snapshot lacks
     removed: list[str] = field(default_factory=list)  # a case no longer in the suite
 
@@ -190,22 +192,27 @@ class Diff:
             ("case gone", self.removed),
         ]
         for label, cases in kinds:
-            shown = cases[:most] if most else cases
-            for case in shown:
+            listed = cases[:most] if most else cases
+            for case in listed:
                 verdict = ""
                 if label == "changed":
                     verdict = " (passes)" if self.new[case].passed else " (still fails)"
                 out.append(f"  {label} {case}{verdict}")
                 out += [f"    {line}" for line in was_and_now(self.old.get(case), self.new.get(case), limit)]
-            if len(shown) < len(cases):
-                out.append(f"  … and {len(cases) - len(shown)} more {label}")
+            if len(listed) < len(cases):
+                out.append(f"  … and {len(cases) - len(listed)} more {label}")
         return out
 
     def failure(self) -> str:
         """The test's message: what differs, and what to do about it."""
-        advice = f"Otherwise the model changed: refresh the snapshot with `{REFRESH}`."
+        advice = (
+            f"The model's calls changed. If that is meant, refresh the snapshot: `{REFRESH}`, and commit it."
+        )
         if self.lost:
-            advice = f"{len(self.lost)} LOST (passed, now fails): a regression to fix. " + advice
+            advice = (
+                f"{len(self.lost)} LOST (passed, now fails): a regression. Fix the model, or if the loss is "
+                f"meant, write it with `{REFRESH} --accept-losses`."
+            )
         return "\n".join([*self.lines(limit=160, most=8), advice])
 
 
@@ -221,7 +228,7 @@ def compare(title: str, old: Suite, new: Suite) -> Diff:
             diff.lost.append(case)
         elif now.passed and not was.passed:
             diff.gained.append(case)
-        elif now.calls != was.calls:
+        elif now.calls != was.calls or now.crashed:  # a failed request is no decision
             diff.changed.append(case)
     return diff
 

@@ -43,6 +43,8 @@ def test_each_differing_case_is_sorted_by_kind():
         ["e"],
     )
     assert not ms.compare("t", new, dict(new))
+    crashed = {"d": ms.Entry.of(False, [], "Error code: 500")}  # no call either way, but no decision now
+    assert ms.compare("t", {"d": ms.Entry.of(False, [])}, crashed).changed == ["d"]
 
 
 def real_bfcl_cases():
@@ -70,7 +72,9 @@ def test_a_regressed_case_fails_the_check_with_its_id_and_old_and_new_calls():
     assert (
         'was: an_earlier_call({"city": "Paris"})' in message and f"now: {now[failing].shown(160)}" in message
     )
-    assert "1 LOST (passed, now fails): a regression" in message
+    assert (
+        "1 LOST (passed, now fails): a regression. Fix the model" in message and "--accept-losses" in message
+    )
     assert max(len(line) for line in message.splitlines()) <= 200
 
 
@@ -81,7 +85,16 @@ def test_a_changed_but_passing_case_fails_the_check_asking_for_a_refresh():
         ms.assert_unchanged("bfcl_sample", now, {"bfcl_sample": snapshot})
     message = str(failed.value)
     assert f"changed {passing} (passes)" in message and "LOST" not in message
-    assert "refresh the snapshot with `python scripts/update_floors.py`" in message
+    assert "refresh the snapshot: `python scripts/update_floors.py`" in message
+
+
+def test_a_verdict_that_changed_with_the_same_calls_says_so():
+    assert ms.was_and_now(entry(True, x=1), entry(False, x=1)) == ['same calls: f({"x": 1})']
+    two = [{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]
+    assert ms.was_and_now(ms.Entry.of(True, two), ms.Entry.of(True, two[::-1])) == [
+        "2 calls as before",
+        "(the same calls in another order)",
+    ]
 
 
 def test_a_long_diff_is_cut_short_in_the_test_message():

@@ -25,12 +25,15 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
+from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value, wants_code
 from wirelab.offline_model.free_text import after_colon, command_span, labelled_text, remainder
 from wirelab.offline_model.lexicon import STOPWORDS, concept
-from wirelab.offline_model.normalize import identifier_words
+from wirelab.offline_model.normalize import Token, identifier_words
 from wirelab.offline_model.options import enum_values, example_values
 from wirelab.offline_model.places import city, state_code, state_name
 from wirelab.offline_model.request import Tool
@@ -48,6 +51,10 @@ from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 REQUIRED_FIRST = 1.0  # in the assignment, what the call needs goes before what it may take
+MEANT = 0.6  # the cosine of a word and the option it names by meaning ("rail": train, 车库: garage)…
+MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
+MEANT_WORDS = 12  # the words compared, at most
+PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
 
 
 def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
@@ -141,6 +148,8 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
         found = enum_values(slot.schema["enum"], evidence) if slot.kind == "enum" else []
         if not slot.required:  # "kayaks" names `rent_kayaks`, not its option "Kayak Tour"
             found = [v for v in found if not _names_the_tool(slot, v, evidence)]
+        if slot.kind == "enum" and not found:
+            found = meant_option(slot.schema["enum"], evidence)
         spelled = slot.kind not in ("enum", "integer", "number", "boolean")  # "e.g. 120" is a number
         found += example_values(slot.name, slot.examples, evidence) if spelled else []
         for meaning, code in slot.codes:  # "business class" where "2 for business class": 2
@@ -149,6 +158,33 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
                 known.add((value.kind, value.start, repr(value.value), value.owner))
                 evidence.values.append(value)
+
+
+def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
+    """The option a word of the text names by meaning, in any language, by the encoder: the
+    closest (word, option) pair when close enough and clearly closer than the next option."""
+    named = [str(o) for o in options if isinstance(o, str) and o.strip()]
+    words = [t for t in evidence.tokens if _may_name_an_option(t, evidence)][:MEANT_WORDS]
+    if len(named) < 2 or len(named) != len(options) or not words:
+        return []
+    sims = encode([t.text for t in words]) @ encode([" ".join(identifier_words(o)) or o for o in named]).T
+    ranked = np.sort(sims, axis=1)
+    best = int(np.argmax(ranked[:, -1]))
+    if ranked[best, -1] < MEANT or ranked[best, -1] - ranked[best, -2] < MEANT_MARGIN:
+        return []
+    token = words[best]
+    return [Value("enum", options[int(np.argmax(sims[best]))], token.text, token.start, token.end)]
+
+
+def _may_name_an_option(token: Token, evidence: Evidence) -> bool:
+    """A content word of the text, not the tool's, not inside a typed value."""
+    return (
+        token.kind in ("word", "han")
+        and len(token.text) > 1
+        and token.norm not in STOPWORDS
+        and concept(token.norm) not in evidence.tool_name
+        and all(v.kind in PLAIN for v in evidence.holding(token))
+    )
 
 
 def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:

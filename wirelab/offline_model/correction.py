@@ -46,15 +46,16 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
         fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
     elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
         fixed[field] = _coerce(fixed.get(field), error["expected"])
-    elif field and field not in fixed:
-        fixed[field] = bind_one(tool, request, field)
+    elif field:
+        fixed[field] = _described(tool, field, _text(error), request, fixed.get(field))
     required = tool.parameters.get("required", [])
     for name in required if isinstance(required, list) else []:
         if name not in fixed and name in fresh:
             fixed[name] = fresh[name]
     order = list(properties) + list(fixed)
     corrected = Call("", tool.name, compact({k: fixed[k] for k in dict.fromkeys(order) if k in fixed}))
-    return None if (corrected.name, corrected.arguments) == (call.name, call.arguments) else corrected
+    unchanged = corrected.name == call.name and _parsed(corrected.arguments) == arguments
+    return None if unchanged else corrected
 
 
 def _parsed(arguments: str) -> dict[str, Any] | None:
@@ -117,11 +118,12 @@ def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
 
 def _listed(text: str) -> list[str]:
     """'a, b or c.' -> ['a', 'b', 'c'] (split without a regular expression that could backtrack)."""
-    text = text.split("\n")[0].strip(" :.[]()")
-    for separator in (" or ", "|", ";"):
+    text = text.split("\n")[0].strip(" :.[]()").removesuffix("之一").strip()
+    for separator in (" or ", "|", ";", "、", "，"):
         text = text.replace(separator, ",")
     items = [item.strip(" .'\"[]()") for item in text.split(",")]
-    return [item for item in items if item and len(item.split()) <= 3]
+    items = [item for item in items if item]
+    return items if all(len(item.split()) <= 3 for item in items) else []  # prose, not a list
 
 
 def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
@@ -132,6 +134,20 @@ def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
     properties[field] = {**properties[field], "enum": allowed}
     strict = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
     return bind(strict, request, guess=False).get(field)
+
+
+def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> Any:
+    """The field read from the request again, the error's words added to its description
+    ("time must be HH:MM in 24-hour format": 8pm is 20:00); a field not sent is guessed."""
+    properties = dict(tool.parameters.get("properties", {}))
+    schema = properties.get(field)
+    if isinstance(schema, dict):
+        described = f"{schema.get('description', '')} {said}".strip()
+        properties[field] = {**schema, "description": described}
+    told = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
+    if sent is None:
+        return bind_one(told, request, field)
+    return bind(told, request, guess=False).get(field, sent)
 
 
 def _closest(sent: Any, allowed: list[Any]) -> Any:

@@ -5,14 +5,20 @@
     >>> read_result('{"error": {"code": "bad_unit", "message": "unit must be lower case",'
     ...             ' "field": "unit", "suggestion": "use celsius or fahrenheit"}}').correctable
     True
+    >>> read_result('{"detail": [{"loc": ["body", "unit"], "msg": "Input should be C or F"}]}').error
+    {'loc': ['body', 'unit'], 'msg': 'Input should be C or F', 'message': 'Input should be C or F'}
 
-An error is a JSON object with an `error` member (an object or a string) or
-with `"isError": true` (MCP's shape, whose text is read for the same fields).
-It is *correctable* when it says how to fix the call: a `suggestion`, a list
-of allowed values, or (for MCP) any text at all. `correction.correct` then
-applies the fix. Results that are not JSON are plain text. Left out: reading
-prose errors ("Error: …" text) as errors, which is why structured errors are
-worth returning.
+An error is a JSON object in one of the common shapes: an `error` member (an
+object or a string) or a list of `errors`, `"isError": true` (MCP's shape, whose
+text is read for the same fields), a problem report with an HTTP `status` of
+400 or more (RFC 9457), or a lone `detail` (FastAPI's, a text or a list). Its
+fields are gathered into one flat dict (the first of a list of errors), its
+words (`title`, `message`, `msg`, `detail`) into `message`. Every such error is
+*correctable*: `correction.correct` sends a corrected call when the error points
+at a fix (a field, a list of allowed values, a suggestion, a format), and
+otherwise the failure is reported. Results that are not JSON are plain text.
+Left out: reading prose errors ("Error: …" text) as errors, which is why
+structured errors are worth returning.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from wirelab.offline_model.faults import compact
 
 SUMMARY_LIMIT = 300
 LIST_CUE = re.compile(
-    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices)\b"
+    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices|permitted"
+    r"|(?:must|should) be)\b"
     r"|允许的值|可选值|只能是|必须是",
     re.I,
 )
@@ -40,6 +47,8 @@ ALLOWED_KEYS = (
     "choices",
     "enum",
 )
+ERROR_KEYS = ("error", "errors", "detail")  # where the common shapes keep an error's fields
+MESSAGE_KEYS = ("title", "message", "msg", "detail")  # …and its words
 
 
 @dataclass(frozen=True)
@@ -76,21 +85,34 @@ def read_result(text: str) -> ToolResult:
         text = _text_parts(value)
         fields = read_result(text).error or {"message": text, "suggestion": text}
         return ToolResult(value, fields, True)
-    if value.get("error") not in (None, False, ""):
-        fields = _error_fields(value)
-        fixable = (
-            "suggestion" in fields
-            or any(isinstance(fields.get(k), list) for k in ALLOWED_KEYS)
-            or LIST_CUE.search(str(fields.get("message", ""))[:4000]) is not None
-        )
-        return ToolResult(value, fields, fixable)
+    if _is_error(value):
+        return ToolResult(value, _error_fields(value), True)
     return ToolResult(value)
 
 
+def _is_error(value: dict[str, Any]) -> bool:
+    """An `error`, a list of `errors`, an HTTP status of 400 or more, or a lone `detail`."""
+    status = value.get("status")
+    return (
+        value.get("error") not in (None, False, "")
+        or bool(value.get("errors"))
+        or (isinstance(status, int) and not isinstance(status, bool) and status >= 400)
+        or set(value) == {"detail"}
+    )
+
+
 def _error_fields(value: dict[str, Any]) -> dict[str, Any]:
-    error = value["error"]
-    inner = error if isinstance(error, dict) else {"message": str(error)}
-    return {**{k: v for k, v in value.items() if k != "error"}, **inner}
+    """The error's fields in one dict: the outer object's, then those of the object (or of the
+    first in a list) under an error key; `message` gathers the words, else the error's text."""
+    inner = [value.get(key) for key in ERROR_KEYS]
+    parts = [value] + [part[0] if isinstance(part, list) and part else part for part in inner]
+    parts = [part for part in parts if isinstance(part, dict)]
+    fields = {k: v for part in parts for k, v in part.items() if k not in ERROR_KEYS}
+    said = [part.get(key) for part in parts for key in MESSAGE_KEYS]
+    said = list(dict.fromkeys(text for text in said if isinstance(text, str) and text.strip()))
+    code = value.get("error")
+    said = said or ([code] if isinstance(code, str) else [])  # {"error": "upstream timeout"}
+    return {**fields, "message": "; ".join(said)} if said else fields
 
 
 def _text_parts(value: dict[str, Any]) -> str:

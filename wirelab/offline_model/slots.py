@@ -31,6 +31,7 @@ from wirelab.offline_model.units import dimension_of
 
 Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
+TIME_FORMAT = re.compile(r"\bhh:mm\b", re.I)
 EXAMPLES = re.compile(
     r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?"
     r"|\boptions?(?: are| include)?:|\boptions (?:are|include)|\bcan be|\bone of:?)"
@@ -180,6 +181,8 @@ def _kind(name: str, schema: Schema) -> str:
         return found[0]
     if DATE_FORMAT.search(described):
         return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
+    if TIME_FORMAT.search(described):
+        return "time"  # "Tee-off, HH:MM"
     return "other"
 
 

@@ -1,0 +1,89 @@
+"""The model corrects a call from an error in any of the common API shapes (issue 22).
+
+Invented tools and wording: a flat error whose `error` is a code string, FastAPI's
+`detail` list, a JSON-Schema validator's `errors` list, an RFC 9457 problem report,
+a Chinese message listing values with 、, and an error that points at no fix.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.offline_model.test_results import Chat, arguments
+
+FAN = {
+    "type": "function",
+    "function": {
+        "name": "set_ceiling_fan",
+        "description": "Set the speed of a ceiling fan.",
+        "parameters": {
+            "type": "object",
+            "properties": {"speed": {"type": "string", "description": "Fan speed."}},
+            "required": ["speed"],
+        },
+    },
+}
+COURT = {
+    "type": "function",
+    "function": {
+        "name": "book_tennis_court",
+        "description": "Reserve a tennis court.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "club": {"type": "string", "description": "Club name."},
+                "start": {"type": "string", "description": "Start time."},
+            },
+            "required": ["club", "start"],
+        },
+    },
+}
+
+
+def _sent(chat: Chat, tool: dict, **arguments: object) -> None:
+    """The call another model made for the user's message, with these arguments."""
+    function = {"name": tool["function"]["name"], "arguments": json.dumps(arguments)}
+    call = {"id": "call_1", "type": "function", "function": function}
+    chat.messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def _fan_error_after(client, error: dict, text: str = "Put the ceiling fan on Medium") -> list[dict]:
+    chat = Chat(client, text, [FAN])
+    _sent(chat, FAN, speed="Medium")
+    chat.answer(error)
+    return arguments(chat.send())
+
+
+def test_a_flat_error_with_a_code_string_and_a_message_listing_values(client):
+    error = {"error": "bad_speed", "field": "speed", "message": "speed must be one of low, medium, high"}
+    assert _fan_error_after(client, error) == [{"speed": "medium"}]
+
+
+def test_fastapi_detail_list(client):
+    error = {"detail": [{"loc": ["body", "speed"], "msg": "Input should be 'low', 'medium' or 'high'"}]}
+    assert _fan_error_after(client, error) == [{"speed": "medium"}]
+
+
+def test_a_validator_errors_list_with_a_json_pointer(client):
+    error = {"errors": [{"path": "/speed", "message": "must be one of: low, medium, high"}]}
+    assert _fan_error_after(client, error) == [{"speed": "medium"}]
+
+
+def test_a_chinese_message_listing_values(client):
+    error = {"error": "invalid", "field": "speed", "message": "speed 必须是 low、medium、high 之一"}
+    assert _fan_error_after(client, error, "把吊扇开到 Medium") == [{"speed": "medium"}]
+
+
+def test_a_problem_report_about_a_format_is_corrected_from_the_request(client):
+    chat = Chat(client, "Book a tennis court at Riverside Club at 6pm", [COURT])
+    _sent(chat, COURT, club="Riverside Club", start="6pm")
+    chat.answer({"status": 422, "title": "Unprocessable", "detail": "start: use HH:MM on a 24-hour clock"})
+    assert arguments(chat.send()) == [{"club": "Riverside Club", "start": "18:00"}]
+
+
+def test_an_error_that_points_at_no_fix_is_reported_not_sent_again(client):
+    chat = Chat(client, "Book a tennis court at Riverside Club at 18:00", [COURT])
+    _sent(chat, COURT, club="Riverside Club", start="18:00")
+    chat.answer({"error": {"code": "closed", "message": "The club is closed for a tournament."}})
+    reply = chat.send()
+    assert reply.tool_calls is None and "closed for a tournament" in reply.content

@@ -3,7 +3,7 @@
 `build_kb_app_server()` is the capstone server (lesson 12) plus, written by hand, one App:
 the tool `browse_kb(query)` answers like `search` and links the view `ui://kb/search.html`,
 which lists the passages; a click on one calls `get_document` through the host and shows
-the document. Lesson 18 and tests/mcp/test_apps.py serve the same view and tool with the
+the document. Lesson 18 and tests/mcp/extensions/test_apps.py serve the same view and tool with the
 official SDK's `Apps` extension (`mcp.server.apps`); the package does not depend on the SDK.
 """
 

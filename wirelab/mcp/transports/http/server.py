@@ -33,12 +33,12 @@ A tool's requests to the client (sampling, roots, elicitation) travel on the
 SSE stream of the request that runs it; the client POSTs its response, which
 gets 202. Sessions only (2025-11-25 and before): a 2026-07-28 request gets
 no requests from the server (`wirelab.mcp.stateless`). Tested in a 2025-11-25
-session with our own client (elicitation, tests/mcp/test_http_limits.py) and
+session with our own client (elicitation, tests/mcp/transports/http/test_http_limits.py) and
 with the official SDKs' clients, which answer an elicitation, a sampling and a
 roots request, each from its own tool: the Python SDK's `mcp.ClientSession`
-(tests/mcp/test_http_server_requests_sdk.py) and the TypeScript SDK's
+(tests/mcp/transports/http/test_http_server_requests_sdk.py) and the TypeScript SDK's
 `Client` over `StreamableHTTPClientTransport`, npm @modelcontextprotocol/sdk
-1.32.2 (tests/mcp/test_http_server_requests_ts_sdk.py).
+1.32.2 (tests/mcp/transports/http/test_http_server_requests_ts_sdk.py).
 
 Not covered: resuming a stream with `Last-Event-ID` (the server never closes
 a stream early, so a client has nothing to resume).

@@ -1,6 +1,6 @@
 """Property-based fuzzing of the real Streamable HTTP server at the HTTP level (issue 14).
 
-tests/mcp/test_http_limits.py sends one of each red-team input: a body declared too large,
+tests/mcp/transports/http/test_http_limits.py sends one of each red-team input: a body declared too large,
 a chunked body past the limit, a trickling body, a head that never ends. Here hypothesis
 generates their neighbours over raw sockets, against `serve_http` with small limits
 (64 KiB bodies, 0.5 s for a head and for a body, 1 s keep-alive):
@@ -53,7 +53,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.mcp.test_http_limits import ACCEPT, INITIALIZE, MiB, head
+from tests.mcp.transports.http.test_http_limits import ACCEPT, INITIALIZE, MiB, head
 from wirelab.jsonrpc import request
 from wirelab.mcp.example import build_server
 from wirelab.mcp.transports.http.running import RunningHttpServer

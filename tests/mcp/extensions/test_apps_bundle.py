@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "node_modules" / "@modelcontextprotocol" / "ext-apps"
 COPY = ROOT / "assets" / "apps" / "ext-apps-app-2.0.4.js"
 

@@ -2,9 +2,9 @@
 
 `wirelab/mcp/transports/http/server.py` says a tool's requests to the client (sampling, roots, elicitation)
 travel on the SSE stream of the request that runs it, and that the SDKs' clients answer
-them. tests/mcp/test_http_limits.py proves it with our own client; this file proves it
+them. tests/mcp/transports/http/test_http_limits.py proves it with our own client; this file proves it
 with `mcp.ClientSession` over `streamable_http_client` (the handshake era, 2025-11-25), and
-tests/mcp/test_http_server_requests_ts_sdk.py with the TypeScript SDK's client. The server,
+tests/mcp/transports/http/test_http_server_requests_ts_sdk.py with the TypeScript SDK's client. The server,
 `asking_server()`, is in tests/servers.py.
 """
 

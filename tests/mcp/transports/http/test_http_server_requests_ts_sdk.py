@@ -1,6 +1,6 @@
 """Server-to-client requests over Streamable HTTP, answered by the official TypeScript SDK's client.
 
-The twin of tests/mcp/test_http_server_requests_sdk.py (the Python SDK): the same server,
+The twin of tests/mcp/transports/http/test_http_server_requests_sdk.py (the Python SDK): the same server,
 `asking_server()` from tests/servers.py, is driven by `ts_client_server_requests.mjs`,
 which connects with the SDK's `Client` over `StreamableHTTPClientTransport` (npm
 @modelcontextprotocol/sdk, the handshake era, 2025-11-25) and answers elicitation,
@@ -23,7 +23,7 @@ from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(90)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 SCRIPT = Path(__file__).with_name("ts_client_server_requests.mjs")
 TS_SDK = ROOT / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
 

@@ -1,12 +1,12 @@
 // The official TypeScript SDK's client (npm @modelcontextprotocol/sdk) answers a server's requests.
 //
-//     node tests/mcp/ts_client_server_requests.mjs http://127.0.0.1:PORT/mcp
+//     node tests/mcp/transports/http/ts_client_server_requests.mjs http://127.0.0.1:PORT/mcp
 //
 // Connects over Streamable HTTP, declares the sampling, elicitation and roots capabilities with
 // handlers that give fixed answers, calls the tools of tests/servers.py's asking_server() (greet
 // elicits, summarize samples, roots lists roots) and prints one JSON object on stdout:
 // {"protocolVersion": ..., "texts": [one text per tool], "asked": [[method, detail], ...]}.
-// tests/mcp/test_http_server_requests_ts_sdk.py runs it.
+// tests/mcp/transports/http/test_http_server_requests_ts_sdk.py runs it.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -1,7 +1,7 @@
 // The official Tasks extension's client (npm @modelcontextprotocol/ext-tasks, on the TypeScript SDK's
 // v2 client, npm @modelcontextprotocol/client) runs our server's task tools in 2026-07-28.
 //
-//     node tests/mcp/ts_ext_tasks_client.mjs http://127.0.0.1:PORT/mcp
+//     node tests/mcp/extensions/ts_ext_tasks_client.mjs http://127.0.0.1:PORT/mcp
 //
 // The SDK client connects (mode "auto": server/discover); ext-tasks sends each request through
 // `rawDispatch` (a POST with the 2026-07-28 headers) framed with `v2RequestFraming` (the per-request

@@ -2,7 +2,7 @@
 
 The task tools come from `wirelab.mcp.extensions.task_example`: `build_report(seconds)` runs only as a
 task and saves a checkpoint per step; `delete_drafts(folder)` asks the user first. Durations
-are fractions of a second here; tests/mcp/test_tasks_restart.py kills a real server process.
+are fractions of a second here; tests/mcp/extensions/test_tasks_restart.py kills a real server process.
 """
 
 import asyncio

@@ -1,7 +1,7 @@
 // The official TypeScript SDK's client (npm @modelcontextprotocol/sdk, experimental tasks) runs
 // our server's task tools.
 //
-//     node tests/mcp/ts_task_client.mjs PYTHON
+//     node tests/mcp/extensions/ts_task_client.mjs PYTHON
 //
 // Starts `PYTHON -m wirelab.mcp.extensions.task_example --step 0.05 --poll-interval-ms 100` over stdio,
 // calls build_report as a task with callToolStream (which polls tasks/get and ends with

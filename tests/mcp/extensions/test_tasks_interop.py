@@ -1,6 +1,6 @@
 """Tasks (2025-11-25) between our code and the official TypeScript SDK, in both directions.
 
-The Python SDK (`mcp` 2.3) has the task types (tests/mcp/test_tasks.py parses our shapes
+The Python SDK (`mcp` 2.3) has the task types (tests/mcp/extensions/test_tasks.py parses our shapes
 with them) but no task runtime; the TypeScript SDK (npm @modelcontextprotocol/sdk) has an
 experimental one:
 - `ts_task_client.mjs`: the SDK's client runs our server's `build_report` with
@@ -30,7 +30,7 @@ from wirelab.mcp.transports.http.server import serve_http
 
 pytestmark = pytest.mark.timeout(90)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).parent
 TS_SDK = ROOT / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
 

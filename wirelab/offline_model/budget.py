@@ -18,17 +18,16 @@ calls (a thread cannot be stopped from outside); the stages call it often.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, TypeVar
-
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request as HTTPRequest
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wirelab.offline_model.request import RequestError
+
+if TYPE_CHECKING:
+    from starlette.requests import Request as HTTPRequest
 
 CPU_SECONDS = 3.0  # a normal request takes milliseconds; the worst 4,000 characters, under one second
 CLOCK_EVERY = 64  # `spend()` calls between two reads of the CPU clock
@@ -92,6 +91,12 @@ async def in_budget(request: HTTPRequest, work: Callable[..., T], *args: Any) ->
     """`work(*args)` in a worker thread within the app's CPU budget for one request
     (`app.state.cpu_seconds`; a 400 `request_too_complex` past it), stopped as soon as the
     client disconnects, since nobody would read the answer. `app.state.stopped` counts both."""
+    # imported here, by the served path only: the stages import this module for `spend()`, and a
+    # process that calls `complete()` without serving need not load asyncio and starlette
+    import asyncio
+
+    from starlette.concurrency import run_in_threadpool
+
     budget = Budget(request.app.state.cpu_seconds)
     task = asyncio.ensure_future(run_in_threadpool(budget.run, work, *args))
     try:

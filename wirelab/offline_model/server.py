@@ -53,6 +53,7 @@ from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.format_routes import routes as format_routes
 from wirelab.offline_model.policy import warm_up
 from wirelab.offline_model.request import MODEL_ID, RequestError
+from wirelab.offline_model.strict import warm_up as import_validator
 from wirelab.offline_model.wire_format import CREATED
 from wirelab.serving import BodyRefused, HttpLimits, ThreadedServer, read_within
 
@@ -200,11 +201,18 @@ class OfflineServer(ThreadedServer):
 
     def start(self, timeout: float = 10.0) -> OfflineServer:
         """Start serving, and warming the model up; returns once the server accepts connections."""
-        threading.Thread(target=warm_up, name="offline-model-warm-up", daemon=True).start()
+        threading.Thread(target=_warm_up, name="offline-model-warm-up", daemon=True).start()
         return super().start(timeout)
 
     def __repr__(self) -> str:
         return f"OfflineServer({self.base_url!r})"
+
+
+def _warm_up() -> None:
+    """What a served model's first requests would otherwise wait for: the model's own warm-up,
+    and jsonschema, which strict mode imports on first use."""
+    warm_up()
+    import_validator()
 
 
 def serve(host: str = "127.0.0.1", port: int = 0, limits: HttpLimits = LIMITS) -> OfflineServer:

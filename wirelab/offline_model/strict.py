@@ -23,11 +23,10 @@ the length of names and enum values.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
-
-from jsonschema import Draft202012Validator
 
 MAX_DEPTH = 10
 KEYWORDS = frozenset(
@@ -161,8 +160,23 @@ def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+@functools.cache
+def _validator() -> Any:
+    """`jsonschema.Draft202012Validator`, imported on first use: importing jsonschema builds its
+    format checkers (a second and more), which only the strict path needs, so a process that
+    loads the model does not wait for it (`OfflineServer.start` warms it up in a thread)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator
+
+
+def warm_up() -> None:
+    """Import jsonschema now, not on the first strict request."""
+    _validator()
+
+
 def _fits(value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    validator = Draft202012Validator(
+    validator = _validator()(
         {**schema, "$defs": root.get("$defs", {}), "definitions": root.get("definitions", {})}
     )
     return validator.is_valid(value)

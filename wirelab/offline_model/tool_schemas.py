@@ -9,6 +9,11 @@ A schema must be of type object, valid against JSON Schema's metaschema (draft 7
 compiled once by `fastjsonschema`), nested at most `MAX_SCHEMA_DEPTH` levels, with
 every `$ref` local and resolvable and none that only points back to itself. Every
 walk here is iterative, so a schema nested 50,000 levels is refused, not a crash.
+
+The metaschema comes from `jsonschema_specifications`, the package `jsonschema` itself takes
+its metaschemas from (`Draft7Validator.META_SCHEMA` is the same document): importing it costs
+a few milliseconds, while importing `jsonschema` builds its format checkers (a second and more,
+on every fresh process that loads the model).
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import json
 from typing import Any
 
 import fastjsonschema
-from jsonschema import Draft7Validator
+from jsonschema_specifications import REGISTRY
 
 MAX_SCHEMA_DEPTH = 64
+DRAFT_7 = "http://json-schema.org/draft-07/schema#"
 
 
 def schema_problem(parameters: Any) -> str | None:
@@ -50,7 +56,7 @@ def _problem_in(text: str) -> str | None:
 @functools.lru_cache(maxsize=1)
 def _metaschema_check() -> Any:
     """JSON Schema's own metaschema (draft 7, as `jsonschema` ships it), compiled once."""
-    return fastjsonschema.compile(Draft7Validator.META_SCHEMA, use_default=False)
+    return fastjsonschema.compile(dict(REGISTRY.contents(DRAFT_7)), use_default=False)
 
 
 def warm_up() -> None:

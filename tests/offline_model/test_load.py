@@ -1,0 +1,42 @@
+"""What loading the model imports: nothing that only a path the request does not take needs.
+
+A fresh process loads the model and answers one request; `benchmarks/offline_model_latency.py`
+times that load (issue 22's bar: 1.5 s). These tests hold the imports that made it slow out of
+it, without timing anything: jsonschema (its format checkers take a second and more to build)
+is imported by strict mode only.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from jsonschema import Draft7Validator
+
+from wirelab.offline_model.tool_schemas import DRAFT_7, REGISTRY
+
+LOAD_AND_ANSWER = """
+import json, sys
+from wirelab.offline_model import complete
+tool = {"type": "function", "function": {"name": "find_clips", "description": "在素材库里搜索视频片段。",
+        "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}}}}
+complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "搜索猫的视频片段"}],
+          "tools": [tool]})
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def modules_after_one_request() -> set[str]:
+    run = subprocess.run([sys.executable, "-c", LOAD_AND_ANSWER], capture_output=True, text=True, check=True)
+    return set(json.loads(run.stdout.splitlines()[-1]))
+
+
+def test_loading_the_model_and_answering_imports_no_jsonschema():
+    loaded = modules_after_one_request()
+    assert "wirelab.offline_model.policy" in loaded  # the request went through the model
+    assert "jsonschema" not in loaded
+
+
+def test_the_schema_check_uses_jsonschemas_own_draft_7_metaschema():
+    assert dict(REGISTRY.contents(DRAFT_7)) == Draft7Validator.META_SCHEMA

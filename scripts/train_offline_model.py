@@ -23,9 +23,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the weights file is stale")
     args = parser.parse_args()
     corpus = training.load_corpus()
-    means = training.prototypes(corpus)
-    x, y = training.examples(corpus, means)
-    fitted = training.fit(x, y, means, training.corpus_hash())
+    probe = training.chatter_probe(corpus)
+    x, y = training.examples(corpus)
+    fitted = training.fit(x, y, probe, training.corpus_hash())
     text = training.as_json(fitted, len(y), training.accuracy(fitted, x, y))
     if args.check:
         stale = meaning.WEIGHTS.read_text(encoding="utf-8") != text

@@ -8,8 +8,7 @@ import pytest
 
 from tests.offline_model.test_no_benchmark_leak import bfcl_cases, phrases, user_texts
 from wirelab import bilingual_eval
-from wirelab.offline_model import complete, explain, meaning, selection, training
-from wirelab.offline_model.request import Tool
+from wirelab.offline_model import complete, explain, meaning, training
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,14 +38,13 @@ def test_the_weights_are_fitted_on_the_current_corpus():
     """Stale weights fail: the stamp is the hash of the corpus, its catalogues and the encoder."""
     data = json.loads(meaning.WEIGHTS.read_text())
     assert data["corpus_sha256"] == training.corpus_hash(), "run scripts/train_offline_model.py"
-    assert set(data["weights"]) == set(meaning.NAMES) and len(data["prototypes"]["none"]) == 512
+    assert set(data["weights"]) == set(meaning.NAMES) and len(data["probe"]) == 513
 
 
 def test_refitting_gives_the_weights_in_the_file():
     corpus = training.load_corpus()
-    means = training.prototypes(corpus)
-    x, y = training.examples(corpus, means)
-    fitted = training.fit(x, y, means, training.corpus_hash())
+    x, y = training.examples(corpus)
+    fitted = training.fit(x, y, training.chatter_probe(corpus), training.corpus_hash())
     assert training.as_json(fitted, len(y), training.accuracy(fitted, x, y)) == meaning.WEIGHTS.read_text()
 
 
@@ -68,10 +66,10 @@ def test_the_corpus_shares_no_four_word_phrase_with_bfcl_or_the_eval_set():
 def test_the_fit_is_a_logistic_regression_that_separates_what_it_can():
     x = np.array([[0.9, 0.3, 0, 0, -0.1, 0], [0.1, -0.3, 0, 0, 0.2, 0]] * 5)
     y = np.array([1.0, 0.0] * 5)
-    fitted = training.fit(x, y, np.zeros((2, 512)))
+    fitted = training.fit(x, y, np.zeros(513))
     assert training.accuracy(fitted, x, y) == 1.0
     with pytest.raises(ValueError, match="as many labels"):
-        training.fit(x, y[:3], np.zeros((2, 512)))
+        training.fit(x, y[:3], np.zeros(513))
 
 
 def test_a_chinese_request_finds_a_tool_described_in_english():
@@ -83,12 +81,6 @@ def test_meaning_does_not_override_what_words_decided_or_small_talk():
     assert called("谢谢，就这样吧", [CLIPS, TRACKS]) == []
     assert called("不要找视频", [CLIPS, TRACKS]) == []
     assert called("What is the capital of Peru?", [LAMP]) == []
-
-
-def test_words_cannot_decide_across_scripts_or_without_a_shared_word():
-    clips = Tool("find_clips", "Search a stock footage library for video clips.", {"type": "object"})
-    assert selection.words_cannot_decide("找几个视频", (clips,))
-    assert not selection.words_cannot_decide("search for video clips of cats", (clips,))
 
 
 def test_explain_shows_the_features_and_weights_behind_the_choice():

@@ -14,9 +14,10 @@
 
 The stages are those of `policy.items_for` for a fresh message: the small-talk
 and negation check, selection by the tools' words (`selection.plan`), selection
-by meaning (`meaning`, only when words cannot decide: another language, or no
-word shared) with every tool's features, the fitted weights and the probability,
-and the calls the model returns.
+by meaning (`meaning`, only when the words chose no tool and named no tool's
+topic: another language, a paraphrase whose verb implies the tool) with every
+tool's features, the fitted weights and the probability, and the calls the
+model returns.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 from wirelab.offline_model import meaning
 from wirelab.offline_model.context import conversation
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.selection import asks_for_nothing, meaning_choice, plan, words_cannot_decide
+from wirelab.offline_model.selection import asks_for_nothing, meaning_choice, names_a_topic, plan
 from wirelab.offline_model.validation import read_request
 
 
@@ -40,7 +41,7 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
         {"stage": "asks for nothing", "decision": nothing},
         {"stage": "select by words", "decision": by_words},
     ]
-    if not nothing and not by_words and request.tools and words_cannot_decide(text, request.tools):
+    if not nothing and not by_words and request.tools and not names_a_topic(text, request.tools):
         stages.append(_by_meaning(text, request))
     reply = decide(request)
     calls = [{"name": call.name, "arguments": call.arguments} for call in reply.calls or ()]

@@ -1,10 +1,10 @@
 """Stage 2c, select by meaning: a multilingual sentence encoder and learned weights.
 
-When words cannot decide (`selection.words_cannot_decide`: the request is
-written in another script than the tools' descriptions, or shares no word with
-any tool) and no tool was chosen by them, the request may still mean one:
-"wake me at half past six" for an alarm tool, 找几个咖啡的视频素材 for a tool
-described in English. This stage embeds the
+When the tools' words choose no tool (`selection.plan` finds none) and name no
+tool's topic (`selection.names_a_topic`: where "alarm clocks used to be
+mechanical" names an alarm tool's, the words' "no" stands), the request may
+still mean one: "get me up at seven" for an alarm tool, 找几个咖啡的视频素材
+for a tool described in English. This stage embeds the
 request and each tool ("name words: description") with the course's encoder
 (`wirelab.encoder`: Universal Sentence Encoder multilingual v3, one space for
 sixteen languages) and scores each tool by named features:
@@ -13,8 +13,8 @@ sixteen languages) and scores each tool by named features:
     margin       that cosine minus the best other tool's (0 for a lone tool)
     lexical      the tool's own words the request names (`selection.score`), 0 to 1
     negated      the request holds a negation ("don't", "never", 不要, 先别)
-    chatter      how much closer the request is to the corpus's requests that want no tool
-                 than to those that want one (two mean vectors, fitted with the weights)
+    chatter      a linear probe on the request's vector: the log-odds that it wants no tool
+                 (512 weights and a bias, fitted on the corpus's requests with the weights)
     values_fit   the request clearly gives every value the tool requires
 
 A logistic regression turns them into the probability that the tool is the one
@@ -67,7 +67,9 @@ FEATURES = (
     Feature("margin", "cosine minus the best other tool's cosine", "0.2 when it stands out, < 0 when not"),
     Feature("lexical", "the tool's own words the request names, 0 to 1", "'convert 3 EUR' vs a money tool"),
     Feature("negated", "a negation word (0 or 1)", "'don't roll back the search service'"),
-    Feature("chatter", "cosine to the no-tool mean minus cosine to the tool mean", "'why is the sky blue?'"),
+    Feature(
+        "chatter", "log-odds that the request wants no tool (a probe on its vector)", "'why is the sky blue?'"
+    ),
     Feature(
         "values_fit", "the request clearly gives every required value (0 or 1)", "'flight LH400 on May 2'"
     ),
@@ -82,7 +84,7 @@ class Weights:
     weights: dict[str, float]
     bias: float
     corpus_sha256: str
-    prototypes: np.ndarray  # unit mean vectors of the corpus's requests: [wanting no tool, wanting one]
+    probe: np.ndarray  # 512 weights on a request's vector, then a bias: the log-odds it wants no tool
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.bias + sum(self.weights[name] * features[name] for name in NAMES)
@@ -103,8 +105,10 @@ def weights() -> Weights:
     data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     if set(data["weights"]) != set(NAMES):
         raise ValueError(f"{WEIGHTS} has weights for {sorted(data['weights'])}, not {list(NAMES)}")
-    prototypes = np.array([data["prototypes"]["none"], data["prototypes"]["tool"]], dtype=np.float32)
-    return Weights(dict(data["weights"]), float(data["bias"]), data["corpus_sha256"], prototypes)
+    probe = np.array(data["probe"], dtype=np.float32)
+    if probe.shape != (513,):
+        raise ValueError(f"{WEIGHTS} has a probe of shape {probe.shape}, not (513,)")
+    return Weights(dict(data["weights"]), float(data["bias"]), data["corpus_sha256"], probe)
 
 
 def _encode(texts: list[str]) -> np.ndarray:
@@ -135,12 +139,12 @@ def features(
     request: str,
     tools: tuple[Tool, ...],
     lexical: Callable[[str, Tool], float],
-    prototypes: np.ndarray,
+    probe: np.ndarray,
 ) -> list[dict[str, float]]:
     """The features of each offered tool for `request` (see the module docstring)."""
     vectors = _encode([request, *(tool_text(t) for t in tools)])
     cosines = vectors[1:] @ vectors[0]
-    none, wanted = prototypes @ vectors[0]
+    chatter = float(vectors[0] @ probe[:-1] + probe[-1])
     negated = float(negates(request))
     rows = []
     for i, tool in enumerate(tools):
@@ -151,7 +155,7 @@ def features(
                 "margin": float(cosines[i] - others.max()) if len(others) else 0.0,
                 "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
                 "negated": negated,
-                "chatter": float(none - wanted),
+                "chatter": chatter,
                 "values_fit": float(gives_what_it_needs(request, tool)),
             }
         )
@@ -166,7 +170,7 @@ def choose(
 ) -> Choice:
     """The most probable tool for `request` if its probability is at least `CHOOSE`."""
     fitted = fitted or weights()
-    rows = features(request, tools, lexical, fitted.prototypes)
+    rows = features(request, tools, lexical, fitted.probe)
     scored = tuple((tool, row, fitted.probability(row)) for tool, row in zip(tools, rows, strict=True))
     best = max(scored, key=lambda item: item[2], default=None)
     return Choice(best[0] if best and best[2] >= CHOOSE else None, scored)

@@ -8,7 +8,8 @@ conversation since the last user message (`context.conversation`).
 1. The user's message is cut into intents, each matched to a tool or to none
    (`selection.plan`); each is bound to arguments, one call per value of a
    list ("Paris and Rome", `calls.bind_all`), gaps filled from the intents around it
-   (`sharing`). A message that selects nothing,
+   (`sharing`). A fresh message whose words select no tool and name no tool's topic
+   is read for its meaning (`selection.plan_by_meaning`). A message that selects nothing,
    or selects the last call's tool but says only what changes ("and in Rome?",
    "And 75 CHF?"), continues the last call (`context.follow_up`). With
    `tool_choice="required"` the best tool is used even below the threshold;
@@ -53,9 +54,9 @@ from wirelab.offline_model.selection import (
     asks_for_nothing,
     best_piece,
     best_tool,
+    names_a_topic,
     plan,
     plan_by_meaning,
-    words_cannot_decide,
 )
 from wirelab.offline_model.sharing import bind_plan
 from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
@@ -138,7 +139,7 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
         items = [PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})]
     fresh = not items and not talk.turns and not asks_for_nothing(text)
-    if fresh and words_cannot_decide(text, request.tools):  # another language, or no word shared
+    if fresh and not names_a_topic(text, request.tools):  # words chose no tool and saw none's topic
         items = bind_plan(plan_by_meaning(text, request.tools))
     if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
         by_name = {tool.name: tool for tool in request.tools}

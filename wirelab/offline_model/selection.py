@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -57,7 +56,6 @@ from wirelab.offline_model.units import unit_named
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
 GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
-CJK = re.compile(r"[\u4e00-\u9fff]")
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
@@ -239,7 +237,7 @@ def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
     """The highest-scoring tool (the first listed on a tie) and its match."""
     best, top = None, Match(0.0, 0.0, False, 0.0)
-    shared = frozenset.intersection(*(profile(t).topic for t in tools)) if len(tools) > 1 else frozenset()
+    shared = shared_topic(tools)
     for tool in tools:
         match = score(request, tool, shared)
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
@@ -335,7 +333,7 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
 
 
 def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
-    """One item per intent whose tool `meaning.choose` picks, for a message no tool's words match.
+    """One item per intent whose tool `meaning.choose` picks, for a message whose words choose no tool.
 
     Pieces are read as in `plan`: small talk picks nothing, and a piece that picks no tool
     belongs to the item before it (or, before the first, to the one after); neighbours
@@ -364,15 +362,15 @@ def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     return [PlanItem(text[start:end], tool) for start, end, tool in items]
 
 
-def words_cannot_decide(text: str, tools: tuple[Tool, ...]) -> bool:
-    """Whether words cannot tell which tool `text` wants, so `plan_by_meaning` may: it is
-    written in another script than every tool's description (a Chinese request for tools
-    described in English, or the reverse), or it names none of any tool's own words. Where
-    words are shared and still choose no tool, their "no" stands."""
-    chinese = bool(CJK.search(text))
-    if all(bool(CJK.search(tool.description)) != chinese for tool in tools):
-        return True
-    return all(own_points(text, tool) == 0 for tool in tools)
+def names_a_topic(text: str, tools: tuple[Tool, ...]) -> bool:
+    """Whether `text` names what some tool is about (`Match.topic`) though words chose none."""
+    shared = shared_topic(tools)
+    return any(score(text, tool, shared).topic for tool in tools)
+
+
+def shared_topic(tools: tuple[Tool, ...]) -> frozenset[str]:
+    """The topic words every offered tool has ("geo" in `geo_area` and `geo_distance`)."""
+    return frozenset.intersection(*(profile(t).topic for t in tools)) if len(tools) > 1 else frozenset()
 
 
 def meaning_choice(text: str, tools: tuple[Tool, ...]) -> meaning.Choice:

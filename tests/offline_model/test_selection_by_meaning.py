@@ -1,0 +1,82 @@
+"""Selection by meaning when the tools' words choose nothing, with tools and requests invented here
+(none of them in the training corpus)."""
+
+from wirelab.offline_model import complete, meaning, training
+
+
+def tool(name, description, properties, required):
+    schema = {"type": "object", "properties": properties, "required": required}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+
+
+ALARM = tool(
+    "ring_alarm",
+    "Set an alarm clock to ring at a time of day.",
+    {"time": {"type": "string", "description": "Time of day, HH:MM."}},
+    ["time"],
+)
+RADIO = tool(
+    "tune_radio",
+    "Tune the kitchen radio to a station.",
+    {"station": {"type": "string", "description": "Station name."}},
+    ["station"],
+)
+LIFT = tool(
+    "call_lift",
+    "Call the lift to a floor of the building.",
+    {"floor": {"type": "integer", "description": "Floor number."}},
+    ["floor"],
+)
+FISH = tool(
+    "feed_fish",
+    "Drop food into the aquarium.",
+    {"pinches": {"type": "integer", "description": "How many pinches of flakes."}},
+    [],
+)
+HOME = [ALARM, RADIO, LIFT, FISH]
+
+
+def body(text, tools=HOME):
+    return {"model": "wirelab-offline", "messages": [{"role": "user", "content": text}], "tools": tools}
+
+
+def called(text, tools=HOME):
+    return [
+        c["function"]["name"]
+        for c in complete(body(text, tools))["choices"][0]["message"].get("tool_calls") or []
+    ]
+
+
+def test_the_tools_are_not_in_the_training_corpus():
+    names = {t.name for sets in training.load_corpus()["domains"].values() for t in sets["en"]}
+    assert not names & {t["function"]["name"] for t in HOME}
+
+
+def test_a_request_that_shares_some_words_but_is_chosen_by_none_is_read_for_its_meaning():
+    """'floor' and 'time' are the tools' own words, yet words alone choose nothing here."""
+    assert called("I need to go down to the 3rd floor, bring it up here.") == ["call_lift"]
+    assert called("I must be awake by 6:15 tomorrow, the time matters.") == ["ring_alarm"]
+
+
+def test_a_statement_that_names_a_tools_topic_keeps_the_words_no():
+    """Words saw the alarm's and the lift's topic and chose neither: meaning does not overrule them."""
+    assert called("Alarm clocks used to be mechanical.") == []
+    assert called("Lifts were a rare thing in old buildings.") == []
+    assert called("以前的闹钟都是机械的。") == []
+
+
+def test_the_chatter_probe_reads_a_statement_as_wanting_no_tool():
+    """The probe (512 weights and a bias on the request's vector) gives the log-odds of wanting no tool."""
+    probe = meaning.weights().probe
+    texts = [
+        "My sister loves her aquarium.",
+        "Our goldfish is called Bubbles.",
+        "The guppies look hungry, two pinches.",
+    ]
+    first, second, request = meaning._encode(texts) @ probe[:-1] + probe[-1]
+    assert first > 0 and second > 0 > request
+
+
+def test_meaning_still_calls_nothing_for_talk_near_the_tools():
+    assert called("Tell me a joke about time.") == []
+    assert called("What time is it in Tokyo?") == []

@@ -29,3 +29,48 @@ def test_a_correction_takes_the_listed_value_the_request_means():
     sent = Call("", "feed_pet", '{"pet": "小狗"}')
     error = {"field": "pet", "message": "pet must be one of cat, fish, dog"}
     assert correct(sent, error, loose, "喂一下小狗") == Call("", "feed_pet", '{"pet":"dog"}')
+
+
+VOLUMES = {"type": "string", "enum": ["l", "ml", "cup"]}
+MEASURE = _tool(
+    "convert_volume",
+    "Convert a volume.",
+    {"amount": {"type": "number"}, "source_unit": VOLUMES, "target_unit": VOLUMES},
+    ["amount", "source_unit", "target_unit"],
+)
+
+
+def test_the_unit_written_after_the_number_is_the_one_converted_from():
+    assert bind(MEASURE, "How many millilitres is 2 cups?") == {
+        "amount": 2,
+        "source_unit": "cup",
+        "target_unit": "ml",
+    }
+    assert bind(MEASURE, "How many liters are 8 cups") == {
+        "amount": 8,
+        "source_unit": "cup",
+        "target_unit": "l",
+    }
+
+
+SPEAKER = _tool("set_speaker_volume", "Set the speaker volume.", {"level": {"type": "integer"}}, ["level"])
+LOAN = _tool(
+    "quote_loan", "Quote a loan.", {"rate": {"type": "number", "description": "As a fraction."}}, ["rate"]
+)
+
+
+def test_a_percentage_in_chinese_words_is_a_number_in_percent():
+    assert bind(SPEAKER, "音量调到百分之三十五") == {"level": 35}
+    assert bind(LOAN, "利率百分之5的贷款") == {"rate": 0.05}
+
+
+DATE = {"type": "string", "description": "YYYY-MM-DD"}
+CAR = _tool(
+    "rent_car", "Rent a car.", {"pickup_date": DATE, "return_date": DATE}, ["pickup_date", "return_date"]
+)
+
+
+def test_a_day_alone_at_one_end_of_a_range_takes_the_month_of_the_other():
+    both = {"pickup_date": "2027-06-04", "return_date": "2027-06-09"}
+    assert bind(CAR, "Rent a car from 4 to 9 June 2027") == both
+    assert bind(CAR, "租车，2027年6月4日取车，9号还车") == both

@@ -94,6 +94,30 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in found if not _inside(a, b, relative)] + relative
 
 
+RANGE_START = re.compile(r"(?<![\d.,:/])(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|-|–)\s*$", re.I)
+RANGE_END = re.compile(r"^\s*(?:to|until|till|through|-|–)\s*(\d{1,2})(?:st|nd|rd|th)?(?![\d:.,/])", re.I)
+ZH_RANGE_END = re.compile(r"^[^\d]{0,8}?(?<![\d月])(\d{1,2})[日号]")  # "3月20日入住，22日退房": the 22nd
+DAY_IN_DATE = re.compile(r"(?<!\d)(\d{1,2})(?![\d月/.:-])")  # the day of "23 March", "3月20日"
+MONTH_NAMED = re.compile(r"[A-Za-z]{3}|月")
+
+
+def range_days(text: str, dates: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """A day written alone at the other end of a range from a date with its month ("from 20 to 23
+    March", "3月20日入住，22日退房"): where it is, and that date with its day, as text."""
+    found = []
+    for start, end in dates:
+        written = text[start:end]
+        if not MONTH_NAMED.search(written) or len(DAY_IN_DATE.findall(written)) != 1:
+            continue
+        before = RANGE_START.search(text[max(0, start - 16) : start])
+        after = (ZH_RANGE_END if "月" in written else RANGE_END).search(text[end : end + 12])
+        for match, offset in ((before, max(0, start - 16)), (after, end)):
+            if match and 1 <= int(match[1]) <= 31:
+                day = DAY_IN_DATE.sub(match[1], written, count=1)
+                found.append((offset + match.start(1), offset + match.end(1), day))
+    return found
+
+
 def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     """Whether one of `spans` (sorted, none overlapping) holds `start`..`end`."""
     k = bisect.bisect_right(spans, (start, math.inf)) - 1

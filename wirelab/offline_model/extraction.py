@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 
 from wirelab.offline_model.budget import spend
-from wirelab.offline_model.dates import find_dates, stated_spans
+from wirelab.offline_model.dates import find_dates, range_days, stated_spans
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
@@ -80,6 +80,7 @@ ZH_CLOCK = re.compile(
 )
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
+ZH_PERCENT = "百分之"  # "per hundred": 百分之六十 is 60 %
 FILE_EXTENSIONS = {
     *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
     *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
@@ -97,8 +98,9 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
     stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
-    dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in find_dates(tokens, text)]
-    dates = [d for d in dates if not _overlaps(d, Spans(stated))]
+    spans = [(a, b) for a, b in find_dates(tokens, text) if not Spans(stated).overlaps(a, b)]
+    dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in spans]
+    dates += [Value("date", day, day, a, b) for a, b, day in range_days(text, spans)]  # "from 20 to 23 May"
     patterns = _patterns(text) + dates
     spans = Spans((v.start, v.end) for v in patterns if v.kind != "quoted")
     found = patterns + [
@@ -252,6 +254,12 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             found += _comma_list(token)  # "5,10" written without a space is two numbers
             k += 1
             continue
+        percent, length = _zh_percent(tokens, k)
+        if percent is not None:  # "百分之六十" is 60 %
+            end = tokens[k + length - 1].end
+            found.append(Value("number", percent, text[token.start : end], token.start, end, "%", "percent"))
+            k += length
+            continue
         value, length = _number_at(tokens, k)
         if value is None:
             k += 1
@@ -291,6 +299,19 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
     digits = sorted(v.start for v in found if v.text[:1].isdigit())
     starts = [t.start for t in tokens]
     return [v for v in found if not _count(v, digits) and not _pronoun(v, tokens, starts)]
+
+
+def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
+    """The number of a percentage written in Chinese words from token k ("百分之六十", "百分之 5"),
+    and how many tokens it takes."""
+    token = tokens[k]
+    if token.kind != "han" or not token.text.startswith(ZH_PERCENT):
+        return None, 1
+    rest = token.text[len(ZH_PERCENT) :]
+    if rest:
+        return (chinese_number(rest) if ZH_NUMBER.fullmatch(rest) else None), 1
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    return (_digits(after.text), 2) if after is not None and after.kind == "number" else (None, 1)
 
 
 def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:

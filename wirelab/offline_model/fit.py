@@ -206,8 +206,8 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa
         points += 1.5 if last & AFTER_TO else -0.5 if last & AFTER_FROM else 0.0
     elif slot.kind == "place" and set(seen[:1]) & AFTER_AT:
         points += 1.0
-    if value.kind == "currency" and slot.role and _follows_a_number(evidence, value):
-        points += 1.5 if slot.role == "origin" else -0.5  # "for 500 US dollars": what is converted
+    if value.kind in ("currency", "enum") and slot.role and _follows_a_number(evidence, value):
+        points += 1.5 if slot.role == "origin" else -0.5  # "500 US dollars", "13 miles": what is converted
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if any(value.text.casefold() in CLOSED_CLASSES[word] for word in slot.name_words & CLOSED_CLASSES.keys()):

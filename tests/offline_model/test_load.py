@@ -3,7 +3,7 @@
 A fresh process loads the model and answers one request; `benchmarks/offline_model_latency.py`
 times that load (issue 22's bar: 1.5 s). These tests hold the imports that made it slow out of
 it, without timing anything: jsonschema (its format checkers take a second and more to build)
-is imported by strict mode only.
+is imported by strict mode only, and the HTTP server's stack only by a caller that serves.
 """
 
 from __future__ import annotations
@@ -32,11 +32,19 @@ def modules_after_one_request() -> set[str]:
     return set(json.loads(run.stdout.splitlines()[-1]))
 
 
-def test_loading_the_model_and_answering_imports_no_jsonschema():
+def test_loading_the_model_and_answering_imports_no_jsonschema_and_no_server():
     loaded = modules_after_one_request()
     assert "wirelab.offline_model.policy" in loaded  # the request went through the model
     assert "jsonschema" not in loaded
+    assert not {"uvicorn", "starlette", "wirelab.offline_model.server"} & loaded
 
 
 def test_the_schema_check_uses_jsonschemas_own_draft_7_metaschema():
     assert dict(REGISTRY.contents(DRAFT_7)) == Draft7Validator.META_SCHEMA
+
+
+def test_the_server_is_still_reached_from_the_package():
+    import wirelab.offline_model as model
+    from wirelab.offline_model import server
+
+    assert model.serve is server.serve and model.OfflineServer is server.OfflineServer

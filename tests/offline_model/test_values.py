@@ -74,3 +74,22 @@ def test_a_day_alone_at_one_end_of_a_range_takes_the_month_of_the_other():
     both = {"pickup_date": "2027-06-04", "return_date": "2027-06-09"}
     assert bind(CAR, "Rent a car from 4 to 9 June 2027") == both
     assert bind(CAR, "租车，2027年6月4日取车，9号还车") == both
+
+
+def test_a_day_part_before_a_clock_time_sets_its_half_of_the_day():
+    from wirelab.offline_model.extraction import extract
+
+    assert [v.value for v in extract("傍晚6:30去接孩子") if v.kind == "time"] == ["18:30"]
+    assert [v.value for v in extract("凌晨1:15的航班") if v.kind == "time"] == ["01:15"]
+
+
+def test_a_relative_day_written_as_a_possessive_is_resolved():
+    from datetime import date
+
+    from wirelab.offline_model.dates import TODAY, resolve_date
+
+    token = TODAY.set(date(2030, 1, 31))
+    try:
+        assert resolve_date("Tomorrow's") == resolve_date("tomorrow") == "2030-02-01"
+    finally:
+        TODAY.reset(token)

@@ -271,7 +271,7 @@ def resolve_date(written: str) -> str | None:
     today = TODAY.get()
     if today is None:
         return None
-    word = written.casefold().strip()
+    word = written.casefold().strip().removesuffix("'s").removesuffix("’s")  # "tomorrow's"
     offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
     if offset is None:
         offset = _days_ahead(word)

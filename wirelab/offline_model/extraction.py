@@ -76,7 +76,8 @@ DAYPART = re.compile(
     r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
 )
 ZH_CLOCK = re.compile(
-    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
+    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "晚上11:00": a day part before a clock time
 )
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
@@ -171,41 +172,19 @@ def _overlaps(value: Value, spans: Spans) -> bool:
     return spans.overlaps(value.start, value.end)
 
 
-# Complexity exception (tests/test_complexity.py): the offline model's rule-based extraction, to be replaced
-# by learned features (issue 22).
-def _patterns(text: str) -> list[Value]:  # noqa: C901
-    found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
-    found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
-    urls = Spans((v.start, v.end) for v in found)
-    for m in HOST.finditer(text):  # a host name or an IP address: "db.example.com", "10.0.0.5:8080"
-        if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
-            continue  # "notes.txt" is a file, not a host
-        host = Value("url", m.group(), m.group(), m.start(), m.end())
-        if not _overlaps(host, urls):
-            found.append(host)
+def _patterns(text: str) -> list[Value]:
+    """The values patterns find: addresses on the web, quotes, clock times, street addresses,
+    phone numbers, paths, year spans, versions and codes, each clear of those found before it."""
+    found = _web_values(text)
     for m in QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
-    found += [Value("time", m.group(), m.group(), m.start(), m.end()) for m in CLOCK.finditer(text)]
-    for m in ZH_CLOCK.finditer(text):  # "晚上七点" is 19:00, "下午三点半" 15:30
-        hour, minute = count_of(m[2]), 30 if m[3] == "半" else count_of(m[4] or "0")
-        if hour is not None and minute is not None and hour < 24 and minute < 60:
-            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
-            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
-    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
-        half = "am" if (m[3] or "").lower() == "morning" else "pm"
-        found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
+    found += _times(text)
     for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
         found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
     for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    for m in _each_clear_of(found, PATH.finditer(text), FOLDER.finditer(text)):  # "D:/logs/a.log", "~/notes"
-        path = Value("code", m.group(), m.group(), m.start(), m.end())
-        foldered = any(mark in m.group() for mark in "/\\")
-        stem, _, extension = m.group().rpartition(".")
-        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
-        if (foldered or known) and len(m.group()) > 2:
-            found.append(path)
+    found += _paths(found, text)
     for m in YEAR_SPAN.finditer(text):  # "the 1998-99 term": one span, not two numbers
         found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
     for m in _each_clear_of(found, VERSION.finditer(text)):
@@ -216,6 +195,53 @@ def _patterns(text: str) -> list[Value]:  # noqa: C901
         if _looks_like_code(word) and not taken.holds(m.start()):
             found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
     return found
+
+
+def _web_values(text: str) -> list[Value]:
+    """E-mail addresses, URLs, and host names or IP addresses outside them ("10.0.0.5:8080")."""
+    found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
+    found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
+    urls = Spans((v.start, v.end) for v in found)
+    for m in HOST.finditer(text):
+        if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
+            continue  # "notes.txt" is a file, not a host
+        host = Value("url", m.group(), m.group(), m.start(), m.end())
+        if not _overlaps(host, urls):
+            found.append(host)
+    return found
+
+
+def _times(text: str) -> list[Value]:
+    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "晚上11:00" (23:00),
+    "4 in the afternoon" (4pm)."""
+    found = []
+    for m in ZH_CLOCK.finditer(text):
+        hour, minute = count_of(m[2] or m[5]), 30 if m[3] == "半" else count_of(m[4] or m[6] or "0")
+        if hour is not None and minute is not None and hour < 24 and minute < 60:
+            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
+            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
+    said = Spans((v.start, v.end) for v in found)
+    found += [
+        Value("time", m.group(), m.group(), m.start(), m.end())
+        for m in CLOCK.finditer(text)
+        if not said.overlaps(m.start(), m.end())
+    ]
+    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
+        half = "am" if (m[3] or "").lower() == "morning" else "pm"
+        found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
+    return found
+
+
+def _paths(found: list[Value], text: str) -> list[Value]:
+    """File and folder paths clear of the values `found`: "D:/logs/a.log", "~/notes"."""
+    seen = list(found)  # what the next run must be clear of, the paths found so far included
+    for m in _each_clear_of(seen, PATH.finditer(text), FOLDER.finditer(text)):
+        foldered = any(mark in m.group() for mark in "/\\")
+        stem, _, extension = m.group().rpartition(".")
+        known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
+        if (foldered or known) and len(m.group()) > 2:
+            seen.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    return seen[len(found) :]
 
 
 def _each_clear_of(found: list[Value], *runs: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:

@@ -22,6 +22,7 @@ from IPython.display import display
 from wirelab.jsonrpc import Message
 from wirelab.mcp.client import Client
 from wirelab.mcp.extensions.app_host import SANDBOX, Approve, AppSession
+from wirelab.widgets.kernel_patch import keep_cell_parents
 
 HERE = pathlib.Path(__file__).parent
 
@@ -36,6 +37,7 @@ class AppView(anywidget.AnyWidget):
     height = traitlets.Int(360, min=80, max=2000).tag(sync=True)
 
     def __init__(self, session: AppSession, srcdoc: str, loop: asyncio.AbstractEventLoop) -> None:
+        keep_cell_parents()  # the view's messages come during async cells: see kernel_patch
         super().__init__(srcdoc=srcdoc, title=f"MCP App: {session.tool['name']}")
         self.session, self._loop = session, loop
         session.post = self.post

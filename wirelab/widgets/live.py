@@ -26,6 +26,7 @@ import anywidget
 import traitlets
 
 from wirelab.widgets.flusher import Flusher
+from wirelab.widgets.kernel_patch import keep_cell_parents
 from wirelab.widgets.static import StaticView
 
 Outgoing = tuple[dict[str, Any], list[bytes]]
@@ -38,6 +39,7 @@ class LiveWidget(anywidget.AnyWidget):
     _store_key = traitlets.Unicode().tag(sync=True)  # names the browser-side store of this widget
 
     def __init__(self, *, interval: float = 0.05, **traits: Any) -> None:
+        keep_cell_parents()  # the view's messages come during async cells: see kernel_patch
         self._flusher = Flusher(self._send_outgoing, interval=interval)
         self._display_id = f"wirelab-{uuid.uuid4().hex}"
         self._published: object = None

@@ -49,7 +49,7 @@ def called(text, tools=HOME):
 
 def test_the_tools_are_not_in_the_training_corpus():
     names = {t.name for sets in training.load_corpus()["domains"].values() for t in sets["en"]}
-    assert not names & {t["function"]["name"] for t in HOME}
+    assert not names & {t["function"]["name"] for t in [*HOME, LIGHTS, HEATING, MOP]}
 
 
 def test_a_request_that_shares_some_words_but_is_chosen_by_none_is_read_for_its_meaning():
@@ -80,3 +80,33 @@ def test_the_chatter_probe_reads_a_statement_as_wanting_no_tool():
 def test_meaning_still_calls_nothing_for_talk_near_the_tools():
     assert called("Tell me a joke about time.") == []
     assert called("What time is it in Tokyo?") == []
+
+
+ROOMS = ["hall", "study", "bathroom"]
+LIGHTS = tool(
+    "dim_lights",
+    "Change how bright the lights in a room are.",
+    {"room": {"type": "string", "enum": ROOMS}, "percent": {"type": "integer", "description": "0 to 100."}},
+    ["room", "percent"],
+)
+HEATING = tool(
+    "heat_room",
+    "Set the heating of a room to a temperature.",
+    {"room": {"type": "string", "enum": ROOMS}, "celsius": {"type": "integer", "description": "Target."}},
+    ["room", "celsius"],
+)
+MOP = tool(
+    "mop_floor",
+    "Send the mopping robot to clean a room.",
+    {"room": {"type": "string", "enum": ROOMS}},
+    ["room"],
+)
+
+
+def test_tools_the_words_tie_on_are_told_apart_by_meaning():
+    """Each request names a room every tool takes, and nothing else of theirs: the words tie."""
+    tools = [LIGHTS, MOP, HEATING]
+    assert called("The study is chilly, bring it up to 21.", tools) == ["heat_room"]
+    assert called("书房有点冷，调到21。", tools) == ["heat_room"]
+    assert called("Muddy footprints everywhere in the study!", tools) == ["mop_floor"]
+    assert called("Too bright in the bathroom, 30 please.", tools) == ["dim_lights"]

@@ -23,6 +23,10 @@ them on the course's corpus (assets/offline_model_corpus.json) and writes
 `data/meaning_weights.json`, stamped with the corpus's hash. A tool is chosen
 when its probability is the highest and at least one half; otherwise nothing is.
 
+Where the words choose and still tie (two tools name the same number of the
+request's words: "the study is chilly, bring it up to 21" names a room that the
+heating and the lights both take), `closest` picks the tool nearest in meaning.
+
 Tool vectors are cached by their text (the encoder's cache), so a tool offered
 again costs nothing; a request costs one encoder pass per piece (about 12 ms).
 """
@@ -160,6 +164,12 @@ def features(
             }
         )
     return rows
+
+
+def closest(request: str, tools: tuple[Tool, ...]) -> Tool:
+    """The tool whose text is closest to `request` by cosine (the first listed on a tie)."""
+    vectors = _encode([request, *(tool_text(t) for t in tools)])
+    return tools[int(np.argmax(vectors[1:] @ vectors[0]))]
 
 
 def choose(

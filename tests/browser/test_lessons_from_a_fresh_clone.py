@@ -39,12 +39,6 @@ COMMITTED = subprocess.run(["git", "ls-files", "notebooks"], cwd=REPO, capture_o
 LESSON = re.compile(r"notebooks/\d\d_\w+\.ipynb")
 LESSONS = sorted(REPO / name for name in COMMITTED.split() if LESSON.fullmatch(name))
 NODE = {"npm", "npx", "node", "corepack"}
-KNOWN = {  # lessons that fail here today, each an xfail until fixed; not strict, since the one left is a
-    # race in the kernel (ipykernel 7.4 handling a comm message during an async cell), which lets
-    # a run through now and then
-    "18": "lesson 18's Run All never ends: the kernel sends cell-012's idle status with cell-010's parent "
-    "(a comm_msg from the browser came in during cell-010), so JupyterLab leaves cell-012 at [*]",
-}
 
 RUN_ALL = """async (path) => {
     const app = window.jupyterapp;
@@ -162,14 +156,8 @@ def test_the_course_turns_jupyterlabs_news_pop_up_off_by_default(course):
     assert setting["schema"]["properties"]["fetchNews"]["default"] == "false"
 
 
-def lesson_param(lesson: pathlib.Path):
-    reason = KNOWN.get(lesson.name[:2])
-    marks = [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
-    return pytest.param(lesson, marks=marks, id=lesson.name[:2])
-
-
 @pytest.mark.timeout(240)  # the longest lesson takes under a minute
-@pytest.mark.parametrize("lesson", [lesson_param(lesson) for lesson in LESSONS])
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name[:2] for lesson in LESSONS])
 def test_the_lesson_runs_to_the_end_with_no_traceback(course, page, lesson):
     path = lesson.relative_to(REPO).as_posix()
     assert (course.clone / path).exists(), f"{path} is not in the clone"

@@ -1,7 +1,7 @@
 """The course's offline model: a deterministic, rule-based stand-in for an LLM.
 
 Readable rules read the request and the tools' descriptions, helped where
-words cannot decide by a small pretrained sentence encoder and six weights
+words choose no tool, or tie, by a small pretrained sentence encoder and six weights
 fitted on the course's own corpus (no large network, no text generation), and
 answer in the real OpenAI Chat Completions wire format, so the real `openai`
 client talks to it:
@@ -24,9 +24,9 @@ request does not give instead of making one up, and can make named mistakes on
 request (`faults`). Same request, same response. From a terminal:
 `python -m wirelab.offline_model --port 8808`.
 
-Where words cannot decide (a Chinese request for tools described in English,
-a request that shares no word with any tool), a multilingual sentence encoder
-ranks the tools by meaning, and a logistic regression fitted on the course's
+Where the words choose no tool and name no tool's topic (a Chinese request for
+tools described in English, a request whose verb implies the tool without its
+words), a multilingual sentence encoder ranks the tools by meaning, and a logistic regression fitted on the course's
 own corpus (`meaning`, `training`, scripts/train_offline_model.py) decides
 whether to call the best one; `explain(body)` shows each stage's decision with
 the features and weights behind it.

@@ -1,8 +1,8 @@
 """The course's offline model: a deterministic, rule-based stand-in for an LLM.
 
 Readable rules read the request and the tools' descriptions, helped where
-words choose no tool, or tie, by a small pretrained sentence encoder and six weights
-fitted on the course's own corpus (no large network, no text generation), and
+words choose no tool, or tie, by a small pretrained sentence encoder and
+weights fitted on the course's own corpus (no large network, no text generation), and
 answer in the real OpenAI Chat Completions wire format, so the real `openai`
 client talks to it:
 
@@ -26,10 +26,11 @@ request (`faults`). Same request, same response. From a terminal:
 
 Where the words choose no tool and name no tool's topic (a Chinese request for
 tools described in English, a request whose verb implies the tool without its
-words), a multilingual sentence encoder ranks the tools by meaning, and a logistic regression fitted on the course's
-own corpus (`meaning`, `training`, scripts/train_offline_model.py) decides
-whether to call the best one; `explain(body)` shows each stage's decision with
-the features and weights behind it.
+words), a multilingual sentence encoder ranks the tools by meaning, and a
+logistic regression fitted on the course's own corpus (`meaning`, `training`,
+scripts/train_offline_model.py) decides whether to call the best one;
+`explain(body)` shows each stage's decision with the features and weights
+behind it.
 
 Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `explain`, `RequestError`,
 `create_app`, `serve`, `OfflineServer`, `shared_server`.

@@ -93,3 +93,16 @@ def test_a_relative_day_written_as_a_possessive_is_resolved():
         assert resolve_date("Tomorrow's") == resolve_date("tomorrow") == "2030-02-01"
     finally:
         TODAY.reset(token)
+
+
+RADIO = _tool(
+    "play_radio_show",
+    "Play a radio show.",
+    {"query": {"type": "string", "description": "Title or kind of show."}},
+    ["query"],
+)
+
+
+def test_free_text_starts_after_the_verb_and_the_measure_word_that_lead_the_request():
+    assert bind(RADIO, "Put on some bedtime stories") == {"query": "bedtime stories"}
+    assert bind(RADIO, "放点轻音乐") == {"query": "轻音乐"}

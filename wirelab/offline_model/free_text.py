@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept
+from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept, names_a_thing
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
@@ -83,19 +83,26 @@ def trim(tokens: list[Token]) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
     ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word)."""
     start, end = 0, len(tokens)
-    while start < end and _edge(tokens[start]):
+    while start < end and (_edge(tokens[start]) or _leading_verb(tokens[start])):
         start += 1
     while end > start and _edge(tokens[end - 1]):
         end -= 1
     return tokens[start:end]
 
 
+def _leading_verb(token: Token) -> bool:
+    """An English word that is only a verb or an adverb, which starts no name: "Put on some jazz"."""
+    return token.kind == "word" and not names_a_thing(token.norm)
+
+
 def _edge(token: Token) -> bool:
-    """A stopword or a mark; or a Chinese word that names no thing, or a numeral (not a noun
-    jieba tags `m`)."""
+    """A stopword or a mark; or a Chinese word that names no thing, a numeral or a one-character
+    measure word (not a noun jieba tags `m`: "来点爵士乐")."""
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
-    numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+    numeral = token.tag[:1] == "m" and (
+        len(token.text) == 1 or any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+    )
     return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS or numeral)
 
 

@@ -87,3 +87,27 @@ def test_an_error_that_points_at_no_fix_is_reported_not_sent_again(client):
     chat.answer({"error": {"code": "closed", "message": "The club is closed for a tournament."}})
     reply = chat.send()
     assert reply.tool_calls is None and "closed for a tournament" in reply.content
+
+
+AIR = {
+    "type": "function",
+    "function": {
+        "name": "air_quality",
+        "description": "Current air quality index of a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "City name."}},
+            "required": ["city"],
+        },
+    },
+}
+
+
+def test_an_error_that_only_quotes_the_failed_value_is_reported_not_sent_with_another_value(client):
+    """A lookup's KeyError names the city that failed, not what would do: re-reading the request
+    would only find the other city asked about, whose call already succeeded."""
+    chat = Chat(client, "What is the air quality in Lima and in Quito?", [AIR])
+    assert arguments(chat.send()) == [{"city": "Lima"}, {"city": "Quito"}]
+    chat.answer({"city": "Lima", "aqi": 41}, {"error": "KeyError: 'Quito'"})
+    reply = chat.send()
+    assert reply.tool_calls is None and "Quito" in reply.content

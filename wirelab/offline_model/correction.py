@@ -40,13 +40,14 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     fixed = dict(fresh if arguments is None else arguments)
     properties = tool.parameters.get("properties", {})
     field = _field(error, properties, arguments or {})
+    named = field is not None and field == _field(error, properties, {})  # not only its value quoted
     allowed = _allowed(error, properties.get(field) if field else None, fixed.get(field) if field else None)
     if field and allowed:
         meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
         fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
     elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
         fixed[field] = _coerce(fixed.get(field), error["expected"])
-    elif field:
+    elif named:  # "KeyError: 'Oslo'" says the value failed, not what would do: nothing to re-read
         fixed[field] = _described(tool, field, _text(error), request, fixed.get(field))
     required = tool.parameters.get("required", [])
     for name in required if isinstance(required, list) else []:

@@ -1,7 +1,7 @@
 """Selection by meaning when the tools' words choose nothing, with tools and requests invented here
 (none of them in the training corpus)."""
 
-from wirelab.offline_model import complete, meaning, training
+from wirelab.offline_model import complete, explain, meaning, training
 
 
 def tool(name, description, properties, required):
@@ -110,3 +110,16 @@ def test_tools_the_words_tie_on_are_told_apart_by_meaning():
     assert called("书房有点冷，调到21。", tools) == ["heat_room"]
     assert called("Muddy footprints everywhere in the study!", tools) == ["mop_floor"]
     assert called("Too bright in the bathroom, 30 please.", tools) == ["dim_lights"]
+
+
+def test_explain_shows_where_the_words_tie_and_the_cosines_that_decide():
+    stages = {
+        s["stage"]: s
+        for s in explain(body("The study is chilly, bring it up to 21.", [LIGHTS, MOP, HEATING]))["stages"]
+    }
+    (tie,) = stages["words tie, meaning decides"]["decision"]
+    assert tie["tool"] == "heat_room" == max(tie["cosines"], key=tie["cosines"].get)
+    assert set(tie["cosines"]) == {"dim_lights", "mop_floor", "heat_room"}
+    assert "words tie, meaning decides" not in {
+        s["stage"] for s in explain(body("Tell me a joke."))["stages"]
+    }

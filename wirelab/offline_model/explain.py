@@ -13,7 +13,9 @@
     [{'name': 'wake_up', 'arguments': '{"time":"07:00"}'}]
 
 The stages are those of `policy.items_for` for a fresh message: the small-talk
-and negation check, selection by the tools' words (`selection.plan`), selection
+and negation check, selection by the tools' words (`selection.plan`), the pieces
+of the message where the words tie on several tools with each one's cosine (the
+closest is chosen), selection
 by meaning (`meaning`, only when the words chose no tool and named no tool's
 topic: another language, a paraphrase whose verb implies the tool) with every
 tool's features, the fitted weights and the probability, and the calls the
@@ -26,8 +28,16 @@ from typing import Any
 
 from wirelab.offline_model import meaning
 from wirelab.offline_model.context import conversation
+from wirelab.offline_model.intents import pieces, unwrap
+from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.selection import asks_for_nothing, meaning_choice, names_a_topic, plan
+from wirelab.offline_model.selection import (
+    asks_for_nothing,
+    meaning_choice,
+    names_a_topic,
+    plan,
+    tied_by_words,
+)
 from wirelab.offline_model.validation import read_request
 
 
@@ -41,12 +51,25 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
         {"stage": "asks for nothing", "decision": nothing},
         {"stage": "select by words", "decision": by_words},
     ]
+    ties = [_tie(piece.text, request.tools) for piece in pieces(unwrap(clean(text)))] if by_words else []
+    if any(ties):
+        stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
     if not nothing and not by_words and request.tools and not names_a_topic(text, request.tools):
         stages.append(_by_meaning(text, request))
     reply = decide(request)
     calls = [{"name": call.name, "arguments": call.arguments} for call in reply.calls or ()]
     stages.append({"stage": "calls", "decision": calls})
     return {"request": text, "stages": stages}
+
+
+def _tie(piece: str, tools: tuple) -> dict[str, Any]:
+    """For a piece whose words tie on several tools: each one's cosine, and the closest ({} if none)."""
+    tied = tied_by_words(piece, tools)
+    if not tied:
+        return {}
+    vectors = meaning._encode([piece, *(meaning.tool_text(tool) for tool in tied)])
+    cosines = {tool.name: round(float(c), 3) for tool, c in zip(tied, vectors[1:] @ vectors[0], strict=True)}
+    return {"piece": piece, "tool": meaning.closest(piece, tied).name, "cosines": cosines}
 
 
 def _by_meaning(text: str, request: Any) -> dict[str, Any]:

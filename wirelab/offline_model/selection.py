@@ -243,11 +243,25 @@ def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match
     for tool, match in matches:
         if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
             best, top = tool, match
-    tied = [tool for tool, match in matches if match.chosen and match.own == top.own]
-    if top.chosen and len(tied) > 1:  # the words cannot tell them apart: their meaning can
-        best = meaning.closest(request, tuple(tied))
+    tied = word_tie(matches, top)
+    if tied:  # the words cannot tell them apart: their meaning can
+        best = meaning.closest(request, tied)
         top = dict(matches)[best]
     return best, top
+
+
+def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
+    """The chosen tools whose own words' points equal the best's, when there are two or more."""
+    tied = tuple(tool for tool, match in matches if match.chosen and match.own == top.own)
+    return tied if top.chosen and len(tied) > 1 else ()
+
+
+def tied_by_words(request: str, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
+    """The tools `best_tool` tells apart by meaning for `request` (none if the words decide)."""
+    shared = shared_topic(tools)
+    matches = [(tool, score(request, tool, shared)) for tool in tools]
+    top = max((match for _, match in matches), key=lambda m: (m.chosen, m.own, m.points), default=None)
+    return word_tie(matches, top) if top else ()
 
 
 def asks_for_nothing(text: str) -> bool:

@@ -158,11 +158,36 @@ def wants_code(slot: Slot) -> bool:
     )
 
 
-# Complexity exception (tests/test_complexity.py): hand-set rules, to become learned weights (issue 22).
-def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa: C901
-    """How well a value fits a slot (None: not at all). See the module docstring."""
+def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+    """How well a value fits a slot (None: not at all). See the module docstring. The points are
+    added in steps, in this order: labels, unit, position, naming, kinds, unmarked words."""
     if value.kind == "example":
         return 3.5  # the parameter's own description names this value
+    cue, seen = _label_cue(slot, value, evidence)
+    if _never_fits(slot, value):
+        return None
+    year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
+    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
+        return None  # a number or a name for a string parameter only right next to its label
+    points = _measure_fit(1.0 + cue, slot, value, evidence)
+    if points is None:
+        return None
+    points = _position_fit(points, slot, value, evidence, seen)
+    points = _kind_fit_points(_name_fit(points, slot, value, seen), slot, value, cue, year)
+    points = _phrase_fit(points, slot, value, evidence, seen, cue) if value.kind == "phrase" else points
+    if points is None:
+        return None
+    if value.kind == "quoted" and set(seen[:1]) & {"called", "named", "titled", "entitled"}:
+        points += 1.0  # "a speaker called 'Aria 2'": what the thing is named
+    if value.kind == "name" and {concept(w) for w in value.text.casefold().split()} <= evidence.tool_name:
+        points -= 1.0  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
+    if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
+        return None
+    return points
+
+
+def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, list[str]]:
+    """How strongly the words next to the value label it as this slot's, and the words before it."""
     before, seen = evidence.near(value, -1, 3)
     after, said = evidence.near(value, +1, 2)
     country = value.kind == "country" and slot.kind != "other"  # "the console in the UK" labels no UK
@@ -176,25 +201,33 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
-    if slot.kind == "place" and value.kind == "name" and _not_a_place(value):
-        return None  # "Dr. Okafor" is a person, wherever "city" is written before her; "December" a month
-    if value.kind == "number" and value.unit and slot.kind in SPELLED:
-        return None  # a measured quantity ("20 kg") is no name, code or text
-    year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
-    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
-        return None  # a number or a name for a string parameter only right next to its label
-    points = 1.0 + cue
+    return cue, seen
+
+
+def _never_fits(slot: Slot, value: Value) -> bool:
+    """ "Dr. Okafor" is a person, wherever "city" is written before her, and "December" a month;
+    a measured quantity ("20 kg") is no name, code or text."""
+    if slot.kind == "place" and value.kind == "name" and _not_a_place(value):
+        return True
+    return value.kind == "number" and bool(value.unit) and slot.kind in SPELLED
+
+
+def _measure_fit(points: float, slot: Slot, value: Value, evidence: Evidence) -> float | None:
+    """A unit for a unit parameter, a quantity for a parameter that measures the same thing."""
     if slot.kind == "unit" and value.kind == "unit":
         fit = _unit_fit(slot, value, evidence)
-        if fit is None:
-            return None
-        points += fit
-    elif slot.dimension and value.dimension:
-        points += 1.5 if slot.dimension == value.dimension else -2.0
-    elif value.dimension and slot.kind in ("integer", "number"):
-        points -= 0.5  # a count ("number of guests") is more likely "6" than "12 years"
+        return None if fit is None else points + fit
+    if slot.dimension and value.dimension:
+        return points + (1.5 if slot.dimension == value.dimension else -2.0)
+    if value.dimension and slot.kind in ("integer", "number"):
+        return points - 0.5  # a count ("number of guests") is more likely "6" than "12 years"
+    return points
+
+
+def _position_fit(points: float, slot: Slot, value: Value, evidence: Evidence, seen: list[str]) -> float:
+    """ "from X to Y", "between 12 and 20", "in Oslo", "13 miles": where the value stands."""
     last = set(seen[:2])
     if "between" in seen[:3]:
         last |= {"from"}  # "between 12 and 20": the first is where a range starts
@@ -208,6 +241,11 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa
         points += 1.0
     if value.kind in ("currency", "enum") and slot.role and _follows_a_number(evidence, value):
         points += 1.5 if slot.role == "origin" else -0.5  # "500 US dollars", "13 miles": what is converted
+    return points
+
+
+def _name_fit(points: float, slot: Slot, value: Value, seen: list[str]) -> float:
+    """A name that says what the parameter is: "Hotel Aurora", a colour, a state, the speaker."""
     if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
         points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
     if any(value.text.casefold() in CLOSED_CLASSES[word] for word in slot.name_words & CLOSED_CLASSES.keys()):
@@ -220,6 +258,11 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa
         points += 1.5 if slot.name_words & SPEAKER else -0.5  # "my name is Ada" for `user_name`
     if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
         points -= 1.5  # "films in Lagos": a city the gazetteer knows is where, not a language
+    return points
+
+
+def _kind_fit_points(points: float, slot: Slot, value: Value, cue: float, year: bool) -> float:
+    """What the kinds say: a date written out, a specific kind, a year for `year`, digits."""
     if value.kind == "date" and slot.kind == "date" and written_date(value.text):
         points += 0.5  # "next Tuesday, May 4th 2027": the date written out is the one to send
     if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
@@ -231,23 +274,22 @@ def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:  # noqa
         points -= 0.8
     if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
         points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
-    if value.kind == "phrase":
-        if slot.kind in ("place", "person") and not (
-            set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue
-        ):
-            return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
-        points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
-        words = [concept(w) for w in value.text.casefold().split()]
-        if all(w in slot.words for w in words):
-            return None  # the parameter's own description ("located"), not a value for it
-        if all(w in evidence.tool_words for w in words):
-            points -= 0.8  # the tool's own words, not a value for it
-    if value.kind == "quoted" and set(seen[:1]) & {"called", "named", "titled", "entitled"}:
-        points += 1.0  # "a speaker called 'Aria 2'": what the thing is named
-    if value.kind == "name" and {concept(w) for w in value.text.casefold().split()} <= evidence.tool_name:
-        points -= 1.0  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
-    if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
-        return None
+    return points
+
+
+def _phrase_fit(
+    points: float, slot: Slot, value: Value, evidence: Evidence, seen: list[str], cue: float
+) -> float | None:
+    """Unmarked words: a typed value or a name is the likelier reading, and the parameter's or the
+    tool's own words are no value for it."""
+    if slot.kind in ("place", "person") and not (set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue):
+        return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
+    points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
+    words = [concept(w) for w in value.text.casefold().split()]
+    if all(w in slot.words for w in words):
+        return None  # the parameter's own description ("located"), not a value for it
+    if all(w in evidence.tool_words for w in words):
+        points -= 0.8  # the tool's own words, not a value for it
     return points
 
 

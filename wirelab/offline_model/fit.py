@@ -80,8 +80,7 @@ HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "ex
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
 
-# Complexity exception (tests/test_complexity.py): hand-set rules, to become learned weights (issue 22).
-def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:  # noqa: C901
+def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
     """The value as this slot would take it, or None when the kinds do not fit. With the
     `evidence`, a date takes the year and the time written with it (see `_date_context`)."""
     kind = slot.kind
@@ -90,17 +89,7 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "enum":
         return next((o for o in slot.schema["enum"] if value.kind == "enum" and o == value.value), None)
     if kind in ("integer", "number"):
-        if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
-            return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
-        if value.kind != "number":
-            return None
-        if kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
-            return None
-        if kind == "integer":
-            return int(value.value)
-        if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
-            return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
-        return value.value
+        return _number_as_taken(slot, value)
     if value.kind not in ACCEPTS.get(kind, ()) and not (value.kind in LABELLED_ONLY and kind in SPELLED):
         return None
     if kind == "date" and value.kind == "date":
@@ -108,21 +97,46 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
     if kind == "time" and value.kind == "time":
         return time_as_asked(value.value, str(slot.schema.get("description", "")))
-    if kind == "place" and value.kind == "code":
-        known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
-        return as_asked(known.name, known.name, str(slot.schema.get("description", ""))) if known else None
-    if kind == "place" and value.kind == "name" and "state" in slot.name_words and wants_code(slot):
-        return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
-    if kind == "place" and value.kind == "name":
-        # the name with any region written after it ("Riga, Latvia"), as the description asks
-        description = str(slot.schema.get("description", ""))
-        return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
+    if kind == "place":
+        return _place_as_taken(slot, value)
     if kind in ("country", "language") and value.kind == kind:
         return value.value if wants_code(slot) else value.text
     if kind == "currency":
         return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
     if value.kind in ("number", "country", "language", "currency", "unit"):
         return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
+    return value.value
+
+
+def _number_as_taken(slot: Slot, value: Value) -> Any:
+    """A number for an integer or number slot: a whole number for an integer, a percentage as a
+    fraction unless the slot asks for percent, the hour or minute of a time for `hours`."""
+    if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
+        return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
+    if value.kind != "number":
+        return None
+    if slot.kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
+        return None
+    if slot.kind == "integer":
+        return int(value.value)
+    if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
+        return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
+    return value.value
+
+
+def _place_as_taken(slot: Slot, value: Value) -> Any:
+    """A place as the description asks: a city for its initials ("LA"), a state's code, a name
+    with the region written after it ("Riga, Latvia")."""
+    description = str(slot.schema.get("description", ""))
+    if value.kind == "code":
+        known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
+        return as_asked(known.name, known.name, description) if known else None
+    if value.kind == "name" and "state" in slot.name_words and wants_code(slot):
+        return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
+    if value.kind == "name":
+        return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
+    if value.kind in ("number", "country", "language", "currency", "unit"):
+        return value.text
     return value.value
 
 

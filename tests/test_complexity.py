@@ -20,7 +20,6 @@ RUFF = Path(sys.executable).with_name("ruff")
 EXCEPTIONS: dict[tuple[str, str], int] = {
     ("tests/mcp/transports/http/test_fuzz_http_framing.py", "read_answers"): 14,
     ("wirelab/mcp/conformance_server.py", "_add_tools"): 17,
-    ("wirelab/offline_model/frames.py", "frame_starts"): 15,
 }
 
 MESSAGE = re.compile(r"`(?P<name>[^`]+)` is too complex \((?P<score>\d+) > 12\)")

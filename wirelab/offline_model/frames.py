@@ -88,9 +88,35 @@ def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
     return frame_starts(tool, evidence, slots, arrays, bound), min(written, default=0)
 
 
-# Complexity exception (tests/test_complexity.py): the offline model's rule-based framing, to be replaced by
-# learned features (issue 22).
-def frame_starts(  # noqa: C901
+@dataclass
+class Reading:
+    """The frame being read: binding's choices for its text (value index -> slot), the values of
+    lists with a chosen one, the values binding put in lists or objects, and what is filled."""
+
+    chosen: dict[int, Slot]
+    members: dict[int, Slot]
+    structured: set[int]
+    filled: dict[str, Fill]
+    owners: dict[int, dict[str, str]]  # the parameters (and kinds) each list's values went to
+
+    @classmethod
+    def of(
+        cls,
+        evidence: Evidence,
+        part: Evidence,
+        slots: list[Slot],
+        lists: list[list[int]],
+        bound: Any,
+        cut: int | None,
+    ) -> Reading:
+        """Binding's reading of `part`, the text of `evidence` from `cut` on (None: all of it), with
+        `bound` the arguments binding gave it."""
+        chosen = _chosen(evidence, part, slots, cut or 0)
+        structured = _structured(evidence, bound) if cut is None else _structured(part, bound, evidence, cut)
+        return cls(chosen, _list_members(evidence, chosen, lists), structured, {}, {})
+
+
+def frame_starts(
     tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot], bound: dict[str, Any]
 ) -> list[int]:
     """The cut before each value that begins a new frame (see the module docstring).
@@ -100,73 +126,100 @@ def frame_starts(  # noqa: C901
     """
     every = evidence.groups()  # once: each call reads the tokens between the values
     lists = written_lists(evidence, every)
-    chosen = _chosen(evidence, evidence, slots, 0)
-    members = _list_members(evidence, chosen, lists)
-    structured = _structured(evidence, bound)
-    taken = set(chosen) | structured
+    reading = Reading.of(evidence, evidence, slots, lists, bound, None)
+    taken = set(reading.chosen) | reading.structured
     groups = {k: number for number, group in enumerate(lists) for k in group}
     units = _bracketed(evidence, arrays, every)
-    inner = {k for group in every if group[0] in units for k in group[1:]}
+    inner = {k for group in every if group[0] in units for k in group[1:]}  # inside a list in brackets
     found = _candidates(evidence, slots, units)
-    filled: dict[str, Fill] = {}
-    owners: dict[int, dict[str, str]] = {}  # the parameters (and kinds) each list's values went to
     starts: list[int] = []
     i = 0
     while i < len(found):
         k, value, fits = found[i]
         i += 1
-        if k in inner:
-            continue  # inside a list in brackets
         if k in units:
-            fits = [(UNIT_POINTS, slot, units[k]) for slot in arrays if slot.name not in filled]
+            fits = [(UNIT_POINTS, slot, units[k]) for slot in arrays if slot.name not in reading.filled]
             fits = fits or [(UNIT_POINTS, arrays[0], units[k])]
-        elif k in structured:
-            continue  # a value binding put in a list or an object parameter
-        if any(fill.value.start <= value.start < _reach(fill.value) for fill in filled.values()):
-            continue  # the region written after a name ("Porto, Portugal")
-        if k not in chosen and any(j != k and _overlap(evidence.values[j], value) for j in taken):
-            continue  # binding read these words as another value ("'2024-05-01'" as a date)
+        if k in inner or _passed_over(evidence, reading, taken, k, k in units):
+            continue
         group = groups.get(k)
-        slot = chosen.get(k) or members.get(k)
-        held = filled.get(slot.name) if slot is not None else None
-        if slot is not None and (held is None or k in chosen and not held.chosen and not _sure(held, owners)):
-            # binding's choice (or a list of it), where nothing binding chose is
-            fit = next((f for f in fits if f[1] is slot), None)
-            if fit is not None:
-                _fill(filled, owners, value, fit, k in chosen, group)
-                continue
-        if k in members:
-            continue  # the next value of a list for one parameter
-        margin = LISTED_MARGIN if group is not None else MARGIN
-        free = [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]
-        if free:
-            _fill(filled, owners, value, free[0], False, group)
+        if _placed(reading, k, value, fits, group):
             continue
-        points, slot, typed = fits[0]
-        held = filled[slot.name]
-        tuples = group is not None and _tuple(owners.get(group, {}))  # "3 and 4, 5 and 12"
-        listed = group is not None and held.group == group and not tuples
-        if not _sure(held, owners) and points > held.points + PEER and not listed:
-            _fill(filled, owners, value, fits[0], k in chosen, group)  # a stray value was there
-            continue
-        if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
-            continue  # the same value said again, or the next value of a list
-        weak = value.kind == "name" and points < MIN_START
-        only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
-        if weak or points < held.points - PEER and not tuples and not only:
-            continue  # a stray value
-        cut = _best_cut(evidence, filled, held, value, slot, slots, _closed(evidence, owners, lists))
+        cut = _new_frame(evidence, reading, k, fits, group, slots, lists)
         if cut is None or len(starts) + 1 >= MAX_FRAMES:
             continue
         starts.append(cut)
-        filled, owners = {}, {}
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
         rest, bound = bind_evidence(tool, evidence.text[cut : cut + WINDOW])  # binding's choices from here
-        chosen = _chosen(evidence, rest, slots, cut)
-        members = _list_members(evidence, chosen, lists)
-        structured = _structured(rest, bound, evidence, cut)
-        taken = set(chosen) | structured
+        reading = Reading.of(evidence, rest, slots, lists, bound, cut)
+        taken = set(reading.chosen) | reading.structured
     return starts
+
+
+def _passed_over(evidence: Evidence, reading: Reading, taken: set[int], k: int, unit: bool) -> bool:
+    """A value binding put in a list or an object, the region written after a name ("Porto,
+    Portugal"), or words binding read as another value ("'2024-05-01'" as a date)."""
+    value = evidence.values[k]
+    if not unit and k in reading.structured:
+        return True
+    if any(fill.value.start <= value.start < _reach(fill.value) for fill in reading.filled.values()):
+        return True
+    return k not in reading.chosen and any(j != k and _overlap(evidence.values[j], value) for j in taken)
+
+
+def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int | None) -> bool:
+    """Fill the current frame with the value when it has room for it: binding's choice (or a list
+    of it) where nothing binding chose is, or a parameter not filled yet that fits about as well
+    as the best. True when the value is placed, or is the next value of a list for one parameter."""
+    filled, chosen = reading.filled, reading.chosen
+    slot = chosen.get(k) or reading.members.get(k)
+    held = filled.get(slot.name) if slot is not None else None
+    if slot is not None and (
+        held is None or k in chosen and not held.chosen and not _sure(held, reading.owners)
+    ):
+        # binding's choice (or a list of it), where nothing binding chose is
+        fit = next((f for f in fits if f[1] is slot), None)
+        if fit is not None:
+            _fill(filled, reading.owners, value, fit, k in chosen, group)
+            return True
+    if k in reading.members:
+        return True
+    margin = LISTED_MARGIN if group is not None else MARGIN
+    free = [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]
+    if free:
+        _fill(filled, reading.owners, value, free[0], False, group)
+    return bool(free)
+
+
+def _new_frame(
+    evidence: Evidence,
+    reading: Reading,
+    k: int,
+    fits: list[Fit],
+    group: int | None,
+    slots: list[Slot],
+    lists: list[list[int]],
+) -> int | None:
+    """Where a new frame begins before a value whose best parameter is filled already, or None:
+    a better fit replaces a stray value, and the same value said again, the next value of a list,
+    an apposition or a stray value begin nothing."""
+    value = evidence.values[k]
+    points, slot, typed = fits[0]
+    held = reading.filled[slot.name]
+    tuples = group is not None and _tuple(reading.owners.get(group, {}))  # "3 and 4, 5 and 12"
+    listed = group is not None and held.group == group and not tuples
+    if not _sure(held, reading.owners) and points > held.points + PEER and not listed:
+        _fill(reading.filled, reading.owners, value, fits[0], k in reading.chosen, group)
+        return None  # a stray value was there
+    if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
+        return None  # the same value said again, or the next value of a list
+    weak = value.kind == "name" and points < MIN_START
+    only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
+    if weak or points < held.points - PEER and not tuples and not only:
+        return None  # a stray value
+    return _best_cut(
+        evidence, reading.filled, held, value, slot, slots, _closed(evidence, reading.owners, lists)
+    )
 
 
 def _structured(

@@ -106,3 +106,10 @@ RADIO = _tool(
 def test_free_text_starts_after_the_verb_and_the_measure_word_that_lead_the_request():
     assert bind(RADIO, "Put on some bedtime stories") == {"query": "bedtime stories"}
     assert bind(RADIO, "放点轻音乐") == {"query": "轻音乐"}
+
+
+def test_a_chinese_list_item_is_the_thing_not_the_words_around_it():
+    from wirelab.offline_model.extraction import list_items
+
+    assert list_items("冰箱里有茄子、豆角和番茄可以炒什么") == ["茄子", "豆角", "番茄"]
+    assert list_items("帮我带牙膏和洗发水") == ["牙膏", "洗发水"]

@@ -51,7 +51,7 @@ from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 REQUIRED_FIRST = 1.0  # in the assignment, what the call needs goes before what it may take
-MEANT = 0.6  # the cosine of a word and the option it names by meaning ("rail": train, 车库: garage)…
+MEANT = 0.6  # the cosine of a word and the option it names by meaning ("puppy": dog, 小猫: cat)…
 MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
 MEANT_WORDS = 12  # the words compared, at most
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning

@@ -139,7 +139,7 @@ def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
 
 def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> Any:
     """The field read from the request again, the error's words added to its description
-    ("time must be HH:MM in 24-hour format": 8pm is 20:00); a field not sent is guessed."""
+    ("start: use HH:MM on a 24-hour clock": 6pm is 18:00); a field not sent is guessed."""
     properties = dict(tool.parameters.get("properties", {}))
     schema = properties.get(field)
     if isinstance(schema, dict):

@@ -96,14 +96,14 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
 
 RANGE_START = re.compile(r"(?<![\d.,:/])(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|-|–)\s*$", re.I)
 RANGE_END = re.compile(r"^\s*(?:to|until|till|through|-|–)\s*(\d{1,2})(?:st|nd|rd|th)?(?![\d:.,/])", re.I)
-ZH_RANGE_END = re.compile(r"^[^\d]{0,8}?(?<![\d月])(\d{1,2})[日号]")  # "3月20日入住，22日退房": the 22nd
-DAY_IN_DATE = re.compile(r"(?<!\d)(\d{1,2})(?![\d月/.:-])")  # the day of "23 March", "3月20日"
+ZH_RANGE_END = re.compile(r"^[^\d]{0,8}?(?<![\d月])(\d{1,2})[日号]")  # "6月4日取车，9号还车": the 9th
+DAY_IN_DATE = re.compile(r"(?<!\d)(\d{1,2})(?![\d月/.:-])")  # the day of "9 June", "6月4日"
 MONTH_NAMED = re.compile(r"[A-Za-z]{3}|月")
 
 
 def range_days(text: str, dates: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """A day written alone at the other end of a range from a date with its month ("from 20 to 23
-    March", "3月20日入住，22日退房"): where it is, and that date with its day, as text."""
+    """A day written alone at the other end of a range from a date with its month ("from 4 to 9
+    June", "6月4日取车，9号还车"): where it is, and that date with its day, as text."""
     found = []
     for start, end in dates:
         written = text[start:end]

@@ -37,14 +37,17 @@ from wirelab.offline_model.dates import find_dates, range_days, stated_spans
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
+    QUESTION_WORDS,
     ROMAN,
     STOPWORDS,
+    ZH_DIGITS,
+    ZH_UNITS,
     chinese_number,
     count_of,
     singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
-from wirelab.offline_model.normalize import Token, segment
+from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import Unit, unit_named
 from wirelab.offline_model.values import Value
@@ -77,11 +80,11 @@ DAYPART = re.compile(
 )
 ZH_CLOCK = re.compile(
     r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
-    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "晚上11:00": a day part before a clock time
+    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "傍晚6:30": a day part before a clock time
 )
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
-ZH_PERCENT = "百分之"  # "per hundred": 百分之六十 is 60 %
+ZH_PERCENT = "百分之"  # "per hundred": 百分之三十五 is 35 %
 FILE_EXTENSIONS = {
     *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
     *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
@@ -101,7 +104,7 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
     spans = [(a, b) for a, b in find_dates(tokens, text) if not Spans(stated).overlaps(a, b)]
     dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in spans]
-    dates += [Value("date", day, day, a, b) for a, b, day in range_days(text, spans)]  # "from 20 to 23 May"
+    dates += [Value("date", day, day, a, b) for a, b, day in range_days(text, spans)]  # "from 4 to 9 June"
     patterns = _patterns(text) + dates
     spans = Spans((v.start, v.end) for v in patterns if v.kind != "quoted")
     found = patterns + [
@@ -212,7 +215,7 @@ def _web_values(text: str) -> list[Value]:
 
 
 def _times(text: str) -> list[Value]:
-    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "晚上11:00" (23:00),
+    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "傍晚6:30" (18:30),
     "4 in the afternoon" (4pm)."""
     found = []
     for m in ZH_CLOCK.finditer(text):
@@ -281,7 +284,7 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
             k += 1
             continue
         percent, length = _zh_percent(tokens, k)
-        if percent is not None:  # "百分之六十" is 60 %
+        if percent is not None:  # "百分之三十五" is 35 %
             end = tokens[k + length - 1].end
             found.append(Value("number", percent, text[token.start : end], token.start, end, "%", "percent"))
             k += length
@@ -328,7 +331,7 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
 
 
 def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
-    """The number of a percentage written in Chinese words from token k ("百分之六十", "百分之 5"),
+    """The number of a percentage written in Chinese words from token k ("百分之三十五", "百分之 5"),
     and how many tokens it takes."""
     token = tokens[k]
     if token.kind != "han" or not token.text.startswith(ZH_PERCENT):
@@ -446,6 +449,25 @@ def _digits(text: str) -> int | float | None:
     return int(number) if number.is_integer() and "." not in plain else number
 
 
+def _han_item(text: str) -> str:
+    """A Chinese item: its first run of words that name things, after the verbs and function
+    words that lead it and a place before a locative ("帮我带牙膏" -> "牙膏", "冰箱里有茄子" -> "茄子",
+    "番茄可以炒什么" -> "番茄"); nothing for a thing a question word asks about ("炒什么菜")."""
+    run: list[Token] = []
+    for token in segment(text):
+        numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+        function = token.kind == "punct" or token.tag[:1] in FUNCTION_TAGS or token.tag[:1] == "s" or numeral
+        if token.text in QUESTION_WORDS:
+            return text[run[0].start : run[-1].end] if run else ""
+        if function and run and token.tag[:1] == "f":
+            run = []  # "冰箱里": a place before a locative, where the things are
+        elif function and run:
+            break
+        elif not function:
+            run.append(token)
+    return text[run[0].start : run[-1].end] if run else ""
+
+
 def list_items(phrase: str) -> list[str]:
     """Items of a written list: 'eggs, milk and bread' -> ['eggs', 'milk', 'bread']; '鸡蛋和牛奶' too."""
     parts = re.split(r",|;|、|，|\band\b|\bor\b|\bplus\b|和|与|及|以及|或", phrase)
@@ -456,6 +478,8 @@ def list_items(phrase: str) -> list[str]:
 def _trim(text: str) -> str:
     """An item without small words at its ends, and without the count before it, its name then
     in the singular: "two green apples" -> "green apple" (how many is another parameter's)."""
+    if has_chinese(text):
+        return _han_item(text)
     tokens = text.split()
     while tokens and tokens[0].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop(0)

@@ -91,7 +91,8 @@ def trim(tokens: list[Token]) -> list[Token]:
 
 
 def _leading_verb(token: Token) -> bool:
-    """An English word that is only a verb or an adverb, which starts no name: "Put on some jazz"."""
+    """An English word that is only a verb or an adverb, which starts no name: "Put on some
+    bedtime stories"."""
     return token.kind == "word" and not names_a_thing(token.norm)
 
 

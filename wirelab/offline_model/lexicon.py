@@ -63,6 +63,7 @@ ACTION_WORDS = lexicon_list("action_words")
 TOPIC_VERBS = lexicon_list("topic_verbs")  # verbs that say what a tool is for ("translate_text" translates)
 COLORS = lexicon_list("colors")  # the basic colour terms: what a `color` parameter takes
 PLANETS = lexicon_list("planets")
+QUESTION_WORDS = lexicon_list("question_words")  # "什么菜": which dish is asked
 CLOSED_CLASSES = {"color": COLORS, "colour": COLORS, "颜色": COLORS, "planet": PLANETS, "行星": PLANETS}
 
 EN_NUMBERS = {

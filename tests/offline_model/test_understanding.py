@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.offline_model.conftest import model_tool
 from wirelab.offline_model import MODEL_ID, complete
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.dates import TODAY, date_as_asked, resolve_date
@@ -20,10 +21,6 @@ from wirelab.offline_model.slots import coded_options, default_of, examples_of, 
 
 STRING = {"type": "string"}
 FLAG = {"type": "string", "enum": ["True", "False", "dontcare"]}
-
-
-def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
 
 
 def described(text: str, kind: str = "string") -> dict:
@@ -58,7 +55,7 @@ def today():
 def test_a_value_the_description_gives_as_an_example_fills_its_parameter():
     kinds = "Kind of boat, such as Kayak, Canoe, Pedal Boat."
     assert examples_of(kinds) == ("Kayak", "Canoe", "Pedal Boat")
-    boat = tool("rent_boat", "Rent a boat at the lake.", {"boat": described(kinds)}, ("boat",))
+    boat = model_tool("rent_boat", "Rent a boat at the lake.", {"boat": described(kinds)}, ("boat",))
     assert bind(boat, "rent us two kayaks for the afternoon") == {"boat": "Kayak"}  # the description's form
     assert bind(boat, "rent a pedal boat") == {"boat": "Pedal Boat"}
 
@@ -66,7 +63,7 @@ def test_a_value_the_description_gives_as_an_example_fills_its_parameter():
 def test_a_descriptions_examples_are_not_cue_words():
     city = described("City name, e.g. Paris.")
     assert concept("paris") not in slot_of("city", city, True).words  # "Paris and in Rome": no label for Rome
-    weather = tool("weather_now", "Current weather for a city.", {"city": city}, ("city",))
+    weather = model_tool("weather_now", "Current weather for a city.", {"city": city}, ("city",))
     made = calls("weather in Paris and in Rome and in Oslo", weather)
     assert made == [{"city": "Paris"}, {"city": "Rome"}, {"city": "Oslo"}]
 
@@ -75,7 +72,7 @@ def test_a_default_the_description_states_fills_a_required_parameter_left_out():
     order = described("Sort order. Default is 'desc'.")
     limit = described("How many, defaults to 25.", "integer")
     properties = {"folder": STRING, "order": order, "limit": limit}
-    files = tool("show_files", "Show the files in a folder.", properties, ("folder", "order", "limit"))
+    files = model_tool("show_files", "Show the files in a folder.", properties, ("folder", "order", "limit"))
     made = bind(files, "show the files in the folder called attic")
     assert made == {"folder": "attic", "order": "desc", "limit": 25}
 
@@ -96,14 +93,14 @@ def test_a_stated_default_is_typed_as_the_schema_says(schema, default):
 def test_codes_a_description_gives_meanings_to_fill_an_integer_from_the_meaning_named():
     classes = "Seat class: 1 for economy, 2 for business, 3 for first class."
     assert coded_options(classes) == (("economy", 1), ("business", 2), ("first class", 3))
-    seat = tool("book_seat", "Book a train seat.", {"seat_class": described(classes, "integer")})
+    seat = model_tool("book_seat", "Book a train seat.", {"seat_class": described(classes, "integer")})
     assert bind(seat, "book me a business seat") == {"seat_class": 2}
     assert bind(seat, "book a first class seat") == {"seat_class": 3}
 
 
 # 2. What is no value, and what labels one
 
-SCARF = tool("find_scarf", "Find a scarf in the shop.", {"color": STRING}, ("color",))
+SCARF = model_tool("find_scarf", "Find a scarf in the shop.", {"color": STRING}, ("color",))
 
 
 @pytest.mark.parametrize(
@@ -118,12 +115,12 @@ def test_a_verb_is_passed_over_for_the_phrase_after_it():
 
 
 def test_plural_generic_words_are_no_phrases():
-    song = tool("play_track", "Play a song.", {"song": STRING}, ("song",))
+    song = model_tool("play_track", "Play a song.", {"song": STRING}, ("song",))
     assert bind(song, "play song names", guess=False) == {}
 
 
 def test_a_unit_parameter_takes_a_unit_of_what_it_measures():
-    sail = tool(
+    sail = model_tool(
         "boat_speed",
         "Speed of a sailing boat over a passage.",
         {
@@ -140,14 +137,14 @@ def test_a_unit_parameter_takes_a_unit_of_what_it_measures():
 
 def test_the_unit_of_a_number_another_parameter_takes_is_no_unit_value():
     unit = described("unit of the answer")
-    crate = tool(
+    crate = model_tool(
         "pack_crate", "Pack a crate for shipping.", {"load": {"type": "number"}, "unit": unit}, ("load",)
     )
     assert bind(crate, "pack a crate with a load of 30 kilograms") == {"load": 30}
     assert bind(crate, "pack a crate with a load of 30, in kilograms") == {"load": 30, "unit": "kilograms"}
 
 
-CAKE = tool(
+CAKE = model_tool(
     "order_cake",
     "Order a cake from the bakery.",
     {"dessert": described("the dessert wanted"), "painted_by": STRING, "choir_member": STRING},
@@ -212,11 +209,11 @@ def test_a_date_is_written_as_the_description_asks(written, description, year, c
 
 def test_a_time_written_after_a_date_joins_it_when_the_description_asks_for_both():
     when = described("Start, as YYYY-MM-DDTHH:MM:SS.")
-    meeting = tool("set_meeting", "Set up a meeting.", {"when": when}, ("when",))
+    meeting = model_tool("set_meeting", "Set up a meeting.", {"when": when}, ("when",))
     assert bind(meeting, "set a meeting on March 5, 2031 at 2pm") == {"when": "2031-03-05T14:00:00"}
 
 
-RENTAL = tool(
+RENTAL = model_tool(
     "rent_car",
     "Rent a car.",
     {"pickup_date": described("pickup day, YYYY-MM-DD"), "return_date": described("return day, YYYY-MM-DD")},
@@ -259,7 +256,7 @@ def test_relative_dates_fill_date_parameters(today):
     ],
 )
 def test_clock_times_said_with_a_part_of_the_day(text, time):
-    alarm = tool("wake_me", "Set an alarm.", {"time": described("clock time, HH:MM")}, ("time",))
+    alarm = model_tool("wake_me", "Set an alarm.", {"time": described("clock time, HH:MM")}, ("time",))
     assert bind(alarm, text) == {"time": time}
 
 
@@ -287,7 +284,7 @@ def test_a_label_before_a_code_makes_no_product_name():
 
 
 def test_a_region_followed_by_a_comma_stays_the_region():
-    hotel = tool(
+    hotel = model_tool(
         "reserve_stay", "Reserve a room to stay in.", {"location": STRING, "nights": {"type": "integer"}}
     )
     assert bind(hotel, "reserve a room in Riga, Latvia, in May") == {"location": "Riga, Latvia"}
@@ -297,7 +294,7 @@ def test_chinese_names_sort_into_people_and_places():
     person = {"type": "object", "properties": {"name": described("姓名"), "city": described("城市")}}
     person["required"] = ["name", "city"]
     sides = {"sender": {**person, "description": "寄件人"}, "recipient": {**person, "description": "收件人"}}
-    parcel = tool("send_parcel", "寄快递。", sides, ("sender", "recipient"))
+    parcel = model_tool("send_parcel", "寄快递。", sides, ("sender", "recipient"))
     assert bind(parcel, "从南京的陈静寄给西安的赵磊") == {
         "sender": {"name": "陈静", "city": "南京"},
         "recipient": {"name": "赵磊", "city": "西安"},
@@ -305,19 +302,21 @@ def test_chinese_names_sort_into_people_and_places():
 
 
 def test_a_chinese_place_name_goes_on_with_its_facility():
-    taxi = tool("call_taxi", "叫出租车。", {"destination": described("目的地")}, ("destination",))
+    taxi = model_tool("call_taxi", "叫出租车。", {"destination": described("目的地")}, ("destination",))
     assert bind(taxi, "叫一辆车去西湖酒店") == {"destination": "西湖酒店"}
 
 
 def test_a_citys_initials_fill_a_place_parameter_as_the_city():
-    weather = tool("weather_now", "Current weather for a city.", {"city": STRING}, ("city",))
+    weather = model_tool("weather_now", "Current weather for a city.", {"city": STRING}, ("city",))
     assert bind(weather, "is it windy in LA") == {"city": "Los Angeles"}
     assert bind(weather, "is it windy in NYC") == {"city": "New York City"}
 
 
 # 5. Flags, assignment order, years and lists
 
-CABIN = tool("find_cabin", "Find a holiday cabin.", {"area": STRING, "has_sauna": FLAG, "pets_allowed": FLAG})
+CABIN = model_tool(
+    "find_cabin", "Find a holiday cabin.", {"area": STRING, "has_sauna": FLAG, "pets_allowed": FLAG}
+)
 
 
 @pytest.mark.parametrize(
@@ -335,7 +334,7 @@ def test_a_flag_written_as_an_enum_is_set_by_its_words(text, flags):
 
 def test_a_flag_a_description_asks_whether_is_set_by_that_word():
     express = {"city": described("目的城市"), "express": described("是否加急", "boolean")}
-    parcel = tool("send_parcel", "寄快递。", express, ("city",))
+    parcel = model_tool("send_parcel", "寄快递。", express, ("city",))
     assert bind(parcel, "加急寄到北京") == {"city": "北京", "express": True}
     assert bind(parcel, "寄到北京，不要加急") == {"city": "北京", "express": False}
     assert bind(parcel, "寄到北京") == {"city": "北京"}
@@ -343,20 +342,24 @@ def test_a_flag_a_description_asks_whether_is_set_by_that_word():
 
 def test_small_words_of_a_flags_name_do_not_set_it():
     celsius = described("answer in Celsius", "boolean")
-    reader = tool("room_temperature", "Read the room temperature.", {"room": STRING, "in_celsius": celsius})
+    reader = model_tool(
+        "room_temperature", "Read the room temperature.", {"room": STRING, "in_celsius": celsius}
+    )
     assert bind(reader, "room temperature of the attic in kelvin") == {"room": "attic"}
     assert bind(reader, "room temperature of the attic in celsius") == {"room": "attic", "in_celsius": True}
 
 
 @pytest.mark.parametrize("required", ["guest_name", "organizer_name"])
 def test_required_parameters_take_a_value_before_optional_ones(required):
-    party = tool("plan_party", "Plan a party.", {"guest_name": STRING, "organizer_name": STRING}, (required,))
+    party = model_tool(
+        "plan_party", "Plan a party.", {"guest_name": STRING, "organizer_name": STRING}, (required,)
+    )
     assert bind(party, "plan a party with Ingrid Berg") == {required: "Ingrid Berg"}
 
 
 @pytest.mark.parametrize("kind, year", [("string", "1987"), ("integer", 1987)])
 def test_a_year_fills_a_year_parameter_without_a_label(kind, year):
-    films = tool("list_films", "List films released in a year.", {"year": {"type": kind}}, ("year",))
+    films = model_tool("list_films", "List films released in a year.", {"year": {"type": kind}}, ("year",))
     assert bind(films, "list films from 1987") == {"year": year}
 
 
@@ -367,7 +370,7 @@ def test_list_items_drop_counts_and_containers_and_take_the_singular():
 
 def test_a_list_of_number_items_is_written_as_reals():
     numbers = {"type": "array", "items": {"type": "number"}}
-    mean = tool("mean_of", "Mean of some numbers.", {"values": numbers}, ("values",))
+    mean = model_tool("mean_of", "Mean of some numbers.", {"values": numbers}, ("values",))
     values = bind(mean, "mean of 3, 8 and 10")["values"]
     assert values == [3.0, 8.0, 10.0] and all(isinstance(v, float) for v in values)
 
@@ -382,7 +385,7 @@ def test_small_talk_about_today_or_ending_with_a_particle_asks_for_nothing(text)
 
 def test_an_optional_enum_is_not_set_by_the_tools_own_name_word_alone():
     cabin = {"type": "string", "enum": ["Cruise Suite", "Inside Cabin", "Balcony Room"]}
-    cruise = tool("book_cruise", "Book a cruise.", {"port": STRING, "cabin": cabin}, ("port",))
+    cruise = model_tool("book_cruise", "Book a cruise.", {"port": STRING, "cabin": cabin}, ("port",))
     assert bind(cruise, "book a cruise from Genoa") == {"port": "Genoa"}
     assert bind(cruise, "book a cruise from Genoa in a cruise suite") == {
         "port": "Genoa",
@@ -392,14 +395,14 @@ def test_an_optional_enum_is_not_set_by_the_tools_own_name_word_alone():
 
 def test_a_hyphenated_word_names_a_spaced_enum_option():
     diet = {"type": "string", "enum": ["Nut Free", "Dairy Free", "Vegan"]}
-    cake = tool("order_cake", "Order a birthday cake.", {"flavor": STRING, "diet": diet}, ("flavor",))
+    cake = model_tool("order_cake", "Order a birthday cake.", {"flavor": STRING, "diet": diet}, ("flavor",))
     assert bind(cake, "order a nut-free lemon cake") == {"flavor": "lemon", "diet": "Nut Free"}
 
 
 # 7. Commands written out
 
 
-SHELL = tool(
+SHELL = model_tool(
     "shell_run",
     "Runs a command in the terminal of this computer.",
     {"command": described("The command line to run."), "timeout": described("Seconds to wait.", "integer")},
@@ -429,7 +432,7 @@ def test_only_a_command_written_out_names_a_command():
 # 8. Conversions
 
 
-CONVERT = tool(
+CONVERT = model_tool(
     "convert_length",
     "Convert a length from one unit to another.",
     {
@@ -453,7 +456,7 @@ def test_the_unit_a_number_is_written_in_is_the_one_to_convert_from(text):
 
 
 def test_a_parameter_of_another_kind_does_not_share_a_value_for_a_word_of_direction():
-    money = tool(
+    money = model_tool(
         "convert_money",
         "Convert an amount of money between currencies.",
         {"amount": described("Amount.", "number"), "from_currency": STRING, "to_currency": STRING},
@@ -481,7 +484,7 @@ def test_a_word_that_starts_a_sentence_before_a_comma_and_a_clause_is_no_name(te
 
 
 def test_how_the_user_is_is_no_value():
-    lookup = tool(
+    lookup = model_tool(
         "find_species", "Facts about an animal species.", {"species": described("The species.")}, ("species",)
     )
     assert bind(lookup, "I'm curious about the snow leopard") == {"species": "snow leopard"}
@@ -490,7 +493,7 @@ def test_how_the_user_is_is_no_value():
 
 
 def test_a_colour_parameter_takes_a_colour_over_other_words():
-    blend = tool(
+    blend = model_tool(
         "blend_colors",
         "Blend two colors.",
         {"color1": described("The first color."), "color2": described("The second color.")},
@@ -501,7 +504,7 @@ def test_a_colour_parameter_takes_a_colour_over_other_words():
 
 
 def test_a_question_mark_inside_single_quotes_ends_no_intent():
-    translate = tool(
+    translate = model_tool(
         "translate_text",
         "Translate text into another language.",
         {"text": described("The text to translate."), "target": described("Target language.")},
@@ -512,7 +515,7 @@ def test_a_question_mark_inside_single_quotes_ends_no_intent():
 
 
 def test_a_parameter_described_as_an_email_address_takes_the_email():
-    mail = tool(
+    mail = model_tool(
         "send_mail",
         "Send an email.",
         {
@@ -526,14 +529,14 @@ def test_a_parameter_described_as_an_email_address_takes_the_email():
 
 
 def test_a_person_named_with_a_title_is_no_place():
-    where = tool(
+    where = model_tool(
         "city_coordinates", "Latitude and longitude of a city.", {"city": described("The city.")}, ("city",)
     )
     assert bind(where, "Where is Tampere, the city where Dr. Okafor teaches?") == {"city": "Tampere"}
 
 
 def test_a_month_or_a_weekday_is_no_place():
-    weather = tool(
+    weather = model_tool(
         "weather_now", "Current weather.", {"location": described("City and state.")}, ("location",)
     )
     assert bind(weather, "Going to Springfield in December. What's the weather like?") == {
@@ -542,7 +545,7 @@ def test_a_month_or_a_weekday_is_no_place():
 
 
 def test_a_state_parameter_takes_the_state_and_its_code_when_asked():
-    tax = tool(
+    tax = model_tool(
         "sales_tax",
         "Sales tax for a purchase.",
         {
@@ -557,7 +560,7 @@ def test_a_state_parameter_takes_the_state_and_its_code_when_asked():
 
 
 def test_the_name_the_user_gives_as_theirs_is_the_users():
-    card = tool(
+    card = model_tool(
         "send_card",
         "Send a greeting card.",
         {"user_name": described("Sender's name."), "friend_name": described("The friend's name.")},
@@ -570,7 +573,7 @@ def test_the_name_the_user_gives_as_theirs_is_the_users():
 
 
 def test_a_country_is_a_place():
-    rooms = tool(
+    rooms = model_tool(
         "hyatt_hotel_rooms",
         "Check free rooms at a hotel chain.",
         {
@@ -601,7 +604,7 @@ def test_a_hyphen_between_numbers_is_no_unit():
 
 
 def test_the_tools_own_name_written_in_the_request_is_no_value():
-    population = tool(
+    population = model_tool(
         "stats_population_by_region",
         "Population of a region in a year.",
         {"region": described("The region."), "year": described("Year.", "integer")},
@@ -612,7 +615,7 @@ def test_the_tools_own_name_written_in_the_request_is_no_value():
 
 
 def test_the_ends_of_a_range_go_to_the_lower_and_upper_parameters():
-    primes = tool(
+    primes = model_tool(
         "count_primes_with_digits",
         "Count primes with given digits in a range.",
         {
@@ -627,7 +630,7 @@ def test_the_ends_of_a_range_go_to_the_lower_and_upper_parameters():
 
 
 def test_a_label_before_a_preposition_does_not_label_the_country_after_it():
-    price = tool(
+    price = model_tool(
         "game_price",
         "The selling price of a video game.",
         {
@@ -646,7 +649,7 @@ def test_a_label_before_a_preposition_does_not_label_the_country_after_it():
 
 
 def test_a_planet_parameter_takes_a_planet():
-    jump = tool(
+    jump = model_tool(
         "jump_height",
         "How high a person jumps on a planet.",
         {"planet": described("Where."), "height_cm": described("Jump on the ground here, in cm.", "number")},
@@ -659,7 +662,7 @@ def test_a_planet_parameter_takes_a_planet():
 
 
 def test_a_list_takes_no_quote_another_parameter_took():
-    note = tool(
+    note = model_tool(
         "save_note",
         "Save a note.",
         {
@@ -674,7 +677,7 @@ def test_a_list_takes_no_quote_another_parameter_took():
 
 
 def test_a_name_that_only_repeats_the_tools_name_is_a_weak_value():
-    pair = tool(
+    pair = model_tool(
         "pair_zigbee",
         "Pair a smart-home device.",
         {"device_name": described("Name of the device.")},
@@ -683,7 +686,7 @@ def test_a_name_that_only_repeats_the_tools_name_is_a_weak_value():
     assert bind(pair, "Pair my Zigbee lamp called 'Aria 2'") == {"device_name": "Aria 2"}
 
 
-DICE = tool("roll_dice", "Roll dice.", {"sides": described("Sides of the die.", "integer")}, ("sides",))
+DICE = model_tool("roll_dice", "Roll dice.", {"sides": described("Sides of the die.", "integer")}, ("sides",))
 
 
 def test_the_very_same_call_is_made_once_unless_asked_again():
@@ -694,7 +697,7 @@ def test_the_very_same_call_is_made_once_unless_asked_again():
 
 
 def test_the_options_a_description_lists_fill_its_parameter():
-    cases = tool(
+    cases = model_tool(
         "court_cases",
         "Search court cases.",
         {
@@ -713,7 +716,7 @@ def test_the_options_a_description_lists_fill_its_parameter():
     ("description", "state"), [("The state, e.g. TX.", "CO"), ("The state of the court.", "Colorado")]
 )
 def test_a_state_the_request_leaves_out_is_written_as_the_description_shows(description, state):
-    court = tool(
+    court = model_tool(
         "court_search", "Search a court.", {"city": described("City."), "state": described(description)}
     )
     assert bind(court, "Search the court in Denver") == {"city": "Denver", "state": state}

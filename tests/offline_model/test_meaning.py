@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.offline_model.conftest import tool
 from tests.offline_model.test_no_benchmark_leak import bfcl_cases, phrases, user_texts
 from wirelab import bilingual_eval
 from wirelab.offline_model import complete, explain, meaning, training
@@ -13,19 +14,14 @@ from wirelab.offline_model import complete, explain, meaning, training
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def tool(name, description, properties, required):
-    schema = {"type": "object", "properties": properties, "required": required}
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
-
-
 CLIPS = tool(
-    "find_clips", "Search a stock footage library for video clips.", {"topic": {"type": "string"}}, ["topic"]
+    "find_clips", "Search a stock footage library for video clips.", {"topic": {"type": "string"}}, ("topic",)
 )
 TRACKS = tool(
-    "find_tracks", "Find royalty-free background music for a mood.", {"mood": {"type": "string"}}, ["mood"]
+    "find_tracks", "Find royalty-free background music for a mood.", {"mood": {"type": "string"}}, ("mood",)
 )
 LAMP = tool(
-    "lamp_level", "Change how bright the lamps in a room are.", {"level": {"type": "integer"}}, ["level"]
+    "lamp_level", "Change how bright the lamps in a room are.", {"level": {"type": "integer"}}, ("level",)
 )
 
 

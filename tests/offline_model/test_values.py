@@ -113,3 +113,58 @@ def test_a_chinese_list_item_is_the_thing_not_the_words_around_it():
 
     assert list_items("冰箱里有茄子、豆角和番茄可以炒什么") == ["茄子", "豆角", "番茄"]
     assert list_items("帮我带牙膏和洗发水") == ["牙膏", "洗发水"]
+
+
+LATCH = {"type": "boolean", "description": "true to lock, false to unlock."}
+SHED = _tool(
+    "bolt_shed", "Bolt or unbolt the shed's smart latch.", {"shed": {"type": "string"}, "latched": LATCH}, []
+)
+
+
+def test_a_flag_is_set_by_a_verb_of_the_side_its_description_names():
+    assert bind(SHED, "Secure the shed tonight.", guess=False)["latched"] is True
+    assert bind(SHED, "把棚子锁好。", guess=False)["latched"] is True
+
+
+def test_a_flag_is_cleared_by_a_verb_of_the_false_side_its_description_names():
+    assert bind(SHED, "Unlock the shed for the gardener.", guess=False)["latched"] is False
+    assert bind(SHED, "把棚子解锁。", guess=False)["latched"] is False
+
+
+DOCS = _tool(
+    "find_documentary",
+    "Find documentaries to stream about a topic.",
+    {"topic": {"type": "string", "description": "What the film is about."}},
+    ["topic"],
+)
+
+
+def test_a_chinese_subject_is_the_modifier_of_a_head_that_names_the_tools_thing():
+    assert bind(DOCS, "推荐几部关于登山的纪录片") == {"topic": "登山"}
+    assert bind(DOCS, "我想看深海生物的纪录片") == {"topic": "深海生物"}
+
+
+def test_a_quantifier_of_a_question_is_no_thing_to_name():
+    fiber = _tool(
+        "fiber_in",
+        "估算一份食物里的膳食纤维（克）。",
+        {"food": {"type": "string", "description": "食物名称。"}, "grams": {"type": "number"}},
+        ["food", "grams"],
+    )
+    assert bind(fiber, "How much fiber is in 120 grams of oats?") == {"food": "oats", "grams": 120}
+    assert bind(fiber, "How many grams of fiber are in 80 g of lentils?") == {"food": "lentils", "grams": 80}
+
+
+TOPIC = {"topic": {"type": "string"}}
+
+
+def test_a_word_of_the_tools_own_text_is_the_value_when_nothing_else_is_left():
+    radio = _tool(
+        "play_radio",
+        "Play a radio station of a music genre, such as jazz, ska or classical.",
+        {"genre": {"type": "string", "description": "The music genre."}},
+        ["genre"],
+    )
+    assert bind(radio, "Put on some jazz") == {"genre": "jazz"}
+    podcast = _tool("play_podcast", "Play a podcast episode about news, comedy or science.", TOPIC, ["topic"])
+    assert bind(podcast, "Find a podcast about science") == {"topic": "science"}

@@ -31,7 +31,13 @@ from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value, wants_code
-from wirelab.offline_model.free_text import after_colon, command_span, labelled_text, remainder
+from wirelab.offline_model.free_text import (
+    after_colon,
+    command_span,
+    labelled_text,
+    remainder,
+    without_tool_head,
+)
 from wirelab.offline_model.lexicon import STOPWORDS, concept
 from wirelab.offline_model.normalize import Token, identifier_words
 from wirelab.offline_model.options import enum_values, example_values
@@ -285,7 +291,7 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))
         said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text)
-        return said or left_over(evidence) or None
+        return said or without_tool_head(left_over(evidence), evidence.own) or None
     return None
 
 
@@ -304,9 +310,15 @@ def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
 
 
 def left_over(evidence: Evidence, clause: bool = True) -> str:
-    """The sub-request without the tool's words and the values used (`free_text.remainder`)."""
+    """The sub-request without the tool's words and the values used (`free_text.remainder`);
+    when nothing is left, without only its name's words, then without none: a word the tool's
+    own text uses may be the value ("Put on some ska" for a tool that plays "ska or jazz")."""
     used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
-    return remainder(evidence.tokens, evidence.text, used, evidence.tool_words, clause)
+    for words in (evidence.tool_words, set(evidence.tool_name), set()):
+        left = remainder(evidence.tokens, evidence.text, used, words, clause)
+        if left:
+            return left
+    return ""
 
 
 def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
@@ -321,6 +333,8 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
     words = words - evidence.tool_name or words
     words |= _asked_whether(slot)
     norms = [t.norm for t in evidence.tokens]
+    if _said_false(slot, norms) - words:
+        return False
     for k, norm in enumerate(norms):
         if words and concept(norm) in words:
             return not {"not", "no", "without", "don't", "never", "exclude", "不", "不要", "别"} & set(
@@ -331,10 +345,27 @@ def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
 
 def _asked_whether(slot: Slot) -> set[str]:
     """The words a flag's description asks about: "是否加急" -> {加急}, "Whether to gift-wrap it" ->
-    {gift-wrap}."""
+    {gift-wrap}, "true to open, false to shut" -> {open}."""
     described = str(slot.schema.get("description", ""))
     m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
-    return {concept(m[1].strip("。.,，?？").casefold())} if m else set()
+    true_side = {
+        concept(w.casefold()) for w in TRUE_MEANS.findall(described) if w.casefold() not in STOPWORDS
+    }
+    return true_side | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
+
+
+SIDE_MEANS = r"\s*(?:to|for|means|表示|为|则)\s*(?:the\s+|a\s+)?([^\W\d_]+)"
+TRUE_MEANS, FALSE_MEANS = (re.compile(rf"\b{side}{SIDE_MEANS}", re.I) for side in ("true", "false"))
+
+
+def _said_false(slot: Slot, norms: list[str]) -> set[str]:
+    """What the request says of the false side a flag's description spells out ("true to open,
+    false to shut" -> {shut}, when the request says "shut" or a word of its group)."""
+    described = str(slot.schema.get("description", ""))
+    false_side = {
+        concept(w.casefold()) for w in FALSE_MEANS.findall(described) if w.casefold() not in STOPWORDS
+    }
+    return false_side & {concept(norm) for norm in norms}
 
 
 FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}

@@ -52,6 +52,7 @@ class Evidence:
     starts: list[int] = field(default_factory=list)
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
     tool_name: frozenset[str] = frozenset()  # concepts of the tool's name
+    own: str = ""  # the tool's name words and description, as the encoder compares them
     _holders: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # token start -> values
     _ends: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # end -> values ending there
     _indexed: tuple[int, int] = (0, 0)  # id() of the values list `_holders` indexes, and how many
@@ -65,6 +66,7 @@ class Evidence:
         evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
         evidence.tool_name = frozenset(named)
+        evidence.own = own.strip()
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
         properties = properties if isinstance(properties, dict) else {}
         for name in properties:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 
+from wirelab.encoder import encode
 from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept, names_a_thing
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 
+FEW = "几"  # "a few", a numeral: "几个"
+DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
 LEADS = ("is ", "of ", "saying ", "that ", "called ", "named ", "as ", "to be ", "should be ", "will be ")
 
@@ -79,6 +82,34 @@ def remainder(
     return ""
 
 
+HEAD_NEAR = 0.25  # a tail this close to the tool's own text names the tool's thing…
+HEAD_MARGIN = 0.2  # …when this much closer than what comes before it
+
+
+def without_tool_head(value: str, own: str) -> str:
+    """A Chinese value without a trailing head that names the tool's own thing, by the encoder
+    (what is left names the subject), dividing where 的 does if it can: "关于登山的纪录片" for
+    a tool that finds documentaries -> "登山"; "一碗牛肉面的价格" for a price tool -> "牛肉面"."""
+    text = clean(value)
+    tokens = trim(segment(text))
+    if not own or not any(t.kind == "han" for t in tokens):
+        return value
+    splits = [k for k in range(1, len(tokens)) if trim(tokens[:k]) and tokens[k].kind == "han"]
+    after_de = [k for k in splits if tokens[k - 1].text == DE]
+    splits = after_de or splits  # "X的Y" divides where 的 does
+    if not splits:
+        return value
+    heads = [join(trim(tokens[:k]), text) for k in splits]
+    tails = [join(tokens[k:], text) for k in splits]
+    vectors = encode([*heads, *tails, own])
+    near = vectors[:-1] @ vectors[-1]
+    gains = near[len(splits) :] - near[: len(splits)]
+    best = max(range(len(splits)), key=lambda k: gains[k])
+    if near[len(splits) + best] < HEAD_NEAR or gains[best] < HEAD_MARGIN:
+        return value
+    return heads[best]
+
+
 def trim(tokens: list[Token]) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
     ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word)."""
@@ -102,7 +133,7 @@ def _edge(token: Token) -> bool:
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and (
-        len(token.text) == 1 or any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+        len(token.text) == 1 or any(ch in ZH_DIGITS or ch in ZH_UNITS or ch == FEW for ch in token.text)
     )
     return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS or numeral)
 

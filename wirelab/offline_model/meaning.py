@@ -172,6 +172,20 @@ def closest(request: str, tools: tuple[Tool, ...]) -> Tool:
     return tools[int(np.argmax(vectors[1:] @ vectors[0]))]
 
 
+def wants_no_tool(request: str) -> bool:
+    """Whether the fitted `chatter` probe reads `request` as more likely to want no tool than one."""
+    probe = weights().probe
+    return float(_encode([request])[0] @ probe[:-1] + probe[-1]) > 0.0
+
+
+def nearer(request: str, tool: Tool, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
+    """The offered tools closer to `request` than `tool` is, closest first."""
+    vectors = _encode([request, tool_text(tool), *(tool_text(t) for t in tools)])
+    cosines = vectors[1:] @ vectors[0]
+    order = np.argsort(-cosines[1:], kind="stable")
+    return tuple(tools[i] for i in order if cosines[1 + i] > cosines[0])
+
+
 def choose(
     request: str,
     tools: tuple[Tool, ...],

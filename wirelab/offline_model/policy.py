@@ -14,6 +14,8 @@ conversation since the last user message (`context.conversation`).
    "And 75 CHF?"), continues the last call (`context.follow_up`). With
    `tool_choice="required"` the best tool is used even below the threshold;
    with a named tool, that tool is called.
+   An intent whose tool the request cannot fill is given to the tool closest to it in
+   meaning, if that one it fills (`callable_reading`).
    An intent whose tool requires a value the request does not give (a city, a
    date, an option only the user can choose) is not called: the model asks for
    it (`answer.ask_for`), as a careful assistant would, rather than make it up.
@@ -40,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wirelab.edition import language
+from wirelab.offline_model import meaning
 from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
 from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
@@ -47,7 +50,7 @@ from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
-from wirelab.offline_model.request import Call, Request
+from wirelab.offline_model.request import Call, Request, Tool
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import (
     PlanItem,
@@ -55,6 +58,7 @@ from wirelab.offline_model.selection import (
     best_piece,
     best_tool,
     names_a_topic,
+    own_points,
     plan,
     plan_by_meaning,
 )
@@ -129,7 +133,7 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     if request.tool_choice not in ("auto", "required"):
         tool = next(t for t in request.tools if t.name == request.tool_choice)
         return bind_plan([PlanItem(best_piece(text, tool), tool)])
-    items = bind_plan(plan(text, request.tools))
+    items = bind_plan([callable_reading(item, request.tools) for item in plan(text, request.tools)])
     continued = follow_up(talk, request.tools) if not asks_for_nothing(text) else None
     if continued and all(item.missing and item.tool is continued[0] for item in items):
         items = []  # "And 75 CHF?" selects the money tool but says only what changes: a follow-up
@@ -149,6 +153,29 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         tool, _ = best_tool(text, request.tools)
         items = bind_plan([PlanItem(text, tool)]) if tool else []
     return items
+
+
+def callable_reading(item: PlanItem, tools: tuple[Tool, ...]) -> PlanItem:
+    """The item, or the same request for another tool when the words chose one it cannot call
+    (a required value missing: "my suitcase weighs 40 pounds" read as a tip in money) and the
+    tool closest to it in meaning, whose own words the request names too, gets a value for
+    every parameter it requires. A negated request, or one the `chatter` probe reads as wanting
+    no tool, keeps its item."""
+    if _callable(item) or meaning.negates(item.request) or meaning.wants_no_tool(item.request):
+        return item
+    closest = meaning.nearer(item.request, item.tool, tools)[:1]
+    other = [PlanItem(item.request, tool) for tool in closest if own_points(item.request, tool)]
+    return other[0] if other and _callable(other[0]) else item
+
+
+def _callable(item: PlanItem) -> bool:
+    """Whether binding gives the item's tool a value, not an empty one, for each parameter it requires."""
+    bound = bind_plan([item])
+    required = item.tool.parameters.get("required") or []
+    return bool(bound) and all(
+        not b.missing and all(b.arguments.get(name) not in (None, "", [], {}) for name in required)
+        for b in bound
+    )
 
 
 def walk(

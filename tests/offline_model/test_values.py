@@ -168,3 +168,23 @@ def test_a_word_of_the_tools_own_text_is_the_value_when_nothing_else_is_left():
     assert bind(radio, "Put on some jazz") == {"genre": "jazz"}
     podcast = _tool("play_podcast", "Play a podcast episode about news, comedy or science.", TOPIC, ["topic"])
     assert bind(podcast, "Find a podcast about science") == {"topic": "science"}
+
+
+FX = _tool(
+    "fx_quote",
+    "Quote the rate between two currencies.",
+    {
+        "sell": {"type": "string", "description": "ISO code of the currency sold."},
+        "buy": {"type": "string", "description": "ISO code of the currency bought."},
+    },
+    ["sell", "buy"],
+)
+
+
+def test_a_parameter_whose_description_names_a_currency_takes_one_as_its_code():
+    assert bind(FX, "How strong is the pound against the dollar?") == {"sell": "GBP", "buy": "USD"}
+
+
+def test_everyday_chinese_names_of_a_currency_are_read():
+    assert bind(FX, "100美金能换多少韩币？") == {"sell": "USD", "buy": "KRW"}
+    assert bind(FX, "台币兑日币的汇率") == {"sell": "TWD", "buy": "JPY"}

@@ -55,6 +55,7 @@ def lexicon_list(name: str) -> frozenset[str]:
     return _words(" ".join(_LISTS[name]))
 
 
+CURRENCY_NAMES = {name: line.split()[0] for line in _LISTS["currency_names"] for name in line.split()[1:]}
 STOPWORDS = lexicon_list("stopwords")
 GENERIC = lexicon_list("generic")
 SMALL_TALK = lexicon_list("small_talk")

@@ -21,7 +21,7 @@ from functools import lru_cache
 from babel import Locale
 
 from wirelab.offline_model.budget import spend
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, ROMAN, STOPWORDS, known
+from wirelab.offline_model.lexicon import ACTION_WORDS, CURRENCY_NAMES, GENERIC, ROMAN, STOPWORDS, known
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import unit_named
@@ -53,10 +53,7 @@ def world_names() -> dict[str, tuple[str, str]]:
                     last = name.casefold().split()[-1]
                     table.setdefault(last, (kind, code))
                     table.setdefault(last + "s", (kind, code))
-    for short, code in (("dollar", "USD"), ("dollars", "USD"), ("pound", "GBP"), ("pounds", "GBP")):
-        table[short] = ("currency", code)
-    table |= {"euros": ("currency", "EUR"), "yuan": ("currency", "CNY"), "rmb": ("currency", "CNY")}
-    return table
+    return table | {name: ("currency", code) for name, code in CURRENCY_NAMES.items()}
 
 
 def world_values(tokens: list[Token], text: str) -> list[Value]:

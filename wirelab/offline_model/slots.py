@@ -57,6 +57,7 @@ ORIGIN |= {"initial", "starting", "begin", "pickup", "sender", "lower", "min", "
 TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
 TARGET |= {"dropoff", "receiver"}
 TARGET |= {"final", "ending", "upper", "max", "maximum"}
+CURRENCY_WORDS = {"currency", "currencies", "货币", "币种"}  # a description that names its slot's kind
 KIND_WORDS = {
     "email": {"email", "mail"},
     "date": {"date", "day", "when", "deadline", "birthday", "datetime", "timestamp"},
@@ -179,6 +180,8 @@ def _kind(name: str, schema: Schema) -> str:
         return "email"  # `reply_to`: "The email address to answer to."
     if found:
         return found[0]
+    if {t.norm for t in segment(clean(described[:120]))} & CURRENCY_WORDS:
+        return "currency"  # `base`: "ISO code of the currency you sell"
     if DATE_FORMAT.search(described):
         return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
     if TIME_FORMAT.search(described):

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import json
 
+from tests.offline_model.conftest import model_tool
 from tests.offline_model.test_results import Chat, arguments
+from wirelab.offline_model.correction import correct
+from wirelab.offline_model.request import Call
+from wirelab.offline_model.results import read_result
 
 FAN = {
     "type": "function",
@@ -111,3 +115,16 @@ def test_an_error_that_only_quotes_the_failed_value_is_reported_not_sent_with_an
     chat.answer({"city": "Lima", "aqi": 41}, {"error": "KeyError: 'Quito'"})
     reply = chat.send()
     assert reply.tool_calls is None and "Quito" in reply.content
+
+
+UNITS = {"amount": {"type": "number"}, "source_unit": {"type": "string"}, "target_unit": {"type": "string"}}
+SCALE = model_tool("convert_weight", "Convert a weight between units.", UNITS, tuple(UNITS))
+
+
+def test_an_error_naming_one_wrong_field_also_fixes_its_sibling_the_request_names():
+    text = "unknown unit 'kilos'; allowed: kg, lb, g, oz"
+    error = read_result(json.dumps({"content": [{"type": "text", "text": text}], "isError": True})).error
+    sent = Call("", "convert_weight", '{"amount": 3, "source_unit": "kilos", "target_unit": "pounds"}')
+    fixed = correct(sent, error, SCALE, "3 kilos in pounds?")
+    assert fixed is not None
+    assert json.loads(fixed.arguments) == {"amount": 3, "source_unit": "kg", "target_unit": "lb"}

@@ -10,8 +10,9 @@ The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or
 text, as MCP's `isError` results are ("unit must be one of: celsius,
 fahrenheit"). Malformed arguments are written again from the request, a wrong
 tool name becomes the intended tool's, the field the error names (by a key,
-in quotes, or as a word) gets the allowed value closest to what was sent, a
-value of the wrong type is converted, and missing required properties are
+in quotes, or as a word) gets the allowed value closest to what was sent (and a
+field named like it, `source_unit` beside `target_unit`, that is wrong too gets the
+one the request names), a value of the wrong type is converted, and missing required properties are
 filled from the request again. Nothing that would change nothing is sent.
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_one
 from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.faults import compact
-from wirelab.offline_model.normalize import clean
+from wirelab.offline_model.normalize import clean, identifier_words
 from wirelab.offline_model.request import Call, Tool
 from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
 
@@ -45,6 +46,7 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     if field and allowed:
         meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
         fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
+        fixed |= _siblings_meant(tool, field, allowed, request, fixed)
     elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
         fixed[field] = _coerce(fixed.get(field), error["expected"])
     elif named:  # "KeyError: 'Oslo'" says the value failed, not what would do: nothing to re-read
@@ -135,6 +137,20 @@ def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
     properties[field] = {**properties[field], "enum": allowed}
     strict = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
     return bind(strict, request, guess=False).get(field)
+
+
+def _siblings_meant(tool: Tool, field: str, allowed: list[Any], request: str, sent: dict[str, Any]) -> dict:
+    """The fields named with the same last word as `field` (`source_unit`, `target_unit`) whose
+    value is not allowed either, as the request names them: an error often names only the first
+    wrong field."""
+    last = identifier_words(field)[-1:]
+    fixed = {}
+    for name in tool.parameters.get("properties", {}):
+        if name != field and last and identifier_words(name)[-1:] == last and name in sent:
+            meant = _meant(tool, name, allowed, request) if sent[name] not in allowed else None
+            if meant is not None:
+                fixed[name] = meant
+    return fixed
 
 
 def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> Any:

@@ -60,7 +60,7 @@ def test_the_corpus_shares_no_four_word_phrase_with_bfcl_or_the_eval_set():
 
 
 def test_the_fit_is_a_logistic_regression_that_separates_what_it_can():
-    x = np.array([[0.9, 0.3, 0, 0, -0.1, 0], [0.1, -0.3, 0, 0, 0.2, 0]] * 5)
+    x = np.array([[0.9, 0.3, 0, 0, -0.1, 0, 1], [0.1, -0.3, 0, 0, 0.2, 0, 0]] * 5)
     y = np.array([1.0, 0.0] * 5)
     fitted = training.fit(x, y, np.zeros(513))
     assert training.accuracy(fitted, x, y) == 1.0

@@ -16,6 +16,7 @@ sixteen languages) and scores each tool by named features:
     chatter      a linear probe on the request's vector: the log-odds that it wants no tool
                  (512 weights and a bias, fitted on the corpus's requests with the weights)
     values_fit   the request clearly gives every value the tool requires
+    fills        binding finds some value, not an empty one, for every parameter it requires
 
 A logistic regression turns them into the probability that the tool is the one
 wanted. Its weights are not written here: `scripts/train_offline_model.py` fits
@@ -42,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wirelab.offline_model.calls import gives_what_it_needs
+from wirelab.offline_model.calls import bind_calls, gives_what_it_needs
 from wirelab.offline_model.lexicon import NEGATIONS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -77,6 +78,7 @@ FEATURES = (
     Feature(
         "values_fit", "the request clearly gives every required value (0 or 1)", "'flight LH400 on May 2'"
     ),
+    Feature("fills", "binding finds a value for every required parameter (0 or 1)", "'from Ghent to Namur'"),
 )
 NAMES = tuple(f.name for f in FEATURES)
 
@@ -139,6 +141,17 @@ def tool_text(tool: Tool) -> str:
     return f"{' '.join(identifier_words(tool.name))}: {tool.description[:500]}"
 
 
+def fills(request: str, tool: Tool) -> bool:
+    """Whether binding gives `tool` a value, not an empty one, for every parameter it requires."""
+    required = tool.parameters.get("required")
+    if not isinstance(required, list) or not required:
+        return False
+    empty = (None, "", [], {})
+    return any(
+        all(b.arguments.get(name) not in empty for name in required) for b in bind_calls(tool, request)
+    )
+
+
 def features(
     request: str,
     tools: tuple[Tool, ...],
@@ -161,6 +174,7 @@ def features(
                 "negated": negated,
                 "chatter": chatter,
                 "values_fit": float(gives_what_it_needs(request, tool)),
+                "fills": float(fills(request, tool)),
             }
         )
     return rows

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wirelab.offline_model.binding import bind
+from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.request import Call, Tool
 
@@ -188,3 +188,15 @@ def test_a_parameter_whose_description_names_a_currency_takes_one_as_its_code():
 def test_everyday_chinese_names_of_a_currency_are_read():
     assert bind(FX, "100美金能换多少韩币？") == {"sell": "USD", "buy": "KRW"}
     assert bind(FX, "台币兑日币的汇率") == {"sell": "TWD", "buy": "JPY"}
+
+
+def test_one_after_a_word_that_points_at_a_thing_is_no_number():
+    run = {"type": "integer", "description": "How long to run."}
+    pump = _tool(
+        "run_pump",
+        "Run a pool pump.",
+        {"pump": {"type": "string", "enum": ["left", "right"]}, "minutes": run},
+        ["pump", "minutes"],
+    )
+    assert bind_marked(pump, "Now the right one as well.") == {"pump": "right"}
+    assert bind(pump, "Run the left pump for one minute", guess=False) == {"pump": "left", "minutes": 1}

@@ -343,13 +343,20 @@ def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     return (_digits(after.text), 2) if after is not None and after.kind == "number" else (None, 1)
 
 
+POINTERS = {"the", "this", "that", "which", "another", "each", "every", "any", "other"}
+
+
 def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
-    """'one with a radius of 5 …, the other …': "one" standing for a thing, not a number.
-    `starts` are the tokens' starts."""
+    """'one with a radius of 5 …, the other …', 'the back one too': "one" standing for a thing,
+    not a number. `starts` are the tokens' starts."""
     if value.text.casefold() != "one" or value.unit:
         return False
     k = bisect.bisect_left(starts, value.end)
     after = tokens[k] if k < len(tokens) else None
+    first = bisect.bisect_left(starts, value.start)
+    before = [t.norm for t in tokens[max(0, first - 2) : first]]
+    if before[-1:] and before[-1] in POINTERS or len(before) == 2 and before[0] in POINTERS:
+        return True  # "which one", "the blue one": a thing pointed at
     return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
 
 

@@ -200,3 +200,13 @@ def test_one_after_a_word_that_points_at_a_thing_is_no_number():
     )
     assert bind_marked(pump, "Now the right one as well.") == {"pump": "right"}
     assert bind(pump, "Run the left pump for one minute", guess=False) == {"pump": "left", "minutes": 1}
+
+
+def test_the_word_after_a_subject_pronoun_is_its_verb_not_a_thing():
+    found = _tool(
+        "report_found",
+        "登记一件捡到的物品。",
+        {"item": {"type": "string", "description": "捡到的东西。"}, "place": {"type": "string"}},
+        ["item", "place"],
+    )
+    assert bind(found, "I left a wallet at the library, please log it.")["item"] == "wallet"

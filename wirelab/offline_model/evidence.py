@@ -29,6 +29,7 @@ from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, identif
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
+SUBJECTS = {"i", "we", "you", "he", "she", "they"}  # the pronouns a verb follows
 DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
 DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
@@ -102,7 +103,7 @@ class Evidence:
         for k, token in enumerate([*self.tokens, None]):
             if token is not None and token.norm in SPEAKER_IS:
                 speaking = True
-            elif token is not None and self._phrase_word(token, named):
+            elif token is not None and self._phrase_word(token, named) and not self._after_subject(k):
                 if not speaking:
                     run.append(token)
                 continue
@@ -120,6 +121,10 @@ class Evidence:
                         found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
                 run = []
         return found + self._modifiers()
+
+    def _after_subject(self, k: int) -> bool:
+        """Whether token `k` follows a subject pronoun, so is its verb: "I dropped my keys"."""
+        return k > 0 and self.tokens[k - 1].norm in SUBJECTS
 
     def _noun_follows(self, k: int, named: set[str]) -> bool:
         after = self.tokens[k + 1] if k + 1 < len(self.tokens) else None

@@ -60,7 +60,7 @@ def test_a_text_reply_parses_as_a_chat_completion(client):
     assert reply.model == MODEL_ID and reply.created == CREATED
     choice = reply.choices[0]
     assert choice.finish_reason == "stop" and choice.message.role == "assistant"
-    assert "not a large language model" in choice.message.content and choice.message.tool_calls is None
+    assert "not an LLM" in choice.message.content and choice.message.tool_calls is None
 
 
 def test_tool_calls_carry_ids_and_arguments_as_json_text(client):

@@ -120,13 +120,12 @@ def without_tools(request: str) -> str:
     language, or in Chinese in the course's Chinese edition, whose code cells ask in English."""
     if has_chinese(request) or language() == "zh":
         return (
-            f"我是 {MODEL_ID}，课程的离线模型：按规则读词，再借一个小型句子编码器理解意思，"
-            "不是大语言模型。我会选择并调用请求描述的工具，"
+            f"我是 {MODEL_ID}，课程的离线模型：规则加一个小型句子编码器，不是大语言模型。"
+            "我会选择并调用请求描述的工具，"
             f"再报告结果。这个请求没有提供工具，所以我只能复述它：“{_quote(request)}”"
         )
     return (
-        f"I am {MODEL_ID}, the course's offline model: rules over words and a small sentence "
-        "encoder for meaning, not a large language model. I choose and call the tools a "
-        "request describes and report their results. This request offers no tools, so I can "
-        f'only repeat it: "{_quote(request)}"'
+        f"I am {MODEL_ID}, the course's offline model: rules and a small sentence encoder, "
+        "not an LLM. I choose and call the tools a request describes and report their results. "
+        f'This request offers no tools, so I can only repeat it: "{_quote(request)}"'
     )

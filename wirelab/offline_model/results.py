@@ -57,7 +57,11 @@ class ToolResult:
 
     value: Any
     error: dict[str, Any] | None = None
-    correctable: bool = False
+
+    @property
+    def correctable(self) -> bool:
+        """Every error is: `correction.correct` fixes the call or reports the failure."""
+        return self.error is not None
 
     def summary(self) -> str:
         """The result's values, compactly, at most `SUMMARY_LIMIT` characters."""
@@ -84,9 +88,9 @@ def read_result(text: str) -> ToolResult:
     if value.get("isError") is True:
         text = _text_parts(value)
         fields = read_result(text).error or {"message": text, "suggestion": text}
-        return ToolResult(value, fields, True)
+        return ToolResult(value, fields)
     if _is_error(value):
-        return ToolResult(value, _error_fields(value), True)
+        return ToolResult(value, _error_fields(value))
     return ToolResult(value)
 
 

@@ -342,6 +342,12 @@ def _every(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[di
     return calls
 
 
+def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
+    """Whether `arguments` hold a value, not an empty one, for every parameter `tool` requires."""
+    required = tool.parameters.get("required")
+    return all(arguments.get(name) not in (None, "", [], {}) for name in required or [])
+
+
 CLEARLY = 3.0  # a value's binding score that only a label, a specific kind or its unit reaches
 
 

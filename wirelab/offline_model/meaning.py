@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wirelab.offline_model.calls import bind_calls, gives_what_it_needs
+from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
 from wirelab.offline_model.lexicon import NEGATIONS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -146,10 +146,7 @@ def fills(request: str, tool: Tool) -> bool:
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
-    empty = (None, "", [], {})
-    return any(
-        all(b.arguments.get(name) not in empty for name in required) for b in bind_calls(tool, request)
-    )
+    return any(fills_required(tool, b.arguments) for b in bind_calls(tool, request))
 
 
 def features(

@@ -45,6 +45,7 @@ from wirelab.edition import language
 from wirelab.offline_model import meaning
 from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
 from wirelab.offline_model.binding import bind, bind_marked
+from wirelab.offline_model.calls import fills_required
 from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
@@ -171,11 +172,7 @@ def callable_reading(item: PlanItem, tools: tuple[Tool, ...]) -> PlanItem:
 def _callable(item: PlanItem) -> bool:
     """Whether binding gives the item's tool a value, not an empty one, for each parameter it requires."""
     bound = bind_plan([item])
-    required = item.tool.parameters.get("required") or []
-    return bool(bound) and all(
-        not b.missing and all(b.arguments.get(name) not in (None, "", [], {}) for name in required)
-        for b in bound
-    )
+    return bool(bound) and all(not b.missing and fills_required(item.tool, b.arguments) for b in bound)
 
 
 def walk(

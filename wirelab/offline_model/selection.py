@@ -237,17 +237,25 @@ def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
     """The highest-scoring tool and its match: chosen first, then by its own words' points; of
     chosen tools tied on those, the one closest in meaning (`meaning.closest`)."""
-    best, top = None, Match(0.0, 0.0, False, 0.0)
-    shared = shared_topic(tools)
-    matches = [(tool, score(request, tool, shared)) for tool in tools]
-    for tool, match in matches:
-        if best is None or (match.chosen, match.own, match.points) > (top.chosen, top.own, top.points):
-            best, top = tool, match
+    matches, best, top = by_words(request, tools)
     tied = word_tie(matches, top)
     if tied:  # the words cannot tell them apart: their meaning can
         best = meaning.closest(request, tied)
         top = dict(matches)[best]
     return best, top
+
+
+def by_words(request: str, tools: tuple[Tool, ...]) -> tuple[list[tuple[Tool, Match]], Tool | None, Match]:
+    """Each tool's match, and the best by words alone: chosen first, then its own words' points,
+    then all its points (the first listed on a tie)."""
+    shared = shared_topic(tools)
+    matches = [(tool, score(request, tool, shared)) for tool in tools]
+    best, top = max(
+        matches,
+        key=lambda pair: (pair[1].chosen, pair[1].own, pair[1].points),
+        default=(None, Match(0.0, 0.0, False, 0.0)),
+    )
+    return matches, best, top
 
 
 def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
@@ -258,10 +266,8 @@ def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
 
 def tied_by_words(request: str, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
     """The tools `best_tool` tells apart by meaning for `request` (none if the words decide)."""
-    shared = shared_topic(tools)
-    matches = [(tool, score(request, tool, shared)) for tool in tools]
-    top = max((match for _, match in matches), key=lambda m: (m.chosen, m.own, m.points), default=None)
-    return word_tie(matches, top) if top else ()
+    matches, _, top = by_words(request, tools)
+    return word_tie(matches, top)
 
 
 def asks_for_nothing(text: str) -> bool:

@@ -158,7 +158,7 @@ def features(
     """The features of each offered tool for `request` (see the module docstring)."""
     vectors = _encode([request, *(tool_text(t) for t in tools)])
     cosines = vectors[1:] @ vectors[0]
-    chatter = float(vectors[0] @ probe[:-1] + probe[-1])
+    chatter = log_odds_no_tool(vectors[0], probe)
     negated = float(negates(request))
     rows = []
     for i, tool in enumerate(tools):
@@ -183,10 +183,14 @@ def closest(request: str, tools: tuple[Tool, ...]) -> Tool:
     return tools[int(np.argmax(vectors[1:] @ vectors[0]))]
 
 
+def log_odds_no_tool(vector: np.ndarray, probe: np.ndarray) -> float:
+    """The `chatter` probe on a request's vector: its 512 weights, then its bias."""
+    return float(vector @ probe[:-1] + probe[-1])
+
+
 def wants_no_tool(request: str) -> bool:
     """Whether the fitted `chatter` probe reads `request` as more likely to want no tool than one."""
-    probe = weights().probe
-    return float(_encode([request])[0] @ probe[:-1] + probe[-1]) > 0.0
+    return log_odds_no_tool(_encode([request])[0], weights().probe) > 0.0
 
 
 def nearer(request: str, tool: Tool, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:

@@ -15,14 +15,36 @@ cross-lingual sets:
 - `no header`: RRF, the vectors embedding the chunk's text alone, without the document title
   and section heading that `Chunk.search_text` puts before it (BM25 keeps them);
 - `centred`: RRF, passage and question vectors minus the passages' mean vector, re-normalised
-  (a common fix for the anisotropy of sentence embeddings).
+  (a common fix for the anisotropy of sentence embeddings);
+- `rrf3`, `rrf3 cov`, `rrf3 script`: RRF of three rankings, BM25, the encoder and the character
+  n-gram vectors (`dense="off"`), the n-grams weighted 1, by BM25's coverage of the question, or
+  1 only when question and corpus share a script (both hold Chinese characters or neither);
+- `doc rrf`, `chunk+doc`: passage and document evidence combined (Callan, "Passage-level evidence
+  in document retrieval", 1994): each chunk's RRF score plus its document's RRF score (each
+  ranking's documents in the order of their best chunk), the document's weighted 100 (documents
+  first) or 1;
+- `rm3 bm25`, `rm3 hybrid`: pseudo-relevance feedback on the BM25 side (RM3, Abdul-Jaleel et
+  al., "UMass at TREC 2004"; Anserini's defaults: 10 feedback chunks from BM25 or from the
+  hybrid search, 10 expansion terms, the question keeping half the weight), then RRF;
+- `z-score sum`: CombSUM of z-scored BM25 and cosine scores, BM25 weighted by its coverage
+  (Fox and Shaw, 1994; Montague and Aslam, "Relevance score normalization for metasearch", 2001);
+- `csls`: RRF, each passage's cosine less its hubness, its mean cosine to its 10 nearest
+  passages (cross-domain similarity local scaling, Conneau et al., 2018);
+- `doc-smoothed`: RRF, each chunk's vector plus its document's mean vector (smoothing a passage
+  with its cluster, as Liu and Croft's cluster-based retrieval does, 2004).
 
 Each row prints hit@1, hit@5 and MRR (document level, as `wirelab.kb.evaluation`), then the
-change in MRR against `rrf` with a 95% paired bootstrap interval over the questions.
+change in MRR against `rrf` with a 95% paired bootstrap interval over the questions. Under each
+table, two ceilings on what fusing BM25's and the encoder's rankings can reach: the MRR of the
+better of the two for each question, and the MRR if every question's relevant document were put
+behind only the documents that both rankings place ahead of it (no fusion that keeps both
+rankings' document order can do better; a fusion of chunks can break it, in either direction, since
+it fuses chunks, not documents).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -31,8 +53,9 @@ from wirelab.encoder import encode
 from wirelab.kb import KnowledgeBase
 from wirelab.kb.corpus import corpus_folder
 from wirelab.kb.evaluation import EvalQuestion, load_eval_set
+from wirelab.retrieval.dense import CharNgramEmbedder, VectorIndex
 from wirelab.retrieval.fusion import reciprocal_rank_fusion
-from wirelab.retrieval.lexical import top_k
+from wirelab.retrieval.lexical import HAN, terms, top_k
 from wirelab.retrieval.metrics import evaluate, reciprocal_rank
 
 DEPTH = 50
@@ -89,13 +112,146 @@ def centred(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:
     return cosines
 
 
+def ngram_index(kb: KnowledgeBase) -> VectorIndex:
+    texts = [chunk.search_text(kb.documents[chunk.doc_id].title) for chunk in kb.chunks]
+    return VectorIndex(texts, CharNgramEmbedder(texts))
+
+
+def han(text: str) -> bool:
+    return HAN.search(text) is not None
+
+
+def rrf3(kb: KnowledgeBase, ngrams: VectorIndex, rule: str, k: int = 60) -> Ranker:
+    corpus_han = any(han(chunk.text) for chunk in kb.chunks)
+
+    def weight(question: str) -> float:
+        if rule == "all":
+            return 1.0
+        if rule == "coverage":
+            return kb.lexical.coverage(question)
+        return 1.0 if han(question) == corpus_han else 0.0  # "script"
+
+    def rank(question: str) -> list[int]:
+        rankings = [[i for i, _ in index.rank(question, DEPTH)] for index in (kb.lexical, kb.vectors, ngrams)]
+        weights = [kb.lexical.coverage(question), 1.0, weight(question)]
+        return [i for i, _ in reciprocal_rank_fusion(rankings, k=k, weights=weights)]
+
+    return rank
+
+
+def passage_and_document(kb: KnowledgeBase, share: float = 1.0) -> Ranker:
+    """Chunk RRF plus `share` times the RRF of the documents, each ranked by its best chunk."""
+
+    def rank(question: str) -> list[int]:
+        weights = [kb.lexical.coverage(question), 1.0]
+        chunk_rankings = [[i for i, _ in index.rank(question, DEPTH)] for index in (kb.lexical, kb.vectors)]
+        doc_rankings = [list(dict.fromkeys(kb.chunks[i].doc_id for i in r)) for r in chunk_rankings]
+        chunk_scores = dict(reciprocal_rank_fusion(chunk_rankings, weights=weights))
+        doc_scores = dict(reciprocal_rank_fusion(doc_rankings, weights=weights))
+        fused = {i: s + share * doc_scores[kb.chunks[i].doc_id] for i, s in chunk_scores.items()}
+        return sorted(fused, key=lambda i: -fused[i])
+
+    return rank
+
+
+def rm3(kb: KnowledgeBase, feedback: str, docs: int = 10, words: int = 10, keep: float = 0.5) -> Ranker:
+    """RRF of the vectors and BM25 with an RM3-expanded question (Abdul-Jaleel et al., 2004).
+
+    The expansion terms are the `words` most probable under the relevance model of the first
+    `docs` chunks (ranked by BM25, or by the hybrid search), each chunk weighted by its score;
+    the question keeps `keep` of the weight (Anserini's defaults: 10, 10, 0.5).
+    """
+    counts = [Counter(terms(chunk.search_text(kb.documents[chunk.doc_id].title))) for chunk in kb.chunks]
+    base = rrf(kb, kb.vectors.similarities)
+
+    def term_scores(words_and_weights: dict[str, float]) -> np.ndarray:
+        total = np.zeros(len(kb.chunks))
+        for word, weight in words_and_weights.items():
+            # one stemmed term's BM25 scores (`BM25Index.scores` would tokenize and stem it again)
+            total += weight * np.asarray(kb.lexical._retriever.get_scores([word]), dtype=float)
+        return total
+
+    def rank(question: str) -> list[int]:
+        query = terms(question)
+        if not query:
+            return base(question)
+        if feedback == "bm25":
+            top = kb.lexical.rank(question, docs)
+        else:
+            top = [(i, 1.0 / (60 + r)) for r, i in enumerate(base(question)[:docs], 1)]
+        mass = sum(score for _, score in top) or 1.0
+        model: Counter[str] = Counter()
+        for i, score in top:
+            length = sum(counts[i].values())
+            for word, count in counts[i].items():
+                model[word] += score / mass * count / length
+        expansion = dict(model.most_common(words))
+        norm = sum(expansion.values()) or 1.0
+        weights = Counter({w: keep / len(query) for w in query})
+        for word, p in expansion.items():
+            weights[word] += (1 - keep) * p / norm
+        lexical = [i for i, _ in top_k(term_scores(weights), DEPTH)]
+        vectors = [i for i, _ in kb.vectors.rank(question, DEPTH)]
+        fused = reciprocal_rank_fusion([lexical, vectors], weights=[kb.lexical.coverage(question), 1.0])
+        return [i for i, _ in fused]
+
+    return rank
+
+
+def zscore_sum(kb: KnowledgeBase) -> Ranker:
+    """CombSUM of z-scored BM25 and cosine, BM25 weighted by coverage (Montague and Aslam, 2001)."""
+
+    def standard(scores: np.ndarray) -> np.ndarray:
+        spread = scores.std()
+        return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
+
+    def rank(question: str) -> list[int]:
+        bm25 = standard(np.asarray(kb.lexical.scores(question), dtype=float))
+        dense = standard(np.asarray(kb.vectors.similarities(question), dtype=float))
+        fused = kb.lexical.coverage(question) * bm25 + dense
+        return [int(i) for i in np.argsort(-fused, kind="stable")[:DEPTH]]
+
+    return rank
+
+
+def csls(kb: KnowledgeBase, neighbours: int = 10) -> Callable[[str], np.ndarray]:
+    """Cosine less each passage's hubness: its mean cosine to its nearest passages (Conneau et al., 2018)."""
+    matrix = kb.vectors.matrix
+    between = matrix @ matrix.T
+    np.fill_diagonal(between, -np.inf)
+    hubness = np.sort(between, axis=1)[:, -neighbours:].mean(axis=1)
+    return lambda question: 2 * kb.vectors.similarities(question) - hubness
+
+
+def smoothed(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:
+    """Cosines with each chunk's vector plus its document's mean vector, re-normalised."""
+    documents_of = np.array([chunk.doc_id for chunk in kb.chunks])
+    matrix = kb.vectors.matrix.copy()
+    for doc_id in set(documents_of):
+        rows = documents_of == doc_id
+        matrix[rows] += kb.vectors.matrix[rows].mean(axis=0)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    return lambda question: matrix @ encode([question])[0]
+
+
 def rankers(kb: KnowledgeBase) -> dict[str, Ranker]:
+    ngrams = ngram_index(kb)
     return {
         "rrf": rrf(kb, kb.vectors.similarities),
         "rrf k=10": rrf(kb, kb.vectors.similarities, k=10),
         "convex": convex(kb),
         "no header": rrf(kb, without_header(kb)),
         "centred": rrf(kb, centred(kb)),
+        "rrf3": rrf3(kb, ngrams, "all"),
+        "rrf3 cov": rrf3(kb, ngrams, "coverage"),
+        "rrf3 script": rrf3(kb, ngrams, "script"),
+        "doc rrf": passage_and_document(kb, 100.0),
+        "chunk+doc": passage_and_document(kb),
+        "rm3 bm25": rm3(kb, "bm25"),
+        "rm3 hybrid": rm3(kb, "hybrid"),
+        "z-score sum": zscore_sum(kb),
+        "csls": rrf(kb, csls(kb)),
+        "doc-smoothed": rrf(kb, smoothed(kb)),
     }
 
 
@@ -109,6 +265,26 @@ def paired_interval(base: np.ndarray, other: np.ndarray, draws: int = 5000) -> t
     samples = np.random.default_rng(0).integers(0, len(differences), (draws, len(differences)))
     means = differences[samples].mean(axis=1)
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def ceilings(kb: KnowledgeBase, questions: list[EvalQuestion]) -> tuple[float, float]:
+    """(MRR of the better ranking per question, MRR of the dominance bound), BM25 and vectors."""
+    better, bound = [], []
+    for q in questions:
+        rankings = [index.rank(q.question, len(kb.chunks)) for index in (kb.lexical, kb.vectors)]
+        runs = [list(dict.fromkeys(kb.chunks[i].doc_id for i, _ in ranking)) for ranking in rankings]
+        better.append(max(reciprocal_rank(run, q.relevant) for run in runs))
+        place = [{doc: n for n, doc in enumerate(run)} for run in runs]
+        unseen = len(kb.documents)
+        best = 0.0
+        for doc in q.relevant:
+            if all(doc not in p for p in place):
+                continue
+            ahead = {d for d in kb.documents if d not in q.relevant}
+            ahead = {d for d in ahead if all(p.get(d, unseen) < p.get(doc, unseen) for p in place)}
+            best = max(best, 1 / (1 + len(ahead)))
+        bound.append(best)
+    return float(np.mean(better)), float(np.mean(bound))
 
 
 def report(kb: KnowledgeBase, questions: list[EvalQuestion]) -> None:
@@ -126,6 +302,8 @@ def report(kb: KnowledgeBase, questions: list[EvalQuestion]) -> None:
             low, high = paired_interval(base, reciprocal)
             line += f"   {reciprocal.mean() - base.mean():+.3f} [{low:+.3f}, {high:+.3f}]"
         print(line)
+    better, bound = ceilings(kb, questions)
+    print(f"ceilings of fusing BM25 and vectors: better of the two {better:.3f}, dominance {bound:.3f}")
 
 
 def main() -> None:

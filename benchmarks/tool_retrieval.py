@@ -9,22 +9,35 @@ BFCL's `simple_python` and `multiple` functions as one catalogue (587 tools, 600
 tool tokens a request carries with every schema, with a search tool plus every name and
 description, and with the search tool alone (the k loaded schemas on top), and the recall of
 the search step. Tokens are counted as the offline model counts them (words and symbols).
+Part 3 (`--variants`): the fusions `benchmarks/kb_fusion.py` measures for lesson 12, on part 1's
+eval sets: the course's weighted RRF, a three-way RRF with character n-gram vectors (n-grams
+weighted 1, by BM25's coverage, or only when request and tools share a script), CombSUM of
+z-scored scores, and RRF with hubness-corrected cosines (CSLS).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
+from wirelab.retrieval.dense import CharNgramEmbedder, VectorIndex
+from wirelab.retrieval.fusion import reciprocal_rank_fusion
+from wirelab.retrieval.lexical import HAN, top_k
 from wirelab.tool_retrieval import (
     ToolIndex,
     bfcl_catalogue,
     listing_tokens,
     load_catalogue,
+    mean_reciprocal_rank,
     recall_at_k,
     retrieval_table,
     tool_search,
+    tool_text,
     tool_tokens,
 )
 from wirelab.tools import ToolRegistry
@@ -72,6 +85,67 @@ def deferred_loading() -> None:
         print(f"  search by {method} alone: recall@5 {recall:.3f}")
 
 
+def fusions(index: ToolIndex) -> dict[str, Callable[[str], list[int]]]:
+    bm25, vectors = index._bm25, index._vectors
+    texts = [tool_text(t) for t in index.tools]
+    ngrams = VectorIndex(texts, CharNgramEmbedder(texts))
+    tools_han = any(HAN.search(text) for text in texts)
+    matrix = vectors.matrix
+    between = matrix @ matrix.T
+    np.fill_diagonal(between, -np.inf)
+    hubness = np.sort(between, axis=1)[:, -10:].mean(axis=1)
+
+    def rrf(request: str, third: float | None = None, cosines: np.ndarray | None = None) -> list[int]:
+        cos = vectors.similarities(request) if cosines is None else cosines
+        rankings = [[i for i, _ in bm25.rank(request, 50)], [i for i, _ in top_k(cos, 50)]]
+        weights = [bm25.coverage(request), 1.0]
+        if third is not None:
+            rankings.append([i for i, _ in ngrams.rank(request, 50)])
+            weights.append(third)
+        return [i for i, _ in reciprocal_rank_fusion(rankings, weights=weights)]
+
+    def standard(scores: np.ndarray) -> np.ndarray:
+        spread = scores.std()
+        return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
+
+    def zscore(request: str) -> list[int]:
+        fused = bm25.coverage(request) * standard(np.asarray(bm25.scores(request), dtype=float))
+        fused += standard(np.asarray(vectors.similarities(request), dtype=float))
+        return [int(i) for i in np.argsort(-fused, kind="stable")[:50]]
+
+    return {
+        "rrf": rrf,
+        "rrf3": lambda r: rrf(r, 1.0),
+        "rrf3 cov": lambda r: rrf(r, bm25.coverage(r)),
+        "rrf3 script": lambda r: rrf(r, float(bool(HAN.search(r)) == tools_han)),
+        "z-score sum": zscore,
+        "csls": lambda r: rrf(r, cosines=2 * vectors.similarities(r) - hubness),
+    }
+
+
+def retriever(index: ToolIndex, rank: Callable[[str], list[int]]) -> Callable[[str, int], list[str]]:
+    return lambda request, k: [index.tools[i].name for i in rank(request)[:k]]
+
+
+def variants() -> None:
+    english, chinese = index_of("tool_catalogue.json"), index_of("tool_catalogue_zh.json")
+    cases, cases_zh = cases_of("tool_retrieval_eval.json"), cases_of("tool_retrieval_eval_zh.json")
+    for asked, index, requests in [
+        ("English requests, English tools", english, cases),
+        ("Chinese requests, Chinese tools", chinese, cases_zh),
+        ("Chinese requests, English tools", english, cases_zh),
+    ]:
+        print(f"\nfusions: {asked} ({len(requests)} requests)")
+        for name, rank in fusions(index).items():
+            names = retriever(index, rank)
+            row = {f"Recall@{k}": recall_at_k(names, requests, k) for k in (1, 3, 5)}
+            row["MRR"] = mean_reciprocal_rank(names, requests)
+            print(f"  {name:<12}" + "  ".join(f"{key} {value:.3f}" for key, value in row.items()))
+
+
 if __name__ == "__main__":
-    eval_tables()
-    deferred_loading()
+    if "--variants" in sys.argv[1:]:
+        variants()
+    else:
+        eval_tables()
+        deferred_loading()

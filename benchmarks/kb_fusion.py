@@ -31,7 +31,9 @@ cross-lingual sets:
 - `csls`: RRF, each passage's cosine less its hubness, its mean cosine to its 10 nearest
   passages (cross-domain similarity local scaling, Conneau et al., 2018);
 - `doc-smoothed`: RRF, each chunk's vector plus its document's mean vector (smoothing a passage
-  with its cluster, as Liu and Croft's cluster-based retrieval does, 2004).
+  with its cluster, as Liu and Croft's cluster-based retrieval does, 2004);
+- `bm25 k1=.9 b=.4`, `bm25+`, `bm25l`: RRF with other BM25s from `bm25s`: Anserini's default
+  parameters, and the BM25+ and BM25L variants (Lv and Zhai, 2011).
 
 Each row prints hit@1, hit@5 and MRR (document level, as `wirelab.kb.evaluation`), then the
 change in MRR against `rrf` with a 95% paired bootstrap interval over the questions. Under each
@@ -47,6 +49,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+import bm25s
 import numpy as np
 
 from wirelab.encoder import encode
@@ -55,7 +58,7 @@ from wirelab.kb.corpus import corpus_folder
 from wirelab.kb.evaluation import EvalQuestion, load_eval_set
 from wirelab.retrieval.dense import CharNgramEmbedder, VectorIndex
 from wirelab.retrieval.fusion import reciprocal_rank_fusion
-from wirelab.retrieval.lexical import HAN, terms, top_k
+from wirelab.retrieval.lexical import HAN, BM25Index, terms, top_k
 from wirelab.retrieval.metrics import evaluate, reciprocal_rank
 
 DEPTH = 50
@@ -234,6 +237,21 @@ def smoothed(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:
     return lambda question: matrix @ encode([question])[0]
 
 
+def other_bm25(kb: KnowledgeBase, **parameters: object) -> Ranker:
+    """RRF of the vectors and a BM25 index built by `bm25s.BM25(**parameters)`."""
+    texts = [chunk.search_text(kb.documents[chunk.doc_id].title) for chunk in kb.chunks]
+    lexical = BM25Index(texts)
+    lexical._retriever = bm25s.BM25(**parameters)
+    lexical._retriever.index([terms(text) for text in texts], show_progress=False)
+
+    def rank(question: str) -> list[int]:
+        rankings = [[i for i, _ in index.rank(question, DEPTH)] for index in (lexical, kb.vectors)]
+        fused = reciprocal_rank_fusion(rankings, weights=[lexical.coverage(question), 1.0])
+        return [i for i, _ in fused]
+
+    return rank
+
+
 def rankers(kb: KnowledgeBase) -> dict[str, Ranker]:
     ngrams = ngram_index(kb)
     return {
@@ -252,6 +270,9 @@ def rankers(kb: KnowledgeBase) -> dict[str, Ranker]:
         "z-score sum": zscore_sum(kb),
         "csls": rrf(kb, csls(kb)),
         "doc-smoothed": rrf(kb, smoothed(kb)),
+        "bm25 k1=.9 b=.4": other_bm25(kb, k1=0.9, b=0.4),
+        "bm25+": other_bm25(kb, method="bm25+"),
+        "bm25l": other_bm25(kb, method="bm25l"),
     }
 
 
@@ -290,12 +311,12 @@ def ceilings(kb: KnowledgeBase, questions: list[EvalQuestion]) -> tuple[float, f
 def report(kb: KnowledgeBase, questions: list[EvalQuestion]) -> None:
     relevant = [q.relevant for q in questions]
     base = None
-    print(f"{'':12}{'hit@1':>7}{'hit@5':>7}{'mrr':>7}   MRR against rrf, 95% interval")
+    print(f"{'':16}{'hit@1':>7}{'hit@5':>7}{'mrr':>7}   MRR against rrf, 95% interval")
     for name, rank in rankers(kb).items():
         run = [documents(kb, rank(q.question)) for q in questions]
         scores = evaluate(run, relevant)
         reciprocal = np.array([reciprocal_rank(r, rel) for r, rel in zip(run, relevant, strict=True)])
-        line = f"{name:<12}" + "".join(f"{scores[m]:>7.3f}" for m in ("hit@1", "hit@5", "mrr"))
+        line = f"{name:<16}" + "".join(f"{scores[m]:>7.3f}" for m in ("hit@1", "hit@5", "mrr"))
         if base is None:
             base = reciprocal
         else:

@@ -20,15 +20,20 @@ above 1. Errors have Google's shape (`error_body`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
 
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.tokens import count_tokens
-from wirelab.offline_model.wire_format import prompt_tokens, words_of
+from wirelab.offline_model.wire_format import (
+    arguments_object,
+    chat_call,
+    hex_id,
+    prompt_tokens,
+    tokens_of,
+    words_of,
+)
 
 STATUS = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT"}
 PAIRING = (
@@ -142,8 +147,7 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _call(call: dict[str, Any], call_id: str) -> dict[str, Any]:
-    arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
-    return {"id": call_id, "type": "function", "function": {"name": call.get("name"), "arguments": arguments}}
+    return chat_call(call_id, call.get("name"), json.dumps(call.get("args") or {}, ensure_ascii=False))
 
 
 def _result(response: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
@@ -207,13 +211,10 @@ def response_object(thought: Thought) -> dict[str, Any]:
     parts: list[dict[str, Any]] = []
     if thought.reply.content:
         parts.append({"text": thought.reply.content})
-    for call in thought.reply.calls:
-        try:
-            args = json.loads(call.arguments)
-        except json.JSONDecodeError:
-            args = {}
-        parts.append({"functionCall": {"name": call.name, "args": args if isinstance(args, dict) else {}}})
-    made = sum(count_tokens(json.dumps(part, ensure_ascii=False)) for part in parts)
+    parts += [
+        {"functionCall": {"name": c.name, "args": arguments_object(c.arguments)}} for c in thought.reply.calls
+    ]
+    made = tokens_of(parts)
     prompt = prompt_tokens(thought.request)
     return {
         "candidates": [
@@ -229,7 +230,7 @@ def response_object(thought: Thought) -> dict[str, Any]:
             "totalTokenCount": prompt + made,
         },
         "modelVersion": thought.request.model,
-        "responseId": hashlib.sha256(f"{thought.digest}:gemini".encode()).hexdigest()[:22],
+        "responseId": hex_id(thought.digest, "gemini", length=22),
     }
 
 

@@ -22,7 +22,6 @@ and `response.mcp_call*` events (`responses_events.events`). Left out: `headers`
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -30,6 +29,7 @@ from urllib.parse import urlsplit
 
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import invalid
+from wirelab.offline_model.wire_format import answered_call, arguments_object, hex_id
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_ROUNDS = 5  # model turns within one response, each after MCP results
@@ -144,11 +144,11 @@ class Turn:
 
     def item_id(self, prefix: str) -> str:
         self.made += 1
-        return prefix + hashlib.sha256(f"{self.digest}:{prefix}:{self.made}".encode()).hexdigest()[:32]
+        return prefix + hex_id(self.digest, prefix, self.made, length=32)
 
     def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
         """Run one call on its server: an `mcp_call` item, and the call and result for the model."""
-        output, error = call_tool(server, name, _object(arguments))
+        output, error = call_tool(server, name, arguments_object(arguments))
         self.items.append(
             {
                 "id": self.item_id("mcp_"),
@@ -165,20 +165,8 @@ class Turn:
         self.answer(name, arguments, output if error is None else json.dumps({"error": error}))
 
     def answer(self, name: str, arguments: str, content: str) -> None:
-        call_id = self.item_id("call_mcp_")
-        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
-        self.chat["messages"] += [
-            {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": call_id, "content": content},
-        ]
-
-
-def _object(arguments: str) -> dict[str, Any]:
-    try:
-        value = json.loads(arguments)
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
+        """The call and its result (or refusal), added to the conversation the model reads."""
+        self.chat["messages"] += answered_call(self.item_id("call_mcp_"), name, arguments, content)
 
 
 def run(

@@ -18,7 +18,6 @@ the streamed events. Left out: images, documents, thinking blocks, server tools.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -26,8 +25,15 @@ from typing import Any
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.results import read_result
-from wirelab.offline_model.tokens import count_tokens
-from wirelab.offline_model.wire_format import FRAGMENT, prompt_tokens, words_of
+from wirelab.offline_model.wire_format import (
+    arguments_object,
+    chat_call,
+    fragments,
+    hex_id,
+    prompt_tokens,
+    tokens_of,
+    words_of,
+)
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -175,12 +181,7 @@ def _text(blocks: list[dict[str, Any]]) -> str:
 def _call(block: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(block.get("id"), str) or not isinstance(block.get("input"), dict):
         raise invalid("messages", "A `tool_use` block needs an `id` and an `input` object.")
-    arguments = json.dumps(block["input"], ensure_ascii=False)
-    return {
-        "id": block["id"],
-        "type": "function",
-        "function": {"name": block.get("name"), "arguments": arguments},
-    }
+    return chat_call(block["id"], block.get("name"), json.dumps(block["input"], ensure_ascii=False))
 
 
 def _result(block: dict[str, Any]) -> dict[str, Any]:
@@ -241,12 +242,17 @@ def message_object(thought: Thought) -> dict[str, Any]:
         content.append({"type": "text", "text": thought.reply.content})
     for call in thought.reply.calls:
         content.append(
-            {"type": "tool_use", "id": _use_id(call.id), "name": call.name, "input": _input(call.arguments)}
+            {
+                "type": "tool_use",
+                "id": _use_id(call.id),
+                "name": call.name,
+                "input": arguments_object(call.arguments),  # the API parses them: not JSON, none
+            }
         )
     stop = {"tool_calls": "tool_use", "length": "max_tokens"}.get(thought.finish, "end_turn")
-    made = sum(count_tokens(json.dumps(block, ensure_ascii=False)) for block in content)
+    made = tokens_of(content)
     return {
-        "id": "msg_" + hashlib.sha256(f"{thought.digest}:msg".encode()).hexdigest()[:24],
+        "id": "msg_" + hex_id(thought.digest, "msg", length=24),
         "type": "message",
         "role": "assistant",
         "model": thought.request.model,
@@ -260,15 +266,6 @@ def message_object(thought: Thought) -> dict[str, Any]:
             "cache_read_input_tokens": 0,
         },
     }
-
-
-def _input(arguments: str) -> dict[str, Any]:
-    """The arguments as an object: the API parses them, so a call that is not JSON has none."""
-    try:
-        value = json.loads(arguments)
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -302,9 +299,8 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[dict[str, Any]]
             }
     else:
         yield {"type": "content_block_start", "index": index, "content_block": {**block, "input": {}}}
-        text = json.dumps(block["input"], ensure_ascii=False)
-        for start in range(0, len(text), FRAGMENT):
-            delta = {"type": "input_json_delta", "partial_json": text[start : start + FRAGMENT]}
+        for piece in fragments(json.dumps(block["input"], ensure_ascii=False)):
+            delta = {"type": "input_json_delta", "partial_json": piece}
             yield {"type": "content_block_delta", "index": index, "delta": delta}
     yield {"type": "content_block_stop", "index": index}
 

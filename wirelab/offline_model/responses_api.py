@@ -17,7 +17,6 @@ built-in tools other than `mcp`, images and files, `conversation`, background mo
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -26,8 +25,15 @@ from typing import Any
 
 from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.tokens import count_tokens
-from wirelab.offline_model.wire_format import CREATED, prompt_tokens, request_digest
+from wirelab.offline_model.wire_format import (
+    CREATED,
+    answered_call,
+    chat_call,
+    hex_id,
+    prompt_tokens,
+    request_digest,
+    tokens_of,
+)
 
 STORE_SIZE = 1000
 TEXT_PARTS = ("input_text", "output_text", "text")
@@ -195,17 +201,11 @@ def input_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _mcp_call(item: dict[str, Any], k: int) -> list[dict[str, Any]]:
     """A hosted MCP call passed back: the call and its result (or error) as the model read them."""
-    call_id = str(item.get("id") or f"mcp_{k}")
-    call = {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": str(item.get("name")), "arguments": str(item.get("arguments") or "{}")},
-    }
+    arguments = str(item.get("arguments") or "{}")
     result = item.get("output") if item.get("error") is None else json.dumps({"error": item.get("error")})
-    return [
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": call_id, "content": str(result or "")},
-    ]
+    return answered_call(
+        str(item.get("id") or f"mcp_{k}"), str(item.get("name")), arguments, str(result or "")
+    )
 
 
 def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
@@ -255,11 +255,7 @@ def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> N
             f"input[{k}].arguments",
             f"Invalid 'input[{k}]': a function_call needs 'name' and 'arguments' as a JSON string.",
         )
-    call = {
-        "id": _call_id(item, k),
-        "type": "function",
-        "function": {"name": item["name"], "arguments": arguments},
-    }
+    call = chat_call(_call_id(item, k), item["name"], arguments)
     last = messages[-1] if messages else None
     if last is not None and last["role"] == "assistant":
         last.setdefault("tool_calls", []).append(call)
@@ -330,7 +326,7 @@ def chat_tool_choice(choice: Any) -> Any:
 
 
 def _digest_id(prefix: str, digest: str, k: int | str = "") -> str:
-    return prefix + hashlib.sha256(f"{digest}:{prefix}:{k}".encode()).hexdigest()[:32]
+    return prefix + hex_id(digest, prefix, k, length=32)
 
 
 def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]:
@@ -377,7 +373,7 @@ def _summary(body: dict[str, Any], thought: Thought) -> list[dict[str, str]]:
 def response_object(body: dict[str, Any], chat: dict[str, Any], thought: Thought) -> dict[str, Any]:
     """The whole `response` object."""
     output = output_items(body, thought)
-    made = sum(count_tokens(json.dumps(item, ensure_ascii=False)) for item in output)
+    made = tokens_of(output)
     prompt = prompt_tokens(thought.request)
     cut = thought.finish == "length"
     return {

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wirelab.offline_model.wire_format import FRAGMENT, words_of
+from wirelab.offline_model.wire_format import fragments, words_of
 
 
 def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -43,19 +43,18 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
             **where,
             "item": {**item, "arguments": "", "status": "in_progress"},
         }
-        text = item["arguments"]
-        for start in range(0, len(text), FRAGMENT):
+        for piece in fragments(item["arguments"]):
             yield {
                 "type": "response.function_call_arguments.delta",
                 **where,
                 "item_id": item["id"],
-                "delta": text[start : start + FRAGMENT],
+                "delta": piece,
             }
         yield {
             "type": "response.function_call_arguments.done",
             **where,
             "item_id": item["id"],
-            "arguments": text,
+            "arguments": item["arguments"],
         }
     elif item["type"] in ("mcp_call", "mcp_list_tools"):
         yield from _mcp_events(index, item)
@@ -79,14 +78,9 @@ def _mcp_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield {"type": "response.output_item.added", "output_index": index, "item": started}
     yield {"type": f"response.{kind}.in_progress", **where}
     if kind == "mcp_call":
-        text = item["arguments"]
-        for start in range(0, len(text), FRAGMENT):
-            yield {
-                "type": "response.mcp_call_arguments.delta",
-                **where,
-                "delta": text[start : start + FRAGMENT],
-            }
-        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": text}
+        for piece in fragments(item["arguments"]):
+            yield {"type": "response.mcp_call_arguments.delta", **where, "delta": piece}
+        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": item["arguments"]}
     yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **where}
     yield {"type": "response.output_item.done", "output_index": index, "item": item}
 

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.policy import Reply
-from wirelab.offline_model.request import Call, Request
+from wirelab.offline_model.request import Request
 from wirelab.offline_model.tokens import count_tokens, truncate_tokens
 
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
@@ -42,11 +42,15 @@ def request_digest(body: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def hex_id(*parts: object, length: int) -> str:
+    """Hex digits derived from `parts` (the request's digest first): same request, same id."""
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:length]
+
+
 def with_ids(reply: Reply, digest: str) -> Reply:
     """The reply with each call's id derived from the request: 'call_' + 24 hex digits."""
     calls = tuple(
-        replace(call, id="call_" + hashlib.sha256(f"{digest}:{k}".encode()).hexdigest()[:24])
-        for k, call in enumerate(reply.calls)
+        replace(call, id="call_" + hex_id(digest, k, length=24)) for k, call in enumerate(reply.calls)
     )
     return replace(reply, calls=calls)
 
@@ -85,6 +89,11 @@ def prompt_tokens(request: Request) -> int:
     return messages + tools
 
 
+def tokens_of(items: list[dict[str, Any]]) -> int:
+    """Tokens of a reply written as another format's items (blocks, parts), counted as JSON."""
+    return sum(count_tokens(json.dumps(item, ensure_ascii=False)) for item in items)
+
+
 def usage(request: Request, reply: Reply) -> dict[str, int]:
     prompt, made = prompt_tokens(request), completion_tokens(reply)
     return {"prompt_tokens": prompt, "completion_tokens": made, "total_tokens": prompt + made}
@@ -95,7 +104,7 @@ def completion(request: Request, reply: Reply, digest: str) -> dict[str, Any]:
     reply, reason = limited(with_ids(reply, digest), request.max_tokens)
     message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
     if reply.calls:
-        message["tool_calls"] = [_call_json(call) for call in reply.calls]
+        message["tool_calls"] = [chat_call(call.id, call.name, call.arguments) for call in reply.calls]
     return {
         "id": f"chatcmpl-{digest[:29]}",
         "object": "chat.completion",
@@ -106,8 +115,26 @@ def completion(request: Request, reply: Reply, digest: str) -> dict[str, Any]:
     }
 
 
-def _call_json(call: Call) -> dict[str, Any]:
-    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+def chat_call(call_id: str, name: Any, arguments: str) -> dict[str, Any]:
+    """One call as an assistant message's `tool_calls` entry holds it."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def answered_call(call_id: str, name: Any, arguments: str, content: str) -> list[dict[str, Any]]:
+    """A call and its result as the two Chat Completions messages that carry them."""
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [chat_call(call_id, name, arguments)]},
+        {"role": "tool", "tool_call_id": call_id, "content": content},
+    ]
+
+
+def arguments_object(arguments: str) -> dict[str, Any]:
+    """A call's arguments as an object, as the formats that parse them write them: {} if not one."""
+    try:
+        value = json.loads(arguments)
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]:
@@ -159,6 +186,10 @@ def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:
         "type": "function",
         "function": {"name": function["name"], "arguments": ""},
     }
-    text = function["arguments"]
-    for start in range(0, len(text), FRAGMENT):
-        yield {"index": index, "function": {"arguments": text[start : start + FRAGMENT]}}
+    for piece in fragments(function["arguments"]):
+        yield {"index": index, "function": {"arguments": piece}}
+
+
+def fragments(text: str) -> list[str]:
+    """`text` in `FRAGMENT`-character pieces, as a call's arguments are streamed."""
+    return [text[start : start + FRAGMENT] for start in range(0, len(text), FRAGMENT)]

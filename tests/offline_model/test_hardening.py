@@ -16,8 +16,7 @@ import httpx2
 import pytest
 
 from tests.offline_model.conftest import WEATHER
-from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
-from wirelab.offline_model import server as server_module
+from wirelab.offline_model import MODEL_ID, RequestError, complete, format_routes, serve
 from wirelab.offline_model.budget import CPU_SECONDS, Budget, spend
 from wirelab.offline_model.validation import MAX_TOOLS
 
@@ -251,7 +250,7 @@ def test_the_work_stops_when_the_client_disconnects(monkeypatch):
         while not released.wait(0.001):
             spend()
 
-    monkeypatch.setattr(server_module, "complete", endless)
+    monkeypatch.setattr(format_routes, "complete", endless)
     with serve() as running:
         raw = json.dumps(body("weather in Paris")).encode()
         with socket.create_connection((running.host, running.port)) as client:

@@ -3,14 +3,15 @@
     with serve() as server:                  # 127.0.0.1, a free port
         client = openai.OpenAI(base_url=server.base_url, api_key="offline")
 
-Routes: `POST /v1/chat/completions` (JSON, or Server-Sent Events with
-`stream: true`), `GET /v1/models`, `GET /v1/models/{id}`. The other wire formats
-(`/v1/responses`, `/v1/messages`, Gemini's `/v1beta/models/…`) are in `format_routes.py`. Errors have OpenAI's
-shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
-client raises its usual exceptions. A body over `MAX_BODY_BYTES` is refused
-with 413, by its `Content-Length` or as soon as it streams past the limit; one
-that has not all arrived within `LIMITS.body_seconds` (30 s) with 408. A body that
-is not JSON (`wirelab.json_text`'s strict reading: nesting too deep, NaN, an integer too
+Routes: `GET /v1/models`, `GET /v1/models/{id}`, and each wire format's `POST`
+(`/v1/chat/completions`, `/v1/responses`, `/v1/messages`, Gemini's `/v1beta/models/…`),
+answered whole or as Server-Sent Events by `format_routes.py`. Errors have OpenAI's
+shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai` client
+raises its usual exceptions (the other formats' errors have their own API's shape).
+A body over `MAX_BODY_BYTES` is refused with 413, by its `Content-Length` or as
+soon as it streams past the limit; one that has not all arrived within
+`LIMITS.body_seconds` (30 s) with 408. A body that is not JSON
+(`wirelab.json_text`'s strict reading: nesting too deep, NaN, an integer too
 long, or the same key twice in one object, which parsers read differently)
 or holds a lone UTF-16 surrogate (`"\\ud800"`, valid JSON but not Unicode
 text) gets a 400.
@@ -33,22 +34,19 @@ accepted) and every other OpenAI endpoint.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from wirelab import json_text
-from wirelab.offline_model.budget import CPU_SECONDS, in_budget
-from wirelab.offline_model.edge import complete, stream  # Chat Completions, strict mode included
+from wirelab.offline_model.budget import CPU_SECONDS
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.format_routes import routes as format_routes
 from wirelab.offline_model.policy import warm_up
@@ -62,22 +60,6 @@ MODEL_IDS = (MODEL_ID, *(f"{MODEL_ID}/{fault}" for fault in FAULTS))
 # The MCP server's defaults (timeouts, connection cap), with this server's body limit; sessions
 # are the MCP server's alone.
 LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES)
-CLOSE = {"Connection": "close"}  # a body refused before its end is not read on: the connection ends
-
-
-async def chat_completions(request: HTTPRequest) -> Response:
-    """POST /v1/chat/completions."""
-    try:
-        body = await _json_body(request)
-        if isinstance(body, dict) and body.get("stream") is True:
-            chunks = await in_budget(request, lambda: list(stream(body)))
-            return StreamingResponse(
-                _events(chunks), media_type="text/event-stream", headers={"cache-control": "no-cache"}
-            )
-        return JSONResponse(await in_budget(request, complete, body))
-    except RequestError as error:
-        headers = CLOSE if error.status in (408, 413) or error.code == "connection_ended" else None
-        return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 async def _json_body(request: HTTPRequest) -> Any:
@@ -130,20 +112,6 @@ async def _read(request: HTTPRequest, limits: HttpLimits) -> bytes:
         raise RequestError(refused.status, message, None, code) from None
 
 
-# Characters that Python's `str.splitlines` (and so httpx's `iter_lines`) takes for line ends,
-# which JSON leaves unescaped; the others it splits on are control characters JSON escapes.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-async def _events(chunks: Iterable[dict[str, Any]]) -> AsyncIterator[str]:
-    """Server-Sent Events, one `data:` line per chunk. A line ends only at CR or LF in the
-    specification, but a client reading lines with httpx's `iter_lines` would cut one at
-    U+0085 or U+2028 in a message: they are written escaped, as JSON allows."""
-    for chunk in chunks:
-        yield f"data: {json.dumps(chunk, ensure_ascii=False).translate(_LINE_BREAKS)}\n\n"
-    yield "data: [DONE]\n\n"
-
-
 def _model(model_id: str) -> dict[str, Any]:
     return {"id": model_id, "object": "model", "created": CREATED, "owned_by": "wirelab"}
 
@@ -174,10 +142,9 @@ def create_app(limits: HttpLimits = LIMITS) -> Starlette:
     """The ASGI app of the offline model; it reads request bodies within `limits`."""
     app = Starlette(
         routes=[
-            Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+            *format_routes(_json_body),  # Chat Completions, Responses, Messages and Gemini
             Route("/v1/models", list_models, methods=["GET"]),
             Route("/v1/models/{model_id:path}", get_model, methods=["GET"]),
-            *format_routes(_json_body),  # the Responses, Messages and Gemini formats
         ],
         exception_handlers={HTTPException: _http_error},
     )

@@ -14,25 +14,24 @@ from collections.abc import Iterator
 from typing import Any
 
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.request import Request, RequestError
+from wirelab.offline_model.request import RequestError
 from wirelab.offline_model.validation import read_request
-from wirelab.offline_model.wire_format import chunks, completion, request_digest
+from wirelab.offline_model.wire_format import Thought, chunks, completion, request_digest, written
 
 
 def complete(body: dict[str, Any]) -> dict[str, Any]:
     """The `chat.completion` for a request body (a `stream` flag is ignored here)."""
-    return _answer(body)[1]
+    return completion(_thought(body))
 
 
 def stream(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The `chat.completion.chunk`s for a request body; validated before the first chunk."""
-    request, whole = _answer(body)
-    return chunks(whole, request.include_usage)
+    return chunks(_thought(body))
 
 
-def _answer(body: dict[str, Any]) -> tuple[Request, dict[str, Any]]:
+def _thought(body: dict[str, Any]) -> Thought:
     try:
         request = read_request(body)
-        return request, completion(request, decide(request), request_digest(body))
+        return written(request, decide(request), request_digest(body))
     except RecursionError as error:
         raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error

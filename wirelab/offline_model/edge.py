@@ -19,29 +19,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, compact
-from wirelab.offline_model.policy import Reply, decide
+from wirelab.offline_model.policy import decide
 from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
 from wirelab.offline_model.strict import conform, strict_problem
 from wirelab.offline_model.validation import read_request
-from wirelab.offline_model.wire_format import chunks, completion, limited, request_digest, with_ids
-
-
-@dataclass(frozen=True)
-class Thought:
-    """A valid request and the reply to it: calls with ids, strict calls fitted, cut to max tokens."""
-
-    request: Request
-    reply: Reply
-    finish: str  # 'stop', 'tool_calls' or 'length'
-    digest: str
+from wirelab.offline_model.wire_format import Thought, chunks, completion, request_digest, written
 
 
 def think(body: Any) -> Thought:
-    """Read a Chat Completions body (raises `RequestError`) and decide the reply."""
+    """Read a Chat Completions body (raises `RequestError`) and decide the reply: calls with ids,
+    strict calls fitted, cut to max tokens."""
     try:
         strict = strict_tools(body)
         request = read_request(_optional_nulls(body, strict))
@@ -49,28 +40,23 @@ def think(body: Any) -> Thought:
         digest = request_digest(body)
         if strict and len(strict) == len(request.tools) and request.fault in FIRST_CALL_FAULTS:
             request = replace(request, fault=None)  # constrained decoding cannot write these mistakes
-        reply = with_ids(decide(request), digest)
+        reply = decide(request)
     except RecursionError as error:
         raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error
     reply = replace(reply, calls=tuple(_fitted(call, strict) for call in reply.calls))
     if answer_schema is not None and reply.content is not None:
         reply = replace(reply, content=structured_answer(request, reply.content, answer_schema))
-    reply, finish = limited(reply, request.max_tokens)
-    return Thought(request, reply, finish, digest)
+    return written(request, reply, digest)
 
 
 def complete(body: Any) -> dict[str, Any]:
     """The `chat.completion` for a body, strict mode and `response_format` included."""
-    thought = think(body)
-    whole = completion(replace(thought.request, max_tokens=None), thought.reply, thought.digest)
-    whole["choices"][0]["finish_reason"] = thought.finish
-    return whole
+    return completion(think(body))
 
 
 def stream(body: Any) -> Iterator[dict[str, Any]]:
     """The `chat.completion.chunk`s for a body; checked before the first chunk."""
-    whole = complete(body)
-    return chunks(whole, read_request(body).include_usage)
+    return chunks(think(body))
 
 
 def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:

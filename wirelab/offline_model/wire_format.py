@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wirelab.offline_model.policy import Reply
@@ -33,6 +33,22 @@ from wirelab.offline_model.tokens import count_tokens, truncate_tokens
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
 FRAGMENT = 8
 UNHASHED = ("stream", "stream_options")
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A valid request and the reply every format writes for it: calls with ids, cut to max tokens."""
+
+    request: Request
+    reply: Reply
+    finish: str  # 'stop', 'tool_calls' or 'length'
+    digest: str
+
+
+def written(request: Request, reply: Reply, digest: str) -> Thought:
+    """The reply as it is written: each call with its id (`with_ids`), cut to `max_tokens`."""
+    reply, finish = limited(with_ids(reply, digest), request.max_tokens)
+    return Thought(request, reply, finish, digest)
 
 
 def request_digest(body: dict[str, Any]) -> str:
@@ -99,18 +115,18 @@ def usage(request: Request, reply: Reply) -> dict[str, int]:
     return {"prompt_tokens": prompt, "completion_tokens": made, "total_tokens": prompt + made}
 
 
-def completion(request: Request, reply: Reply, digest: str) -> dict[str, Any]:
-    """The whole `chat.completion` object for a reply."""
-    reply, reason = limited(with_ids(reply, digest), request.max_tokens)
+def completion(thought: Thought) -> dict[str, Any]:
+    """The whole `chat.completion` object for a thought."""
+    request, reply = thought.request, thought.reply
     message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
     if reply.calls:
         message["tool_calls"] = [chat_call(call.id, call.name, call.arguments) for call in reply.calls]
     return {
-        "id": f"chatcmpl-{digest[:29]}",
+        "id": f"chatcmpl-{thought.digest[:29]}",
         "object": "chat.completion",
         "created": CREATED,
         "model": request.model,
-        "choices": [{"index": 0, "message": message, "finish_reason": reason, "logprobs": None}],
+        "choices": [{"index": 0, "message": message, "finish_reason": thought.finish, "logprobs": None}],
         "usage": usage(request, reply),
     }
 
@@ -137,8 +153,9 @@ def arguments_object(arguments: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def chunks(whole: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]:
-    """The `chat.completion.chunk` objects that stream `whole` (see the module docstring)."""
+def chunks(thought: Thought) -> Iterator[dict[str, Any]]:
+    """The `chat.completion.chunk` objects that stream the completion (see the module docstring)."""
+    whole, include_usage = completion(thought), thought.request.include_usage
     choice = whole["choices"][0]
     message = choice["message"]
     extra = {"usage": None} if include_usage else {}

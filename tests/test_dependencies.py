@@ -92,7 +92,7 @@ def extra_of(module: str) -> str | None:
 
 def test_the_reader_finds_imports():
     imports = third_party_imports()
-    assert "starlette" in imports["wirelab.offline_model.server"]
+    assert "starlette" in imports["wirelab.offline_model.wire.server"]
     assert "json" not in imports["wirelab.jsonrpc"]
 
 

@@ -7,9 +7,9 @@ one client from exhausting it. Every HTTP server the course ships runs here.
 
 `ThreadedServer` serves on a daemon thread, so a notebook or a test goes on running; the socket
 is bound before the thread starts, so the port is known at once. The offline model
-(`wirelab.offline_model.server`), the MCP server over Streamable HTTP (`wirelab.mcp.transports.http.running`)
-and lesson 15's authorization server and protected MCP server (`wirelab.mcp.auth.local`) are each
-a `ThreadedServer` with a face of their own.
+(`wirelab.offline_model.wire.server`), the MCP server over Streamable HTTP
+(`wirelab.mcp.transports.http.running`) and lesson 15's authorization server and protected MCP
+server (`wirelab.mcp.auth.local`) are each a `ThreadedServer` with a face of their own.
 
 Every one runs uvicorn under `HttpLimits` (`uvicorn_config`), sessions apart, which only the MCP
 server has. Each reads a body only within them: `read_within` where the app reads it itself,

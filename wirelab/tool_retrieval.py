@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from wirelab import bfcl
-from wirelab.offline_model.tokens import count_tokens
+from wirelab.offline_model.wire.tokens import count_tokens
 from wirelab.retrieval.dense import EncoderEmbedder, VectorIndex
 from wirelab.retrieval.hybrid import hybrid_rank
 from wirelab.retrieval.lexical import BM25Index

@@ -8,7 +8,7 @@ import pytest
 
 from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import FAULTS, MODEL_ID, RequestError, complete
-from wirelab.offline_model.server import MAX_BODY_BYTES
+from wirelab.offline_model.wire.server import MAX_BODY_BYTES
 
 USER = {"role": "user", "content": "Weather in Paris"}
 CALL = {

@@ -6,8 +6,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wirelab.offline_model import gemini_api, messages_api, responses_api
 from wirelab.offline_model.request import RequestError
+from wirelab.offline_model.wire import gemini_api, messages_api, responses_api
 
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "x", "user", "function"])

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from tests.conftest import strict_loads
 from wirelab import jsonrpc
 from wirelab.offline_model import FAULTS, MODEL_ID
-from wirelab.offline_model.server import OfflineServer, serve
+from wirelab.offline_model.wire.server import OfflineServer, serve
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -16,9 +16,10 @@ import httpx2
 import pytest
 
 from tests.offline_model.conftest import WEATHER
-from wirelab.offline_model import MODEL_ID, RequestError, complete, format_routes, serve
+from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
 from wirelab.offline_model.budget import CPU_SECONDS, Budget, spend
-from wirelab.offline_model.validation import MAX_TOOLS
+from wirelab.offline_model.wire import format_routes
+from wirelab.offline_model.wire.validation import MAX_TOOLS
 
 HANG_GUARD_S = 20
 

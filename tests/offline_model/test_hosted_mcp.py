@@ -9,7 +9,7 @@ from tests.conftest import free_port
 from wirelab.formats import enable_hosted_mcp
 from wirelab.mcp.example import build_server
 from wirelab.mcp.transports.http.server import serve_http
-from wirelab.offline_model import hosted_mcp
+from wirelab.offline_model.wire import hosted_mcp
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,8 @@ from tests.conftest import read_until_closed, status_of
 from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import MODEL_ID
 from wirelab.offline_model.normalize import MAX_TEXT
-from wirelab.offline_model.server import MAX_BODY_BYTES, OfflineServer, serve
-from wirelab.offline_model.validation import MAX_TOOLS
+from wirelab.offline_model.wire.server import MAX_BODY_BYTES, OfflineServer, serve
+from wirelab.offline_model.wire.validation import MAX_TOOLS
 from wirelab.serving import HttpLimits
 
 pytestmark = pytest.mark.timeout(120)

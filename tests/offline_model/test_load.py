@@ -16,7 +16,7 @@ import sys
 
 from jsonschema import Draft7Validator
 
-from wirelab.offline_model.tool_schemas import DRAFT_7, REGISTRY
+from wirelab.offline_model.wire.tool_schemas import DRAFT_7, REGISTRY
 
 LOAD_AND_ANSWER = """
 import json, sys
@@ -38,7 +38,7 @@ def test_loading_the_model_and_answering_imports_no_jsonschema_and_no_server():
     loaded = modules_after_one_request()
     assert "wirelab.offline_model.policy" in loaded  # the request went through the model
     assert "jsonschema" not in loaded
-    assert not {"uvicorn", "starlette", "wirelab.offline_model.server"} & loaded
+    assert not {"uvicorn", "starlette", "wirelab.offline_model.wire.server"} & loaded
 
 
 def test_the_schema_check_uses_jsonschemas_own_draft_7_metaschema():
@@ -47,7 +47,7 @@ def test_the_schema_check_uses_jsonschemas_own_draft_7_metaschema():
 
 def test_the_server_is_still_reached_from_the_package():
     import wirelab.offline_model as model
-    from wirelab.offline_model import server
+    from wirelab.offline_model.wire import server
 
     assert model.serve is server.serve and model.OfflineServer is server.OfflineServer
 

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from wirelab.offline_model.edge import complete
 from wirelab.offline_model.request import RequestError
-from wirelab.offline_model.strict import strict_problem
+from wirelab.offline_model.wire.edge import complete
+from wirelab.offline_model.wire.strict import strict_problem
 
 NAMES = st.sampled_from(["city", "unit", "count", "when", "tags", "limit", "note", "kind", "email", "code"])
 ASKS = st.sampled_from(

@@ -14,7 +14,7 @@ import pytest
 
 from tests.offline_model.conftest import WEATHER
 from wirelab.offline_model import FAULTS, MODEL_ID, complete, create_app, serve, shared_server
-from wirelab.offline_model.wire_format import CREATED, FRAGMENT
+from wirelab.offline_model.wire.wire_format import CREATED, FRAGMENT
 
 CURRENCY = {
     "type": "function",

@@ -4,7 +4,7 @@
     enable_hosted_mcp()    # then: tools=[{"type": "mcp", "server_url": …, "require_approval": …}]
 
 The offline model is lesson 00's and MCP comes in lesson 08, so the offline model does not
-import an MCP client: lesson 17 gives it one (`offline_model.hosted_mcp.use_mcp_client`).
+import an MCP client: lesson 17 gives it one (`offline_model.wire.hosted_mcp.use_mcp_client`).
 `CourseClient` opens a session per request with `wirelab.mcp.transports.http.client.connect_http`
 (the 2025-11-25 era), as a provider's side would, and closes it again.
 """
@@ -15,7 +15,7 @@ import asyncio
 from typing import Any
 
 from wirelab.mcp.transports.http.client import connect_http
-from wirelab.offline_model.hosted_mcp import use_mcp_client
+from wirelab.offline_model.wire.hosted_mcp import use_mcp_client
 
 TIMEOUT_S = 10.0
 

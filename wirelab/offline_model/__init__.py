@@ -39,13 +39,13 @@ Public API: `MODEL_ID`, `FAULTS`, `complete`, `stream`, `explain`, `RequestError
 
 from typing import TYPE_CHECKING, Any
 
-from wirelab.offline_model.completions import complete, stream
 from wirelab.offline_model.explain import explain
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.request import MODEL_ID, RequestError
+from wirelab.offline_model.wire.completions import complete, stream
 
 if TYPE_CHECKING:
-    from wirelab.offline_model.server import OfflineServer, create_app, serve, shared_server
+    from wirelab.offline_model.wire.server import OfflineServer, create_app, serve, shared_server
 
 SERVER_NAMES = frozenset({"OfflineServer", "create_app", "serve", "shared_server"})
 
@@ -67,7 +67,7 @@ def __getattr__(name: str) -> Any:
     """The server's names, imported on first use (PEP 562): the HTTP stack (starlette, uvicorn)
     serves the model, so a process that only calls `complete` does not wait for its import."""
     if name in SERVER_NAMES:
-        from wirelab.offline_model import server
+        from wirelab.offline_model.wire import server
 
         return getattr(server, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ import argparse
 
 import uvicorn
 
-from wirelab.offline_model.server import LIMITS, create_app
+from wirelab.offline_model.wire.server import LIMITS, create_app
 from wirelab.serving import uvicorn_config
 
 

@@ -38,7 +38,7 @@ from wirelab.offline_model.selection import (
     plan,
     tied_by_words,
 )
-from wirelab.offline_model.validation import read_request
+from wirelab.offline_model.wire.validation import read_request
 
 
 def explain(body: dict[str, Any]) -> dict[str, Any]:

@@ -64,7 +64,7 @@ from wirelab.offline_model.selection import (
     plan_by_meaning,
 )
 from wirelab.offline_model.sharing import bind_plan
-from wirelab.offline_model.tool_schemas import warm_up as compile_metaschema
+from wirelab.offline_model.wire.tool_schemas import warm_up as compile_metaschema
 
 
 @dataclass(frozen=True)

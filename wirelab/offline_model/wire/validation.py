@@ -21,7 +21,7 @@ from typing import Any
 
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.request import MODEL_ID, Call, Message, Request, RequestError, Tool, invalid
-from wirelab.offline_model.tool_schemas import schema_problem
+from wirelab.offline_model.wire.tool_schemas import schema_problem
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")

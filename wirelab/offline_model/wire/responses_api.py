@@ -23,9 +23,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.wire_format import (
+from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.wire_format import (
     CREATED,
     answered_call,
     chat_call,
@@ -108,7 +108,7 @@ def _with_mcp(
 ) -> tuple[Thought, dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """The response to a request with hosted `mcp` tools (see `hosted_mcp`): its MCP items, then
     the model's last reply without the MCP calls waiting for approval."""
-    from wirelab.offline_model import hosted_mcp
+    from wirelab.offline_model.wire import hosted_mcp
 
     state = store.get(str(body["previous_response_id"])).mcp if body.get("previous_response_id") else {}
     thought, turn = hosted_mcp.run(body, chat, request_digest(body), state)

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import invalid
-from wirelab.offline_model.wire_format import answered_call, arguments_object, hex_id
+from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.wire_format import answered_call, arguments_object, hex_id
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_ROUNDS = 5  # model turns within one response, each after MCP results

@@ -48,11 +48,11 @@ from starlette.routing import Route
 from wirelab import json_text
 from wirelab.offline_model.budget import CPU_SECONDS
 from wirelab.offline_model.faults import FAULTS
-from wirelab.offline_model.format_routes import routes as format_routes
 from wirelab.offline_model.policy import warm_up
 from wirelab.offline_model.request import MODEL_ID, RequestError
-from wirelab.offline_model.strict import warm_up as import_validator
-from wirelab.offline_model.wire_format import CREATED
+from wirelab.offline_model.wire.format_routes import routes as format_routes
+from wirelab.offline_model.wire.strict import warm_up as import_validator
+from wirelab.offline_model.wire.wire_format import CREATED
 from wirelab.serving import BodyRefused, HttpLimits, ThreadedServer, read_within
 
 MAX_BODY_BYTES = 1_000_000

@@ -24,9 +24,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.wire_format import (
+from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.wire_format import (
     arguments_object,
     chat_call,
     hex_id,

@@ -25,9 +25,9 @@ from typing import Any
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, compact
 from wirelab.offline_model.policy import decide
 from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
-from wirelab.offline_model.strict import conform, strict_problem
-from wirelab.offline_model.validation import read_request
-from wirelab.offline_model.wire_format import Thought, chunks, completion, request_digest, written
+from wirelab.offline_model.wire.strict import conform, strict_problem
+from wirelab.offline_model.wire.validation import read_request
+from wirelab.offline_model.wire.wire_format import Thought, chunks, completion, request_digest, written
 
 
 def think(body: Any) -> Thought:

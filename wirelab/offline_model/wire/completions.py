@@ -15,8 +15,8 @@ from typing import Any
 
 from wirelab.offline_model.policy import decide
 from wirelab.offline_model.request import RequestError
-from wirelab.offline_model.validation import read_request
-from wirelab.offline_model.wire_format import Thought, chunks, completion, request_digest, written
+from wirelab.offline_model.wire.validation import read_request
+from wirelab.offline_model.wire.wire_format import Thought, chunks, completion, request_digest, written
 
 
 def complete(body: dict[str, Any]) -> dict[str, Any]:

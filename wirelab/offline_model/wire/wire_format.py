@@ -28,7 +28,7 @@ from typing import Any
 
 from wirelab.offline_model.policy import Reply
 from wirelab.offline_model.request import Request
-from wirelab.offline_model.tokens import count_tokens, truncate_tokens
+from wirelab.offline_model.wire.tokens import count_tokens, truncate_tokens
 
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
 FRAGMENT = 8

@@ -22,10 +22,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from wirelab.offline_model.edge import Thought, think
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.results import read_result
-from wirelab.offline_model.wire_format import (
+from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.wire_format import (
     arguments_object,
     chat_call,
     fragments,

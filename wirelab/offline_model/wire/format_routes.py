@@ -28,10 +28,10 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from wirelab.offline_model import gemini_api, messages_api, responses_api, responses_events
 from wirelab.offline_model.budget import in_budget
-from wirelab.offline_model.edge import complete, stream
 from wirelab.offline_model.request import RequestError
+from wirelab.offline_model.wire import gemini_api, messages_api, responses_api, responses_events
+from wirelab.offline_model.wire.edge import complete, stream
 
 BodyReader = Callable[[HTTPRequest], Awaitable[Any]]
 Answer = Callable[[HTTPRequest, Any], Any]

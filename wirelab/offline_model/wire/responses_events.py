@@ -1,6 +1,6 @@
 """The Responses API's streamed events: a whole `response` cut into the sequence the API sends.
 
-    >>> from wirelab.offline_model.responses_api import respond
+    >>> from wirelab.offline_model.wire.responses_api import respond
     >>> [event["type"] for event in events(respond({"model": "wirelab-offline", "input": "Hi"}))][:3]
     ['response.created', 'response.in_progress', 'response.output_item.added']
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wirelab.offline_model.wire_format import fragments, words_of
+from wirelab.offline_model.wire.wire_format import fragments, words_of
 
 
 def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:

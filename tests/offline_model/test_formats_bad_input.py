@@ -1,13 +1,15 @@
-"""Bad input to the Responses, Messages and Gemini formats gets each API's error, never a crash:
-Hypothesis throws JSON of every shape at the fields each format reads."""
+"""Bad input to the four formats gets each API's error, never a crash: Hypothesis throws JSON of
+every shape at the fields each format reads, in a body of any shape and beside a valid conversation."""
 
+import copy
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from wirelab.offline_model.request import RequestError
 from wirelab.offline_model.wire import gemini_api, messages_api, responses_api
+from wirelab.offline_model.wire.edge import complete
 
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "x", "user", "function"])
@@ -79,6 +81,46 @@ def test_a_messages_body_of_any_shape_is_answered_or_refused(messages, tools, ch
 def test_a_gemini_body_of_any_shape_is_answered_or_refused(contents, tools, config):
     body = {"contents": contents, "tools": tools, "toolConfig": config, "systemInstruction": config}
     _answers_or_refuses(lambda b: gemini_api.generate("wirelab-offline", b), body)
+
+
+CALL_AND_OUTPUT = [
+    {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+    {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+]
+VALID = {
+    "chat": (complete, {"model": "wirelab-offline", "messages": [{"role": "user", "content": "hi"}]}),
+    "responses": (responses_api.respond, {"model": "wirelab-offline", "input": CALL_AND_OUTPUT}),
+    "messages": (
+        messages_api.answer,
+        {"model": "wirelab-offline", "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}]},
+    ),
+    "gemini": (
+        lambda body: gemini_api.generate("wirelab-offline", body),
+        {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+    ),
+}
+FIELDS = {
+    "chat": ["fault", "tools", "tool_choice", "response_format", "stream_options", "max_tokens"],
+    "responses": ["fault", "tools", "tool_choice", "text", "reasoning", "input.1.output"],
+    "messages": ["fault", "tools", "tool_choice", "system", "max_tokens"],
+    "gemini": ["tools", "toolConfig", "generationConfig", "systemInstruction"],
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(("chat", "fault"), [])  # once a TypeError: a fault name that cannot key a dict
+@example(("messages", "tools"), 2)  # once a TypeError: tools that are not a list
+@example(("responses", "input.1.output"), [{"text": 1}])  # once a TypeError: a text part that is not text
+@given(st.sampled_from([(api, field) for api, fields in FIELDS.items() for field in fields]), JSON)
+def test_one_bad_field_beside_a_valid_conversation_is_answered_or_refused(where, value):
+    api, field = where
+    call, body = VALID[api][0], copy.deepcopy(VALID[api][1])
+    *path, last = field.split(".")
+    target = body
+    for key in path:
+        target = target[int(key) if key.isdigit() else key]
+    target[last] = value
+    _answers_or_refuses(call, body)
 
 
 def test_a_body_that_is_not_json_gets_each_apis_error_shape(server):

@@ -66,6 +66,8 @@ def to_chat(body: dict[str, Any]) -> dict[str, Any]:
     chat: dict[str, Any] = {"model": body["model"], "messages": messages, "max_tokens": body["max_tokens"]}
     if body.get("fault") is not None:
         chat["fault"] = body["fault"]
+    if not isinstance(body.get("tools") or [], list):
+        raise invalid("tools", "tools: Input should be a valid list")
     tools = [chat_tool(tool, k) for k, tool in enumerate(body.get("tools") or [])]
     if tools:
         chat["tools"] = tools

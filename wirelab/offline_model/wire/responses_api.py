@@ -265,8 +265,9 @@ def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> N
 
 def _output(item: dict[str, Any], k: int) -> str:
     output = item.get("output")
-    if isinstance(output, list):
-        output = "\n".join(part.get("text", "") for part in output if isinstance(part, dict))
+    if isinstance(output, list):  # text parts: joined, unless one holds something other than text
+        texts = [part.get("text", "") for part in output if isinstance(part, dict)]
+        output = "\n".join(texts) if all(isinstance(text, str) for text in texts) else None
     if not isinstance(output, str):
         raise invalid(f"input[{k}].output", f"Invalid 'input[{k}].output': expected a string.")
     return output

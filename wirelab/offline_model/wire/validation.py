@@ -66,7 +66,7 @@ def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
             "model_not_found",
         )
     for param, name in (("model", suffix), ("fault", fault)):
-        if name not in (None, "") and name not in FAULTS:
+        if name not in (None, "") and (not isinstance(name, str) or name not in FAULTS):
             raise invalid(param, f"Unknown fault {name!r}. Valid faults: {', '.join(FAULTS)}.")
     if suffix and fault and suffix != fault:
         raise invalid("fault", f"The model names fault {suffix!r} but 'fault' is {fault!r}.")

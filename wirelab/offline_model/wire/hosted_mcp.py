@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from wirelab.offline_model.request import invalid
 from wirelab.offline_model.wire.edge import Thought, think
-from wirelab.offline_model.wire.wire_format import answered_call, arguments_object, hex_id
+from wirelab.offline_model.wire.wire_format import answered_call, arguments_object, item_id
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_ROUNDS = 5  # model turns within one response, each after MCP results
@@ -144,7 +144,7 @@ class Turn:
 
     def item_id(self, prefix: str) -> str:
         self.made += 1
-        return prefix + hex_id(self.digest, prefix, self.made, length=32)
+        return item_id(prefix, self.digest, self.made)
 
     def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
         """Run one call on its server: an `mcp_call` item, and the call and result for the model."""

@@ -29,7 +29,7 @@ from wirelab.offline_model.wire.wire_format import (
     CREATED,
     answered_call,
     chat_call,
-    hex_id,
+    item_id,
     prompt_tokens,
     request_digest,
     tokens_of,
@@ -96,7 +96,7 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
         thought, response, state, previous = _with_mcp(body, chat, previous, store)
     else:
         thought = think(chat)
-        response = response_object(body, chat, thought)
+        response = response_object(body, thought)
     store.note_reasoning(_reasoning_map(response))  # kept even with `store: false`: items carry ids
     if body.get("store", True) is not False:
         store.put(response["id"], Stored(previous + _as_chat(response["output"]), state))
@@ -115,7 +115,7 @@ def _with_mcp(
     waiting = {request["name"] for request in turn.approvals.values()}
     kept = tuple(call for call in thought.reply.calls if call.name not in waiting)
     thought = replace(thought, reply=replace(thought.reply, calls=kept))
-    response = response_object(body, turn.chat, thought)
+    response = response_object(body, thought)
     response["output"] = turn.items + response["output"]
     state = {"approvals": {**state.get("approvals", {}), **turn.approvals}, "listed": sorted(turn.listed)}
     return thought, response, state, previous + turn.chat["messages"][len(chat["messages"]) :]
@@ -326,23 +326,17 @@ def chat_tool_choice(choice: Any) -> Any:
     return choice
 
 
-def _digest_id(prefix: str, digest: str, k: int | str = "") -> str:
-    return prefix + hex_id(digest, prefix, k, length=32)
-
-
 def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]:
     """The output items of a reply: an optional reasoning item, then a message or calls."""
     digest, reply = request_digest(body), thought.reply
     items: list[dict[str, Any]] = []
     if isinstance(body.get("reasoning"), dict) and body["reasoning"].get("effort") not in (None, "none"):
-        items.append(
-            {"id": _digest_id("rs_", digest), "type": "reasoning", "summary": _summary(body, thought)}
-        )
+        items.append({"id": item_id("rs_", digest), "type": "reasoning", "summary": _summary(body, thought)})
     if reply.content is not None:
         text = {"type": "output_text", "text": reply.content, "annotations": [], "logprobs": []}
         items.append(
             {
-                "id": _digest_id("msg_", digest),
+                "id": item_id("msg_", digest),
                 "type": "message",
                 "role": "assistant",
                 "status": "completed",
@@ -352,7 +346,7 @@ def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]
     for k, call in enumerate(reply.calls):
         items.append(
             {
-                "id": _digest_id("fc_", digest, k),
+                "id": item_id("fc_", digest, k),
                 "type": "function_call",
                 "status": "completed",
                 "call_id": call.id,
@@ -371,14 +365,14 @@ def _summary(body: dict[str, Any], thought: Thought) -> list[dict[str, str]]:
     return [{"type": "summary_text", "text": text}]
 
 
-def response_object(body: dict[str, Any], chat: dict[str, Any], thought: Thought) -> dict[str, Any]:
+def response_object(body: dict[str, Any], thought: Thought) -> dict[str, Any]:
     """The whole `response` object."""
     output = output_items(body, thought)
     made = tokens_of(output)
     prompt = prompt_tokens(thought.request)
     cut = thought.finish == "length"
     return {
-        "id": _digest_id("resp_", request_digest(body)),
+        "id": item_id("resp_", request_digest(body)),
         "object": "response",
         "created_at": CREATED,
         "status": "incomplete" if cut else "completed",

@@ -63,6 +63,11 @@ def hex_id(*parts: object, length: int) -> str:
     return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:length]
 
 
+def item_id(prefix: str, digest: str, k: int | str = "") -> str:
+    """An output item's id, 'fc_' + 32 hex digits: the Responses API's items, hosted MCP's too."""
+    return prefix + hex_id(digest, prefix, k, length=32)
+
+
 def with_ids(reply: Reply, digest: str) -> Reply:
     """The reply with each call's id derived from the request: 'call_' + 24 hex digits."""
     calls = tuple(

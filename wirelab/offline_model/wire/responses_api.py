@@ -25,6 +25,7 @@ from typing import Any
 
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.validation import missing
 from wirelab.offline_model.wire.wire_format import (
     CREATED,
     answered_call,
@@ -124,7 +125,7 @@ def _with_mcp(
 def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(the Chat Completions body for `body`, the conversation it continues with its input)."""
     if "model" not in body:
-        raise invalid("model", "Missing required parameter: 'model'.", "missing_required_parameter")
+        raise missing("model")
     previous: list[dict[str, Any]] = []
     if body.get("previous_response_id") is not None:
         previous = list(store.get(str(body["previous_response_id"])).messages)
@@ -240,11 +241,7 @@ def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
 def _call_id(item: dict[str, Any], k: int) -> str:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id:
-        raise invalid(
-            f"input[{k}].call_id",
-            f"Missing required parameter: 'input[{k}].call_id'.",
-            "missing_required_parameter",
-        )
+        raise missing(f"input[{k}].call_id")
     return call_id
 
 

@@ -52,6 +52,11 @@ def read_request(body: Any) -> Request:
     )
 
 
+def missing(param: str) -> RequestError:
+    """A 400 for a required parameter the body leaves out, in the API's words."""
+    return invalid(param, f"Missing required parameter: '{param}'.", "missing_required_parameter")
+
+
 def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
     """The model id and the fault it names: 'wirelab-offline/unknown_tool' -> fault 'unknown_tool'."""
     if not isinstance(model, str) or not model:
@@ -97,7 +102,7 @@ def _is_number(value: Any) -> bool:
 def read_messages(messages: Any) -> tuple[Message, ...]:
     """Check `messages` and flatten each one; tool results must answer earlier tool calls."""
     if messages is None:
-        raise invalid("messages", "Missing required parameter: 'messages'.", "missing_required_parameter")
+        raise missing("messages")
     if not isinstance(messages, list) or not messages:
         raise invalid("messages", "Invalid 'messages': expected a non-empty array of messages.")
     read = tuple(read_message(m, f"messages[{i}]") for i, m in enumerate(messages))
@@ -121,11 +126,7 @@ def read_message(message: Any, where: str) -> Message:
     text = read_content(message.get("content"), f"{where}.content", may_be_empty)
     call_id = message.get("tool_call_id")
     if role == "tool" and (not isinstance(call_id, str) or not call_id):
-        raise invalid(
-            f"{where}.tool_call_id",
-            f"Missing required parameter: '{where}.tool_call_id'.",
-            "missing_required_parameter",
-        )
+        raise missing(f"{where}.tool_call_id")
     return Message(role, text, calls, call_id if role == "tool" else None)
 
 
@@ -158,18 +159,12 @@ def read_tool_calls(calls: Any, where: str) -> tuple[Call, ...]:
 
 def _read_call(call: Any, where: str) -> Call:
     if not isinstance(call, dict) or not isinstance(call.get("id"), str):
-        raise invalid(
-            f"{where}.id", f"Missing required parameter: '{where}.id'.", "missing_required_parameter"
-        )
+        raise missing(f"{where}.id")
     if call.get("type", "function") != "function":
         raise invalid(f"{where}.type", f"Invalid value for '{where}.type': only 'function'.")
     function = call.get("function")
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-        raise invalid(
-            f"{where}.function.name",
-            f"Missing required parameter: '{where}.function.name'.",
-            "missing_required_parameter",
-        )
+        raise missing(f"{where}.function.name")
     arguments = function.get("arguments")
     if not isinstance(arguments, str):
         raise invalid(
@@ -247,11 +242,7 @@ def read_tool(tool: Any, where: str) -> Tool:
         )
     function = tool.get("function")
     if not isinstance(function, dict):
-        raise invalid(
-            f"{where}.function",
-            f"Missing required parameter: '{where}.function'.",
-            "missing_required_parameter",
-        )
+        raise missing(f"{where}.function")
     name = function.get("name")
     if not isinstance(name, str) or not TOOL_NAME.match(name):
         raise invalid(

@@ -60,6 +60,7 @@ REQUIRED_FIRST = 1.0  # in the assignment, what the call needs goes before what 
 MEANT = 0.6  # the cosine of a word and the option it names by meaning ("puppy": dog, 小猫: cat)…
 MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
 MEANT_WORDS = 12  # the words compared, at most
+LIKE = 0.5  # the cosine of unmarked words and the closest example a description gives
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
 
 
@@ -158,6 +159,8 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
             found = meant_option(slot.schema["enum"], evidence)
         spelled = slot.kind not in ("enum", "integer", "number", "boolean")  # "e.g. 120" is a number
         found += example_values(slot.name, slot.examples, evidence) if spelled else []
+        if slot.kind == "other" and slot.examples and not found:
+            found += like_examples(slot, evidence)
         for meaning, code in slot.codes:  # "business class" where "2 for business class": 2
             found += [replace(v, value=code) for v in example_values(slot.name, (meaning,), evidence)]
         for value in found:
@@ -170,16 +173,46 @@ def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
     """The option a word of the text names by meaning, in any language, by the encoder: the
     closest (word, option) pair when close enough and clearly closer than the next option."""
     named = [str(o) for o in options if isinstance(o, str) and o.strip()]
-    words = [t for t in evidence.tokens if _may_name_an_option(t, evidence)][:MEANT_WORDS]
-    if len(named) < 2 or len(named) != len(options) or not words:
+    tokens = [t for t in evidence.tokens if _may_name_an_option(t, evidence)][:MEANT_WORDS]
+    if len(named) < 2 or len(named) != len(options) or not tokens:
         return []
-    sims = encode([t.text for t in words]) @ encode([" ".join(identifier_words(o)) or o for o in named]).T
+    words = [(t.text, t) for t in tokens] + [(t.text[0], t) for t in tokens if _compound(t)]
+    sims = encode([w for w, _ in words]) @ encode([" ".join(identifier_words(o)) or o for o in named]).T
     ranked = np.sort(sims, axis=1)
     best = int(np.argmax(ranked[:, -1]))
     if ranked[best, -1] < MEANT or ranked[best, -1] - ranked[best, -2] < MEANT_MARGIN:
         return []
-    token = words[best]
+    token = words[best][1]
     return [Value("enum", options[int(np.argmax(sims[best]))], token.text, token.start, token.end)]
+
+
+def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
+    """The unmarked words of the text that mean what the parameter's examples mean, by the
+    encoder ("e.g. calm or upbeat": 轻松, not the other nouns around it): the phrase closest to
+    an example, when close enough and clearly closer than the next phrase."""
+    words = [
+        Value("phrase", t.text, t.text, t.start, t.end)
+        for t in evidence.tokens
+        if _may_name_an_option(t, evidence)
+    ]
+    phrases = list(
+        {v.text: v for v in [*words, *(v for v in evidence.values if v.kind == "phrase")]}.values()
+    )
+    phrases = phrases[:MEANT_WORDS]
+    if not phrases:
+        return []
+    closest = (encode([v.text for v in phrases]) @ encode(list(slot.examples)).T).max(axis=1)
+    ranked = np.sort(closest)
+    best = phrases[int(np.argmax(closest))]
+    if ranked[-1] < LIKE or len(ranked) > 1 and ranked[-1] - ranked[-2] < MEANT_MARGIN:
+        return []
+    return [replace(best, kind="example", owner=slot.name)]
+
+
+def _compound(token: Token) -> bool:
+    """A Chinese noun of two or three characters, whose first may name an option of its own:
+    后门 is the back door, 前院 the front yard."""
+    return token.kind == "han" and 2 <= len(token.text) <= 3 and token.tag.startswith("n")
 
 
 def _may_name_an_option(token: Token, evidence: Evidence) -> bool:

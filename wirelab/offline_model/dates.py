@@ -44,6 +44,7 @@ WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
+ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 21号: the next 21st, this month's or the next one's
 ZH_DAYS_LATER = re.compile(rf"({_ZH_COUNT})天(?:以)?后")  # 三天后: in three days
 ZH_DAYS = re.compile(
     r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
@@ -91,7 +92,21 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
         for m in EN_RELATIVE.finditer(text)
         if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None
     ]
+    found += _days_of_month(tokens, Spans(found))
     return [(a, b) for a, b in found if not _inside(a, b, relative)] + relative
+
+
+def _days_of_month(tokens: list[Token], taken: Spans) -> list[tuple[int, int]]:
+    """A day of the month written alone, "22日", "21号": a count of 1 to 31, then 日 or 号, and
+    no noun the number would name after it ("5号楼" is a building, "3日内" a span of days)."""
+    found = []
+    for k in range(len(tokens) - 1):
+        day, mark = tokens[k], tokens[k + 1]
+        after = tokens[k + 2].tag[:1] if k + 2 < len(tokens) else ""
+        named = mark.text in ("日", "号") and after not in ("n", "f")
+        if named and 1 <= (count_of(day.text) or 0) <= 31 and not taken.overlaps(day.start, mark.end):
+            found.append((day.start, mark.end))
+    return found
 
 
 RANGE_START = re.compile(r"(?<![\d.,:/])(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|-|–)\s*$", re.I)
@@ -277,9 +292,9 @@ def resolve_date(written: str) -> str | None:
         offset = _days_ahead(word)
     if offset is not None:
         return (today + datetime.timedelta(days=offset)).isoformat()
-    month_day = ZH_MONTH_DAY.fullmatch(word)
+    month_day = ZH_MONTH_DAY.fullmatch(word) or ZH_DAY.fullmatch(word)
     if month_day and (day := count_of(month_day[2])):
-        month = today.month + {"下": 1, "上": -1, "这": 0}[month_day[1]]
+        month = today.month + {"下": 1, "上": -1, "这": 0, "": int(day < today.day)}[month_day[1]]
         year, month = today.year + (month - 1) // 12, (month - 1) % 12 + 1
         try:
             return datetime.date(year, month, day).isoformat()

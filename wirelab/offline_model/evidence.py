@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
-from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, identifier_words, segment
+from wirelab.offline_model.normalize import (
+    FUNCTION_TAGS,
+    Token,
+    clean,
+    identifier_words,
+    in_dictionary,
+    segment,
+)
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
@@ -39,6 +46,22 @@ LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
 LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+
+
+def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
+    """The tokens, with the tool's own verb cut from a word jieba guessed by gluing it to the
+    character before: 在海底捞订 cut 海底 捞订 is 海底 捞 订 (订, book, the tool's verb), so the
+    name keeps its last character."""
+    cut = []
+    for token in tokens:
+        head, verb = token.text[:-1], token.text[-1:]
+        glued = token.kind == "han" and len(token.text) == 2 and concept(verb) in own_words
+        if glued and not in_dictionary(token.text):
+            cut += [replace(token, text=head, norm=head, end=token.end - 1, tag="n")]
+            cut += [replace(token, text=verb, norm=verb, start=token.end - 1, tag="v")]
+        else:
+            cut.append(token)
+    return cut
 
 
 @dataclass
@@ -61,9 +84,9 @@ class Evidence:
     @classmethod
     def of(cls, tool: Tool, text: str) -> Evidence:
         text = clean(text)
-        tokens = segment(text)
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
         own_words = {concept(t.norm) for t in segment(clean(own))}
+        tokens = _tool_verb_apart(segment(text), own_words)
         evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
         evidence.tool_name = frozenset(named)

@@ -159,9 +159,11 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         unit, written, length = unit_at(tokens, k, text)
         token = tokens[k]
         spelled = len(written) > 2 or token.kind == "han" or written.startswith("°")
-        close = token.start in after_number or token.start - 1 in after_number  # "4 inches", "4inches"
+        spaced = token.start - 1 in after_number and token.kind != "han"  # not 米 of "250克米线"
+        close = token.start in after_number or spaced  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
-        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
+        piece = length == 1 and len(written) < len(token.text) and not close  # 米 of 米饭 is no metre
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal and not piece:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
                 units.append(value)
@@ -427,18 +429,19 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
         return total, length
     if token.kind == "han":
         match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
-        if (
-            match
-            and (len(match.group()) > 1 or match.group() not in "一两")
-            or match
-            and _han_unit(token, match)
-        ):
+        one = match is not None and match.group() in "一两"  # "一下", "两人": a count only before a unit
+        if match and (not one or _han_unit(token, match) or _unit_next(tokens, k)):
             return chinese_number(match.group()), 1
     return None, 1
 
 
 def _han_unit(token: Token, match: re.Match[str]) -> bool:
     return unit_named(token.text[match.end() :]) is not None
+
+
+def _unit_next(tokens: list[Token], k: int) -> bool:
+    """Whether a unit's name is the word after token k ("两 加仑")."""
+    return k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None
 
 
 def _whole(number: float) -> int | float:

@@ -76,6 +76,8 @@ AFTER_AT = {"in", "at", "near", "for", "around", "在"}
 PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
+AT_MOST = ("at most", "up to", "no more than", "最多", "以内")  # words that cap a number
+CAPS = {"max", "maximum", "limit", "most", "top", "upper", "cap", "上限", "最多", "最大"}  # a cap's words
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 
@@ -175,8 +177,9 @@ def wants_code(slot: Slot) -> bool:
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """How well a value fits a slot (None: not at all). See the module docstring. The points are
     added in steps, in this order: labels, unit, position, naming, kinds, unmarked words."""
-    if value.kind == "example":
-        return 3.5  # the parameter's own description names this value
+    if value.kind == "example":  # the parameter's own description names this value, or one like it
+        named = value.value in slot.examples or any(value.value == code for _, code in slot.codes)
+        return 3.5 if named else 2.0
     cue, seen = _label_cue(slot, value, evidence)
     if _never_fits(slot, value):
         return None
@@ -217,7 +220,23 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
+    if (
+        value.kind == "number"
+        and slot.words & CAPS
+        and _capped(seen[:3][::-1], evidence.near(value, +1, 2)[1])
+    ):
+        cue = max(cue, 3.0)  # "at most 5", "最多5个", "20分钟以内" for `max_results`
     return cue, seen
+
+
+def _capped(before: list[str], after: list[str]) -> bool:
+    """Whether the words right before a number, or right after it and its measure word, make it
+    an upper bound ("at most 5", "最多5个", "5 clips at most", "20分钟以内")."""
+    spaced, joined = " " + " ".join(before), "".join(before)
+    if any(spaced.endswith(" " + bound) if bound.isascii() else joined.endswith(bound) for bound in AT_MOST):
+        return True
+    later = [join(after[k:]) for k in (0, 1) for join in (" ".join, "".join)]
+    return any(words.startswith(bound) for words in later for bound in AT_MOST)
 
 
 def _never_fits(slot: Slot, value: Value) -> bool:
@@ -299,11 +318,13 @@ def _phrase_fit(
     if slot.kind in ("place", "person") and not (set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue):
         return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
     points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
-    words = [concept(w) for w in value.text.casefold().split()]
+    words = [concept(t.norm) for t in evidence.tokens if value.start <= t.start < value.end]
     if all(w in slot.words for w in words):
         return None  # the parameter's own description ("located"), not a value for it
     if all(w in evidence.tool_words for w in words):
         points -= 0.8  # the tool's own words, not a value for it
+    elif words[-1] in evidence.tool_words:
+        points -= 0.3  # 苹果热量 for a tool that counts 热量: the thing is 苹果
     return points
 
 

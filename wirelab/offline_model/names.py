@@ -48,6 +48,8 @@ def world_names() -> dict[str, tuple[str, str]]:
                 if kind == "currency" and code.startswith("X"):
                     continue  # gold, funds, "unknown currency": no money a request converts
                 table[name.casefold()] = (kind, code)
+                if kind == "language" and tag == "zh" and name.endswith("语") and len(code) == 2:
+                    table.setdefault(name[:-1] + "文", (kind, code))  # 英文 is written 英语, 日文 日语
                 if kind == "currency" and tag == "en":
                     table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
                     last = name.casefold().split()[-1]
@@ -66,13 +68,21 @@ def world_values(tokens: list[Token], text: str) -> list[Value]:
                 continue
             phrase = text[window[0].start : window[-1].end].casefold()
             hit = table.get(phrase) or _code_or_symbol(window[0]) if length == 1 else table.get(phrase)
+            end = window[-1].end
+            if not hit and length == 1 and window[0].kind == "han" and (hit := _currency_led(phrase)):
+                end -= 1
             if hit:
-                written = text[window[0].start : window[-1].end]
-                found.append(Value(hit[0], hit[1], written, window[0].start, window[-1].end))
+                found.append(Value(hit[0], hit[1], text[window[0].start : end], window[0].start, end))
                 k += length - 1
                 break
         k += 1
     return found
+
+
+def _currency_led(word: str) -> tuple[str, str] | None:
+    """The currency a Chinese word starts with when jieba keeps one character after it: 美元兑."""
+    hit = world_names().get(word[:-1]) if len(word) > 2 else None
+    return hit if hit and hit[0] == "currency" else None
 
 
 def _code_or_symbol(token: Token) -> tuple[str, str] | None:
@@ -225,7 +235,13 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
 
 def _chinese_name(token: Token) -> bool:
     """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
-    return token.tag in CHINESE_NAMES and token.text not in STOPWORDS and not known(token.text)
+    return (
+        token.tag in CHINESE_NAMES
+        and token.text not in STOPWORDS
+        and not known(token.text)
+        and unit_named(token.text) is None  # 加仑 (gallon) is no place
+        and _currency_led(token.text) is None
+    )
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:

@@ -29,6 +29,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from wirelab.offline_model.units import unit_named
+
 MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
 # jieba's tags (first letter) of words that name no thing: verbs, adverbs, prepositions,
 # particles, conjunctions, pronouns, measure words, places of direction, modal particles
@@ -41,6 +43,7 @@ _TOKEN = re.compile(
     rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
     r"|(?P<punct>[^\s\w]|_)"
 )
+_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿几]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _jieba_lock = threading.Lock()
 _stemmer_lock = threading.Lock()
@@ -91,10 +94,21 @@ def _segment(text: str) -> tuple[Token, ...]:
 
 def _han_words(run: str, offset: int) -> list[Token]:
     tokens, at = [], offset
-    for word, tag in chinese_words(run):
-        tokens.append(Token(word, word, "han", at, at + len(word), tag))
-        at += len(word)
+    for whole, tag in chinese_words(run):
+        for word, part in _numeral_and_unit(whole, tag):
+            tokens.append(Token(word, word, "han", at, at + len(word), part))
+            at += len(word)
     return tokens
+
+
+def _numeral_and_unit(word: str, tag: str) -> tuple[tuple[str, str], ...]:
+    """A number word that jieba keeps with its unit, cut in two as "100 m" is written: 一百米 ->
+    一百 米, 几英里 -> 几 英里 (a unit's own name, 千克, and a count with a measure word, 一碗,
+    stay whole)."""
+    numeral = _NUMERAL.match(word) if tag[:1] in ("m", "n") and unit_named(word) is None else None
+    if numeral is None or numeral.end() == len(word) or unit_named(word[numeral.end() :]) is None:
+        return ((word, tag),)
+    return ((word[: numeral.end()], "m"), (word[numeral.end() :], "q"))
 
 
 @lru_cache(maxsize=4096)
@@ -112,6 +126,11 @@ def _jieba():  # noqa: ANN202 - jieba's part-of-speech tagger
         jieba.setLogLevel(60)
         jieba.initialize()
         return jieba.posseg
+
+
+def in_dictionary(word: str) -> bool:
+    """Whether jieba's dictionary holds `word`, rather than its model guessing it from the text."""
+    return word in _jieba().dt.word_tag_tab
 
 
 def warm_up() -> None:

@@ -188,7 +188,7 @@ def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
 
 def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
     """The unmarked words of the text that mean what the parameter's examples mean, by the
-    encoder ("e.g. calm or upbeat": 轻松, not the other nouns around it): the phrase closest to
+    encoder ("e.g. cheerful or sad": 欢快, not the other nouns around it): the phrase closest to
     an example, when close enough and clearly closer than the next phrase."""
     words = [
         Value("phrase", t.text, t.text, t.start, t.end)
@@ -211,7 +211,7 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
 
 def _compound(token: Token) -> bool:
     """A Chinese noun of two or three characters, whose first may name an option of its own:
-    后门 is the back door, 前院 the front yard."""
+    右窗 is the right window, 左窗 the left one."""
     return token.kind == "han" and 2 <= len(token.text) <= 3 and token.tag.startswith("n")
 
 

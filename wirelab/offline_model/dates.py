@@ -44,7 +44,7 @@ WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
-ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 21号: the next 21st, this month's or the next one's
+ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
 ZH_DAYS_LATER = re.compile(rf"({_ZH_COUNT})天(?:以)?后")  # 三天后: in three days
 ZH_DAYS = re.compile(
     r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
@@ -97,7 +97,7 @@ def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
 
 
 def _days_of_month(tokens: list[Token], taken: Spans) -> list[tuple[int, int]]:
-    """A day of the month written alone, "22日", "21号": a count of 1 to 31, then 日 or 号, and
+    """A day of the month written alone, "18号", "3日": a count of 1 to 31, then 日 or 号, and
     no noun the number would name after it ("5号楼" is a building, "3日内" a span of days)."""
     found = []
     for k in range(len(tokens) - 1):

@@ -50,7 +50,7 @@ LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以�
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
     """The tokens, with the tool's own verb cut from a word jieba guessed by gluing it to the
-    character before: 在海底捞订 cut 海底 捞订 is 海底 捞 订 (订, book, the tool's verb), so the
+    character before: 在大董订 cut 大 董订 is 大 董 订 (订, book, the tool's verb), so the
     name keeps its last character."""
     cut = []
     for token in tokens:

@@ -162,7 +162,7 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         spaced = token.start - 1 in after_number and token.kind != "han"  # not 米 of "250克米线"
         close = token.start in after_number or spaced  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
-        piece = length == 1 and len(written) < len(token.text) and not close  # 米 of 米饭 is no metre
+        piece = length == 1 and len(written) < len(token.text) and not close  # 米 of 米线 is no metre
         if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal and not piece:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
@@ -440,7 +440,7 @@ def _han_unit(token: Token, match: re.Match[str]) -> bool:
 
 
 def _unit_next(tokens: list[Token], k: int) -> bool:
-    """Whether a unit's name is the word after token k ("两 加仑")."""
+    """Whether a unit's name is the word after token k ("两 磅")."""
     return k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None
 
 

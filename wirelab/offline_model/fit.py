@@ -225,13 +225,13 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         and slot.words & CAPS
         and _capped(seen[:3][::-1], evidence.near(value, +1, 2)[1])
     ):
-        cue = max(cue, 3.0)  # "at most 5", "最多5个", "20分钟以内" for `max_results`
+        cue = max(cue, 3.0)  # "at most 8", "最多8个", "8个以内" for `max_hits`
     return cue, seen
 
 
 def _capped(before: list[str], after: list[str]) -> bool:
     """Whether the words right before a number, or right after it and its measure word, make it
-    an upper bound ("at most 5", "最多5个", "5 clips at most", "20分钟以内")."""
+    an upper bound ("at most 8", "最多8个", "8 sounds at most", "8个以内")."""
     spaced, joined = " " + " ".join(before), "".join(before)
     if any(spaced.endswith(" " + bound) if bound.isascii() else joined.endswith(bound) for bound in AT_MOST):
         return True
@@ -324,7 +324,7 @@ def _phrase_fit(
     if all(w in evidence.tool_words for w in words):
         points -= 0.8  # the tool's own words, not a value for it
     elif words[-1] in evidence.tool_words:
-        points -= 0.3  # 苹果热量 for a tool that counts 热量: the thing is 苹果
+        points -= 0.3  # 蛋糕含糖量 for a tool that counts 含糖量: the thing is 蛋糕
     return points
 
 

@@ -49,7 +49,7 @@ def world_names() -> dict[str, tuple[str, str]]:
                     continue  # gold, funds, "unknown currency": no money a request converts
                 table[name.casefold()] = (kind, code)
                 if kind == "language" and tag == "zh" and name.endswith("语") and len(code) == 2:
-                    table.setdefault(name[:-1] + "文", (kind, code))  # 英文 is written 英语, 日文 日语
+                    table.setdefault(name[:-1] + "文", (kind, code))  # 德文 is written 德语, 法文 法语
                 if kind == "currency" and tag == "en":
                     table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
                     last = name.casefold().split()[-1]
@@ -80,7 +80,7 @@ def world_values(tokens: list[Token], text: str) -> list[Value]:
 
 
 def _currency_led(word: str) -> tuple[str, str] | None:
-    """The currency a Chinese word starts with when jieba keeps one character after it: 美元兑."""
+    """The currency a Chinese word starts with when jieba keeps one character after it (兑, against)."""
     hit = world_names().get(word[:-1]) if len(word) > 2 else None
     return hit if hit and hit[0] == "currency" else None
 
@@ -239,7 +239,7 @@ def _chinese_name(token: Token) -> bool:
         token.tag in CHINESE_NAMES
         and token.text not in STOPWORDS
         and not known(token.text)
-        and unit_named(token.text) is None  # 加仑 (gallon) is no place
+        and unit_named(token.text) is None  # a unit jieba tags as a place is no place
         and _currency_led(token.text) is None
     )
 

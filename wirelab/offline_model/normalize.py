@@ -102,8 +102,8 @@ def _han_words(run: str, offset: int) -> list[Token]:
 
 
 def _numeral_and_unit(word: str, tag: str) -> tuple[tuple[str, str], ...]:
-    """A number word that jieba keeps with its unit, cut in two as "100 m" is written: 一百米 ->
-    一百 米, 几英里 -> 几 英里 (a unit's own name, 千克, and a count with a measure word, 一碗,
+    """A number word that jieba keeps with its unit, cut in two as "30 m" is written: 三十米 ->
+    三十 米, 几英里 -> 几 英里 (a unit's own name, 千克, and a count with a measure word, 一杯,
     stay whole)."""
     numeral = _NUMERAL.match(word) if tag[:1] in ("m", "n") and unit_named(word) is None else None
     if numeral is None or numeral.end() == len(word) or unit_named(word[numeral.end() :]) is None:

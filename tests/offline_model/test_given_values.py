@@ -161,3 +161,17 @@ BANQUET = _tool(
 
 def test_a_name_keeps_the_character_jieba_glued_to_the_tools_verb():
     assert bind(BANQUET, "在大董订一桌", guess=False)["venue"] == "大董"
+
+
+BELL = _tool(
+    "ring_bell",
+    "Ring the school bell at a time.",
+    {"time": {"type": "string", "description": "HH:MM."}},
+    ["time"],
+)
+
+
+def test_a_clock_time_said_in_words_is_a_time():
+    assert bind(BELL, "Ring the bell at quarter to four", guess=False) == {"time": "03:45"}
+    assert bind(BELL, "Ring the bell at half past two", guess=False) == {"time": "02:30"}
+    assert bind(BELL, "Ring the bell at nine o'clock", guess=False) == {"time": "09:00"}

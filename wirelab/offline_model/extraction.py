@@ -82,6 +82,7 @@ ZH_CLOCK = re.compile(
     r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
     r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "傍晚6:30": a day part before a clock time
 )
+SPOKEN_CLOCK = re.compile(r"\b(?:(half|quarter) (past|to) )?([a-z]+|\d{1,2})(?(1)\b| o'clock\b)", re.I)
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
 ZH_PERCENT = "百分之"  # "per hundred": 百分之三十五 is 35 %
@@ -162,8 +163,7 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         spaced = token.start - 1 in after_number and token.kind != "han"  # not 米 of "250克米线"
         close = token.start in after_number or spaced  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
-        piece = length == 1 and len(written) < len(token.text) and not close  # 米 of 米线 is no metre
-        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal and not piece:
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
                 units.append(value)
@@ -218,7 +218,7 @@ def _web_values(text: str) -> list[Value]:
 
 def _times(text: str) -> list[Value]:
     """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "傍晚6:30" (18:30),
-    "4 in the afternoon" (4pm)."""
+    "4 in the afternoon" (4pm), "quarter to four" (03:45)."""
     found = []
     for m in ZH_CLOCK.finditer(text):
         hour, minute = count_of(m[2] or m[5]), 30 if m[3] == "半" else count_of(m[4] or m[6] or "0")
@@ -234,6 +234,12 @@ def _times(text: str) -> list[Value]:
     for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
         half = "am" if (m[3] or "").lower() == "morning" else "pm"
         found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
+    clocks = Spans((v.start, v.end) for v in found)
+    for m in SPOKEN_CLOCK.finditer(text):  # "half past six" is 6:30, "quarter to 8" 7:45, "ten o'clock"
+        hour, minute = count_of(m[3]), {"half": 30, "quarter": 15}.get((m[1] or "").casefold(), 0)
+        if hour is not None and 0 < hour <= 12 and not clocks.overlaps(m.start(), m.end()):
+            hour, minute = (hour - 1, 60 - minute) if (m[2] or "").casefold() == "to" else (hour, minute)
+            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
     return found
 
 
@@ -385,11 +391,6 @@ def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, i
         unit = unit_named(re.sub(r"\s+", " ", written))
         if unit:
             return unit, written, length
-    if k < len(tokens) and tokens[k].kind == "han":  # jieba may keep a unit inside a word: "公里数"
-        for end in range(len(tokens[k].text) - 1, 0, -1):
-            unit = unit_named(tokens[k].text[:end])
-            if unit:
-                return unit, tokens[k].text[:end], 1
     return None, "", 0
 
 
@@ -430,13 +431,9 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     if token.kind == "han":
         match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
         one = match is not None and match.group() in "一两"  # "一下", "两人": a count only before a unit
-        if match and (not one or _han_unit(token, match) or _unit_next(tokens, k)):
+        if match and (not one or _unit_next(tokens, k)):
             return chinese_number(match.group()), 1
     return None, 1
-
-
-def _han_unit(token: Token, match: re.Match[str]) -> bool:
-    return unit_named(token.text[match.end() :]) is not None
 
 
 def _unit_next(tokens: list[Token], k: int) -> bool:

@@ -32,16 +32,18 @@ from functools import lru_cache
 from typing import Any
 
 from wirelab.offline_model import meaning
+from wirelab.offline_model.binding import bind
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.free_text import command_span
-from wirelab.offline_model.intents import pieces, unwrap
+from wirelab.offline_model.intents import Piece, pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     EN_NUMBERS,
     GENERIC,
     NEGATIONS,
+    QUESTION_WORDS,
     SMALL_TALK,
     STOPWORDS,
     TOPIC_VERBS,
@@ -58,6 +60,7 @@ GENERIC_FACTOR, PREFIX_FACTOR = 0.25, 0.7
 THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
+MEANT_PIECES = 4  # the most pieces of a message whose pieces meaning may choose a tool for
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
@@ -294,8 +297,10 @@ def asks_for_nothing(text: str) -> bool:
 
 
 def _opinion(tokens: list[str], k: int) -> bool:
-    """An opinion word that states one: "I like trains", not "I would like to know …"."""
-    return tokens[k] in OPINIONS and not set(tokens[max(0, k - 2) : k]) & WISHES  # "would (also) like"
+    """An opinion word that states one: "I like trains", not "I would like to know …" nor a
+    question about what a thing is like ("what's the weather like in Nairobi?")."""
+    asked = set(tokens[:k]) & QUESTION_WORDS
+    return tokens[k] in OPINIONS and not asked and not set(tokens[max(0, k - 2) : k]) & WISHES
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
@@ -314,12 +319,14 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
     waiting: int | None = None
-    for piece in pieces(text):
+    found = pieces(text)
+    for k, piece in enumerate(found):
         if asks_for_nothing(piece.text):
             continue
-        tool, match = best_tool(piece.text, tools)
+        before = (text[items[-1][0] : items[-1][1]], items[-1][2]) if items else None
+        tool = _chosen(piece.text, tools, _stands_apart(found, k), before)
         start = piece.start if waiting is None else waiting
-        if tool is not None and match.chosen:
+        if tool is not None:
             if (
                 waiting is not None
                 and items
@@ -355,6 +362,40 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         else:
             merged.append((start, end, tool, again))
     return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+
+
+def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str, Tool] | None) -> Tool | None:
+    """The tool the piece's words choose; else, for a piece that stands apart, the one its
+    meaning chooses if its words name no tool's topic ("How high is Kilimanjaro, and …" for
+    `mountain_height`; 算一下5的阶乘 for `factorial`) and it gives the item `before` no value
+    that item lacks ("…; her phone is +39 …" completes a parcel's recipient)."""
+    tool, match = best_tool(piece, tools)
+    if tool is not None and match.chosen:
+        return tool
+    if not apart or names_a_topic(piece, tools):
+        return None
+    meant = meaning_choice(piece, tools).tool
+    return None if meant is None or before and _completes(before, piece) else meant
+
+
+def _stands_apart(found: list[Piece], k: int) -> bool:
+    """Whether piece k of a short message (`MEANT_PIECES` pieces at most) is set apart from a
+    neighbour by a word or a sentence mark, not a bare comma: an intent of its own."""
+    joiners = [found[k].joiner] + ([found[k + 1].joiner] if k + 1 < len(found) else [])
+    return 1 < len(found) <= MEANT_PIECES and any(j in ("and", "then", ".") for j in joiners)
+
+
+def _completes(before: tuple[str, Tool], piece: str) -> bool:
+    """Whether `piece` gives the tool of the text before it a value that text does not."""
+    text, tool = before
+    return _leaves(bind(tool, f"{text}; {piece}", guess=False)) > _leaves(bind(tool, text, guess=False))
+
+
+def _leaves(value: Any) -> int:
+    """How many values a bound argument tree holds."""
+    if isinstance(value, dict):
+        return sum(_leaves(v) for v in value.values())
+    return sum(_leaves(v) for v in value) if isinstance(value, list) else 1
 
 
 def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:

@@ -142,11 +142,18 @@ def test_an_mcp_is_error_result_is_corrected_from_its_text(client):
     assert arguments(chat.send()) == [{"city": "Paris", "unit": "celsius"}]
 
 
-def test_prose_that_looks_like_an_error_is_just_a_result(client):
+def test_an_error_written_as_text_is_corrected_like_an_mcp_error(client):
+    chat = Chat(client, "Weather in Paris in kelvin", [WEATHER])
+    chat.send()
+    chat.answer("Error: unit must be celsius or fahrenheit")
+    assert arguments(chat.send()) == [{"city": "Paris", "unit": "celsius"}]
+
+
+def test_prose_that_mentions_an_error_is_just_a_result(client):
     chat = Chat(client, "Weather in Paris", [WEATHER])
     chat.send()
-    chat.answer("Error: unit must be celsius")
-    assert chat.send().content == "get_weather (city Paris) returned Error: unit must be celsius."
+    chat.answer("The error bars are wide: 18 to 24 °C")
+    assert chat.send().content == "get_weather (city Paris) returned The error bars are wide: 18 to 24 °C."
 
 
 def test_a_new_user_message_starts_a_new_plan(client):

@@ -17,12 +17,10 @@ request with no tools) are here too, in both languages.
 
 from __future__ import annotations
 
-import json
-
 from wirelab.edition import language
 from wirelab.offline_model.normalize import has_chinese, identifier_words
 from wirelab.offline_model.request import MODEL_ID, Call
-from wirelab.offline_model.results import SUMMARY_LIMIT, ToolResult
+from wirelab.offline_model.results import ToolResult, shorten
 
 QUOTE_LIMIT = 200
 ARGUMENT_LIMIT = 3
@@ -44,20 +42,15 @@ def _sentence(call: Call, result: ToolResult, chinese: bool) -> str:
     facts = [(key, value) for key, value in result.facts() if value not in map(str, asked)] or result.facts()
     if chinese:
         parts = [f"{key} 为 {value}" if key else value for key, value in facts]
-        return _cut(f"{called}的结果：{'，'.join(parts) or '（空）'}。")
+        return shorten(f"{called}的结果：{'，'.join(parts) or '（空）'}。")
     parts = [f"{key} {value}" if key else value for key, value in facts]
     listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts) or "nothing"
-    return _cut(f"{called} returned {listed}.")
+    return shorten(f"{called} returned {listed}.")
 
 
 def _shown(call: Call) -> dict[str, str | int | float]:
     """The first few scalar arguments of a call, so the reader sees what was asked."""
-    try:
-        arguments = json.loads(call.arguments)
-    except (json.JSONDecodeError, RecursionError):
-        return {}
-    if not isinstance(arguments, dict):
-        return {}
+    arguments = call.parsed() or {}
     scalars = [
         (k, v) for k, v in arguments.items() if isinstance(v, str | int | float) and not isinstance(v, bool)
     ]
@@ -74,12 +67,8 @@ def _arguments(call: Call, chinese: bool) -> str:
     return " (" + ", ".join(f"{k} {v}" for k, v in shown.items()) + ")"
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
-
-
 def _quote(text: str) -> str:
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+    return shorten(text, QUOTE_LIMIT)
 
 
 def ask_for(tool: str, missing: tuple[str, ...], request: str) -> str:

@@ -10,20 +10,21 @@ The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or
 text, as MCP's `isError` results are ("unit must be one of: celsius,
 fahrenheit"). Malformed arguments are written again from the request, a wrong
 tool name becomes the intended tool's, the field the error names (by a key,
-in quotes, or as a word) gets the allowed value closest to what was sent (and a
-field named like it, `source_unit` beside `target_unit`, that is wrong too gets the
-one the request names), a value of the wrong type is converted, and missing required properties are
-filled from the request again. Nothing that would change nothing is sent.
+in quotes, or as a word) gets the allowed value the request names, else the one closest to
+what was sent (and a field named like it, `source_unit` beside `target_unit`, that is
+wrong too gets the one the request names), a value of the wrong type is converted, and
+missing required properties are filled from the request again. Nothing that would change
+nothing is sent.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_one
+from wirelab.offline_model.calls import guessed
 from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.faults import compact
 from wirelab.offline_model.normalize import clean, identifier_words
@@ -31,42 +32,29 @@ from wirelab.offline_model.request import Call, Tool
 from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
 
 FIELD_KEYS = ("field", "param", "parameter", "property", "argument", "path", "loc")
+EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bsuch as\b|例如|比如", re.I)  # a description, then one value
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
 
 
 def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call | None:
     """The failed `call` with the error's fix applied, or None when nothing would change."""
-    fresh = bind(tool, request)
-    arguments = _parsed(call.arguments)
-    fixed = dict(fresh if arguments is None else arguments)
+    arguments = call.parsed()
+    fixed = dict(bind(tool, request) if arguments is None else arguments)
     properties = tool.parameters.get("properties", {})
     field = _field(error, properties, arguments or {})
     named = field is not None and field == _field(error, properties, {})  # not only its value quoted
     allowed = _allowed(error, properties.get(field) if field else None, fixed.get(field) if field else None)
     if field and allowed:
         meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
-        fixed[field] = meant if meant is not None else _closest(fixed.get(field), allowed)
-        fixed |= _siblings_meant(tool, field, allowed, request, fixed)
+        fixed[field] = meant[field] if field in meant else _closest(fixed.get(field), allowed)
+        fixed |= {k: v for k, v in meant.items() if k != field and k in fixed and fixed[k] not in allowed}
     elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
         fixed[field] = _coerce(fixed.get(field), error["expected"])
     elif named:  # "KeyError: 'Oslo'" says the value failed, not what would do: nothing to re-read
         fixed[field] = _described(tool, field, _text(error), request, fixed.get(field))
-    required = tool.parameters.get("required", [])
-    for name in required if isinstance(required, list) else []:
-        if name not in fixed and name in fresh:
-            fixed[name] = fresh[name]
-    order = list(properties) + list(fixed)
-    corrected = Call("", tool.name, compact({k: fixed[k] for k in dict.fromkeys(order) if k in fixed}))
-    unchanged = corrected.name == call.name and _parsed(corrected.arguments) == arguments
+    corrected = Call("", tool.name, compact(guessed(tool, request, fixed)))  # required ones read again
+    unchanged = corrected.name == call.name and corrected.parsed() == arguments
     return None if unchanged else corrected
-
-
-def _parsed(arguments: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(arguments)
-    except (json.JSONDecodeError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _text(error: dict[str, Any]) -> str:
@@ -120,7 +108,10 @@ def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
 
 
 def _listed(text: str) -> list[str]:
-    """'a, b or c.' -> ['a', 'b', 'c'] (split without a regular expression that could backtrack)."""
+    """'a, b or c.' -> ['a', 'b', 'c'] (split without a regular expression that could backtrack);
+    none from a description that gives an example ('an ISO 4217 code, e.g. EUR')."""
+    if EXAMPLE.search(text):
+        return []
     text = text.split("\n")[0].strip(" :.[]()").removesuffix("之一").strip()
     for separator in (" or ", "|", ";", "、", "，"):
         text = text.replace(separator, ",")
@@ -129,28 +120,16 @@ def _listed(text: str) -> list[str]:
     return items if all(len(item.split()) <= 3 for item in items) else []  # prose, not a list
 
 
-def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> Any:
-    """The allowed value the request names, read as if the schema had listed them as options."""
+def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> dict[str, Any]:
+    """The allowed values the request names for `field` and the fields named with the same last
+    word (`source_unit` beside `target_unit`: an error often names only the first wrong one),
+    read as if the schema had listed them as options."""
     properties = dict(tool.parameters.get("properties", {}))
-    if not isinstance(properties.get(field), dict):
-        return None
-    properties[field] = {**properties[field], "enum": allowed}
-    strict = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
-    return bind(strict, request, guess=False).get(field)
-
-
-def _siblings_meant(tool: Tool, field: str, allowed: list[Any], request: str, sent: dict[str, Any]) -> dict:
-    """The fields named with the same last word as `field` (`source_unit`, `target_unit`) whose
-    value is not allowed either, as the request names them: an error often names only the first
-    wrong field."""
     last = identifier_words(field)[-1:]
-    fixed = {}
-    for name in tool.parameters.get("properties", {}):
-        if name != field and last and identifier_words(name)[-1:] == last and name in sent:
-            meant = _meant(tool, name, allowed, request) if sent[name] not in allowed else None
-            if meant is not None:
-                fixed[name] = meant
-    return fixed
+    named = [n for n, p in properties.items() if isinstance(p, dict) and identifier_words(n)[-1:] == last]
+    properties |= {name: {**properties[name], "enum": allowed} for name in named}
+    strict = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
+    return {k: v for k, v in bind(strict, request, guess=False).items() if k in named}
 
 
 def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> Any:

@@ -9,9 +9,10 @@ conversation since the last user message (`context.conversation`).
    (`selection.plan`); each is bound to arguments, one call per value of a
    list ("Paris and Rome", `calls.bind_all`), gaps filled from the intents around it
    (`sharing`). A fresh message whose words select no tool and name no tool's topic
-   is read for its meaning (`selection.plan_by_meaning`). A message that selects nothing,
-   or selects the last call's tool but says only what changes ("and in Rome?",
-   "And 75 CHF?"), continues the last call (`context.follow_up`). With
+   is read for its meaning (`selection.plan_by_meaning`). A message that selects nothing
+   it can fill but says what changes ("and in Rome?", "And 75 CHF?") continues the last
+   calls (`context.continued`); one that answers the model's question completes the
+   message before (`context.completed`). With
    `tool_choice="required"` the best tool is used even below the threshold;
    with a named tool, that tool is called.
    An intent whose tool the request cannot fill is given to the tool closest to it in
@@ -44,9 +45,9 @@ from dataclasses import dataclass, field
 from wirelab.edition import language
 from wirelab.offline_model import meaning
 from wirelab.offline_model.answer import ask_for, no_tool_found, not_allowed, say, without_tools
-from wirelab.offline_model.binding import bind, bind_marked
+from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import fills_required
-from wirelab.offline_model.context import Attempt, Conversation, conversation, follow_up
+from wirelab.offline_model.context import Attempt, Conversation, completed, continued, conversation, made
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
@@ -84,7 +85,7 @@ class Track:
     turn: int = -1
 
     def needs_correction(self) -> bool:
-        return len(self.attempts) == 1 and self.attempts[0][1].correctable
+        return len(self.attempts) == 1 and self.attempts[0][1].error is not None  # every error is
 
 
 def warm_up() -> None:
@@ -135,21 +136,11 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         tool = next(t for t in request.tools if t.name == request.tool_choice)
         return bind_plan([PlanItem(best_piece(text, tool), tool)])
     items = bind_plan([callable_reading(item, request.tools) for item in plan(text, request.tools)])
-    continued = follow_up(talk, request.tools) if not asks_for_nothing(text) else None
-    if continued and all(item.missing and item.tool is continued[0] for item in items):
-        items = []  # "And 75 CHF?" selects the money tool but says only what changes: a follow-up
-    if not items and continued:
-        tool, base = continued
-        arguments = {**base, **bind_marked(tool, text)}
-        order = [k for k in tool.parameters.get("properties", {}) if k in arguments]
-        items = [PlanItem(text, tool, {k: arguments[k] for k in order + list(arguments) if k in arguments})]
+    items = completed(continued(items, talk, request.tools), talk, request.tools)  # "And 75 CHF?"
     fresh = not items and not talk.turns and not asks_for_nothing(text)
     if fresh and not names_a_topic(text, request.tools):  # words chose no tool and saw none's topic
         items = bind_plan(plan_by_meaning(text, request.tools))
-    if not items and talk.turns:  # a call made for this message (by any model) is still ours to fix
-        by_name = {tool.name: tool for tool in request.tools}
-        made = [call for turn in talk.turns for call, _ in turn if call.name in by_name]
-        items = [PlanItem(text, by_name[made[0].name])] if made else []
+    items = made(items, talk, request.tools)  # a call made for this message (by any model) is ours to fix
     if not items and (request.forced or request.fault == "endless_calls"):
         tool, _ = best_tool(text, request.tools)
         items = bind_plan([PlanItem(text, tool)]) if tool else []

@@ -9,6 +9,7 @@ and raises `RequestError`, which `server.py` turns into an OpenAI-style error.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,14 @@ class Call:
     id: str
     name: str
     arguments: str
+
+    def parsed(self) -> dict[str, Any] | None:
+        """The arguments as a JSON object, or None when they are not one."""
+        try:
+            value = json.loads(self.arguments)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
 
 
 @dataclass(frozen=True)

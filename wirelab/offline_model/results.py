@@ -3,22 +3,22 @@
     >>> read_result('{"city": "Paris", "temp_c": 18, "sky": "cloudy"}').facts()
     [('city', 'Paris'), ('temp_c', '18'), ('sky', 'cloudy')]
     >>> read_result('{"error": {"code": "bad_unit", "message": "unit must be lower case",'
-    ...             ' "field": "unit", "suggestion": "use celsius or fahrenheit"}}').correctable
-    True
+    ...             ' "field": "unit", "suggestion": "use celsius or fahrenheit"}}').error["field"]
+    'unit'
     >>> read_result('{"detail": [{"loc": ["body", "unit"], "msg": "Input should be C or F"}]}').error
     {'loc': ['body', 'unit'], 'msg': 'Input should be C or F', 'message': 'Input should be C or F'}
 
 An error is a JSON object in one of the common shapes: an `error` member (an
 object or a string) or a list of `errors`, `"isError": true` (MCP's shape, whose
-text is read for the same fields), a problem report with an HTTP `status` of
-400 or more (RFC 9457), or a lone `detail` (FastAPI's, a text or a list). Its
-fields are gathered into one flat dict (the first of a list of errors), its
-words (`title`, `message`, `msg`, `detail`) into `message`. Every such error is
-*correctable*: `correction.correct` sends a corrected call when the error points
-at a fix (a field, a list of allowed values, a suggestion, a format), and
-otherwise the failure is reported. Results that are not JSON are plain text.
-Left out: reading prose errors ("Error: …" text) as errors, which is why
-structured errors are worth returning.
+text is read for the same fields), a problem report with an HTTP `status` of 400
+or more (RFC 9457), or a lone `detail` (FastAPI's, a text or a list); or a text
+that opens with "Error:" (错误：), read as MCP's text is (an exception's text,
+"KeyError: …", is a value unless a format's flag marks it). Its fields are gathered
+into one flat dict (the first of a list of errors), its words (`title`, `message`,
+`msg`, `detail`) into `message`. `correction.correct` sends a corrected call when an
+error points at a fix (a field, allowed values, a suggestion, a format); otherwise
+the failure is reported. Other text is a plain result: structured errors are still
+worth returning, since a text names no field and lists no values as plainly.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ ALLOWED_KEYS = (
     "choices",
     "enum",
 )
+PROSE_ERROR = re.compile(r"\s*(?:error|错误|失败)\s*[:：]", re.I)  # not "KeyError: …": an exception is data
 ERROR_KEYS = ("error", "errors", "detail")  # where the common shapes keep an error's fields
 MESSAGE_KEYS = ("title", "message", "msg", "detail")  # …and its words
 
@@ -58,15 +59,6 @@ class ToolResult:
     value: Any
     error: dict[str, Any] | None = None
 
-    @property
-    def correctable(self) -> bool:
-        """Every error is: `correction.correct` fixes the call or reports the failure."""
-        return self.error is not None
-
-    def summary(self) -> str:
-        """The result's values, compactly, at most `SUMMARY_LIMIT` characters."""
-        return _shorten(", ".join(value for _, value in self.facts()))
-
     def facts(self) -> list[tuple[str, str]]:
         """(field in words, value) pairs of the result; the field is '' for a bare value."""
         return _facts(_payload(self.value), "")
@@ -74,7 +66,7 @@ class ToolResult:
     def message(self) -> str:
         """What the error says went wrong."""
         error = self.error or {}
-        return _shorten(str(error.get("message") or error.get("code") or compact(error)))
+        return shorten(str(error.get("message") or error.get("code") or compact(error)))
 
 
 def read_result(text: str) -> ToolResult:
@@ -82,7 +74,7 @@ def read_result(text: str) -> ToolResult:
     try:
         value = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        return ToolResult(text)
+        return ToolResult(text, {"message": text, "suggestion": text} if PROSE_ERROR.match(text) else None)
     if not isinstance(value, dict):
         return ToolResult(value)
     if value.get("isError") is True:
@@ -145,5 +137,6 @@ def _facts(value: Any, key: str, depth: int = 0) -> list[tuple[str, str]]:
     return [(key, json.dumps(value) if isinstance(value, bool) else str(value))]
 
 
-def _shorten(text: str) -> str:
-    return text if len(text) <= SUMMARY_LIMIT else text[: SUMMARY_LIMIT - 1] + "…"
+def shorten(text: str, limit: int = SUMMARY_LIMIT) -> str:
+    """The text, cut to `limit` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -91,3 +91,10 @@ def test_explain_shows_the_features_and_weights_behind_the_choice():
     best = max(by_meaning["tools"], key=lambda row: row["probability"])
     assert best["tool"] == "find_clips" and set(best["features"]) == set(meaning.NAMES)
     assert [call["name"] for call in steps["calls"]["decision"]] == ["find_clips"]
+
+
+def test_a_yes_no_question_that_asks_a_or_not_a_is_no_negation():
+    """要不要 (want or not), 是不是, 有没有 ask a question; 不要 on its own, 先别, "don't" negate."""
+    questions = ["周末要不要带外套？", "明早是不是该加油了", "楼下有没有快递柜"]
+    assert not any(meaning.negates(t) for t in questions)
+    assert all(meaning.negates(t) for t in ["不要带外套", "先别加油", "Don't fill the tank yet."])

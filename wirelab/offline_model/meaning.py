@@ -130,9 +130,14 @@ def encode_once(texts: list[str]) -> None:
 
 
 def negates(text: str) -> bool:
-    """Whether `text` holds a negation word: "don't", "never", 不要, 别 and words that begin so (先别)."""
+    """Whether `text` holds a negation word: "don't", "never", 不要, 别 and words that begin so (先别),
+    but not the 不 of a yes-no question that asks "A or not A" (要不要带外套: take a coat or not?)."""
     words = [t.norm for t in segment(clean(text))]
-    return any(w in NEGATIONS or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS for w in words)
+    return any(
+        (w in NEGATIONS or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS)
+        and not (i and w.startswith(("不", "没")) and w[1:].startswith(words[i - 1]))
+        for i, w in enumerate(words)
+    )
 
 
 @lru_cache(maxsize=2048)

@@ -430,3 +430,37 @@ def test_a_flag_set_the_other_way_in_a_new_sentence_asks_for_the_call_again():
         {"size_ml": 300, "with_ice": True},
         {"size_ml": 300, "with_ice": False},
     ]
+
+
+def test_numbers_listed_with_commas_and_and_are_one_intent():
+    to_celsius = model_tool(
+        "fahrenheit_to_celsius",
+        "Convert a temperature from Fahrenheit to Celsius.",
+        {"fahrenheit": {"type": "number", "description": "Temperature in Fahrenheit."}},
+        ("fahrenheit",),
+    )
+    length = model_tool(
+        "convert_length",
+        "Convert a length between units.",
+        {"value": NUMBER, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}},
+        ("value", "from_unit", "to_unit"),
+    )
+    text = "Convert 50, 68 and 86 degrees Fahrenheit to Celsius."
+    assert [p.text for p in pieces(text)] == ["Convert 50, 68 and 86 degrees Fahrenheit to Celsius"]
+    [item] = plan(text, (to_celsius, length))
+    assert item.tool == to_celsius
+    assert bind_all(to_celsius, item.request) == [{"fahrenheit": 50}, {"fahrenheit": 68}, {"fahrenheit": 86}]
+    assert [p.text for p in pieces("计算半径为2和5的圆的面积")] == ["计算半径为2和5的圆的面积"]
+
+
+def test_names_listed_for_one_parameter_do_not_fill_another_that_fits_none():
+    standings = model_tool(
+        "league_table",
+        "Current table of a football league.",
+        {"league": {"type": "string"}, "season": {"type": "string", "description": "Season, e.g. 2023-24."}},
+        ("league",),
+    )
+    assert bind_all(standings, "Tables of the Eredivisie and the Bundesliga, please") == [
+        {"league": "Eredivisie"},
+        {"league": "Bundesliga"},
+    ]

@@ -174,7 +174,11 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first, written)
     for name, values in list(lists):
-        peers = _peers(slots, slots[name], first, unmarked)
+        peers = [
+            p
+            for p in _peers(slots, slots[name], first, unmarked)
+            if _fits_each(slots, p, name, values, evidence)
+        ]
         if len(peers) == len(values) > 1:  # "two numbers: 36 and 48" fill a and b, not two calls
             first = {**first, **dict(zip(peers, values, strict=True))}
             unmarked = unmarked - set(peers)
@@ -230,6 +234,13 @@ def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: 
         and other.schema.get("type") == kind
         and (name == slot.name or name not in first or name in unmarked)
     ]
+
+
+def _fits_each(slots: dict[str, Slot], peer: str, name: str, values: list[Any], evidence: Evidence) -> bool:
+    """Whether parameter `peer` takes the words of each value `name` read a list as: not so for
+    a `season` beside a `league` ("the Premier League and La Liga" is two calls)."""
+    found = [v for v in evidence.values if typed_value(slots[name], v) in values]
+    return peer == name or all(score(slots[peer], v, evidence) is not None for v in found)
 
 
 def _lists(

@@ -6,9 +6,9 @@
 A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the
 full stop of "Mr." or "Inc."), at "then", "also", "as well as", the words that
 order tasks ("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且",
-"同时", "最后", and at "and"/"plus"/"和". Never inside quotes. A message
-pasted in one pair of quotes is read without them (`unwrap`). The cut is only a
-proposal:
+"同时", "最后", and at "and"/"plus"/"和". Never inside quotes, nor between two
+numbers ("50, 68 and 86"). A message pasted in one pair of quotes is read without
+them (`unwrap`). The cut is only a proposal:
 `selection.plan` keeps a piece as its own intent only when it asks for a tool
 by itself, and otherwise glues it back to the piece before ("a triangle with
 base 10 *and height 5*" is one intent, "weather in Paris *and where is my
@@ -97,11 +97,18 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         and [t.norm for t in tokens[k + 1 : k + 3]] == ["well", "as"]
     ):
         return "then"
+    if _between_numbers(tokens, k):
+        return None
     if token.norm in AND:
         return "and"
     if token.text in (",", "，") and not _inside_name(tokens, k):
         return ","
     return None
+
+
+def _between_numbers(tokens: list[Token], k: int) -> bool:
+    """A comma or "and" that lists numbers ("50, 68 and 86 degrees", 半径为2和5) joins values, not tasks."""
+    return 0 < k < len(tokens) - 1 and tokens[k - 1].kind == tokens[k + 1].kind == "number"
 
 
 def _inside_name(tokens: list[Token], k: int) -> bool:

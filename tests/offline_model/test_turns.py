@@ -154,7 +154,7 @@ def test_a_follow_up_that_says_so_changes_a_free_text_value(client):
 
 def test_a_message_after_a_call_that_asks_for_no_tool_continues_nothing(client):
     chess = {"topic": "chess"}
-    for then in ("Thanks, that's great!", "I also love tennis."):
+    for then in ("Thanks, that's great!", "I also love tennis.", "What about you, any hobbies?"):
         assert (
             _after(client, [PODCASTS, UV], "Find podcasts about chess.", chess, then).send().tool_calls
             is None

@@ -453,6 +453,23 @@ def test_numbers_listed_with_commas_and_and_are_one_intent():
     assert [p.text for p in pieces("计算半径为2和5的圆的面积")] == ["计算半径为2和5的圆的面积"]
 
 
+def test_chinese_names_joined_by_and_are_one_intent():
+    population = model_tool(
+        "country_population", "Population of a country.", {"country": {"type": "string"}}, ("country",)
+    )
+    capital = model_tool(
+        "country_capital",
+        "Find the capital city of a country.",
+        {"country": {"type": "string"}},
+        ("country",),
+    )
+    [item] = plan("分别查询肯尼亚和秘鲁的人口。", (population, capital))
+    assert item.tool == population
+    assert bind_all(population, item.request) == [{"country": "肯尼亚"}, {"country": "秘鲁"}]
+    assert len(pieces("张三和李四的邮箱")) == 1
+    assert len(pieces("查询天气和预订酒店")) == 2  # two verbs: two tasks
+
+
 def test_names_listed_for_one_parameter_do_not_fill_another_that_fits_none():
     standings = model_tool(
         "league_table",

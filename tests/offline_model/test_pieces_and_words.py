@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from tests.offline_model.conftest import model_tool
-from wirelab.offline_model.selection import asks_for_nothing, plan
+from wirelab.offline_model.selection import asks_for_nothing, plan, score
 
+TIMER = model_tool("start_timer", "Start a countdown timer.", {"seconds": {"type": "integer"}}, ("seconds",))
 TIMER = model_tool("start_timer", "Start a countdown timer.", {"seconds": {"type": "integer"}}, ("seconds",))
 TRAFFIC = model_tool(
     "road_traffic",
@@ -44,6 +45,12 @@ TEXTING = model_tool(
     {"phone_number": {"type": "string"}, "message": {"type": "string"}},
     ("phone_number", "message"),
 )
+
+
+def test_a_word_of_one_group_does_not_match_another_groups_word_by_its_start():
+    # "time" and "timer" sit in different groups of the lexicon: a clock time names no timer
+    assert score("The clock says 7:05 here.", TIMER).own == 0
+    assert plan("The clock says 7:05 here.", (TIMER,)) == []
 
 
 def test_what_a_thing_is_like_is_a_question_not_an_opinion():

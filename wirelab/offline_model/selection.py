@@ -50,6 +50,7 @@ from wirelab.offline_model.lexicon import (
     concept,
     lexicon_list,
 )
+from wirelab.offline_model.lexicon import known as lexicon_knows
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
@@ -212,8 +213,10 @@ def _weight(word: str, known: Profile) -> tuple[float, str | None]:
         return known.weights[word], word
     if len(word) >= 4 and word.isascii():
         for other, weight in known.weights.items():
-            if len(other) >= 4 and (
-                other.startswith(word) or word.startswith(other) or _same_root(word, other)
+            if (
+                len(other) >= 4
+                and not (lexicon_knows(word) and lexicon_knows(other))  # the lexicon parts them: time, timer
+                and (other.startswith(word) or word.startswith(other) or _same_root(word, other))
             ):
                 return weight * PREFIX_FACTOR, other
     return 0.0, None

@@ -282,21 +282,37 @@ def asks_for_nothing(text: str) -> bool:
     content = [t for t in tokens if t not in STOPWORDS]
     if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
         return True  # "thanks, that's all", "今天心情很好呀" ("today" asks for nothing)
-    if (
-        tokens
-        and tokens[0] in SMALL_TALK
-        and not any(t in ACTION_WORDS for t in tokens)
-        and len(content) <= 6
-    ):
+    if tokens and tokens[0] in SMALL_TALK and not any(_acts(t) for t in tokens) and len(content) <= 6:
         return True
-    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
+    actions = [k for k, token in enumerate(tokens) if _acts(token) or _opinion(tokens, k)]
     if not actions:
         return False
     last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
-    if set(tokens[max(0, last - 3) : last]) & NEGATIONS or "不" in tokens[last] and tokens[last] != "不":
+    if _negated(tokens, last) or "不" in tokens[last] and tokens[last] != "不":
         return True
     first = actions[0]
-    return tokens[first] in OPINIONS and not any(t in ACTION_WORDS for t in tokens[first:])
+    return tokens[first] in OPINIONS and not any(_acts(t) for t in tokens[first:])
+
+
+def _negated(tokens: list[str], action: int) -> bool:
+    """Whether a negation stands among the three words before the action, or before the 把/将
+    phrase that puts its object first (不要把这封信寄出去: 不要 negates 寄; 把不要的旧文件删掉
+    negates nothing)."""
+    fronted = [k for k in range(max(0, action - FRONTED_REACH), action) if tokens[k] in FRONTED_OBJECT]
+    end = fronted[-1] if fronted else action
+    return bool(set(tokens[max(0, end - 3) : end]) & NEGATIONS)
+
+
+def _acts(token: str) -> bool:
+    """An action word, or one jieba keeps with its resultative complement (翻译成, 发给, 删掉)."""
+    return token in ACTION_WORDS or (
+        len(token) > 1 and token[-1] in RESULTATIVES and token[:-1] in ACTION_WORDS
+    )
+
+
+FRONTED_OBJECT = ("把", "将")  # Chinese markers that put a verb's object before the verb
+FRONTED_REACH = 8  # words between such a marker and its verb, at most
+RESULTATIVES = "成给到掉好完出"  # what a Chinese verb's result or direction adds to it (发给, 删掉)
 
 
 def _opinion(tokens: list[str], k: int) -> bool:

@@ -31,6 +31,7 @@ from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value, wants_code
+from wirelab.offline_model.flags import flag_option, flag_value
 from wirelab.offline_model.free_text import (
     after_colon,
     command_span,
@@ -119,7 +120,7 @@ def fill_object(
         if value is None and slot.kind == "integer" and set(identifier_words(slot.name)) & CLOCK_PARTS:
             value = next((clock_part(slot, v) for v in evidence.values if v.kind == "time"), None)
         if value is None and slot.kind == "enum":
-            value = _flag_option(slot, evidence)
+            value = flag_option(slot, evidence)
         if value is None:
             value = _state_of_city(slot, evidence)
         if value is None and guess and slot.required:
@@ -315,7 +316,7 @@ def _overlaps_used(evidence: Evidence, value: Value) -> bool:
 def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth: int) -> Any:
     """Booleans, arrays, objects and free text: read from the whole sub-request."""
     if slot.kind == "boolean":
-        return _boolean(slot, evidence)
+        return flag_value(slot, evidence)
     if slot.kind == "array":
         return _array(slot, evidence, root, depth)
     if slot.kind == "object":
@@ -352,66 +353,6 @@ def left_over(evidence: Evidence, clause: bool = True) -> str:
         if left:
             return left
     return ""
-
-
-def _boolean(slot: Slot, evidence: Evidence) -> bool | None:
-    """A flag the text names ("with wind", "exclude inactive"): true, or false after a negation.
-
-    The words that name it are those of its name that the tool's name does not share: for a
-    tool `ship_parcel`, "ship it today" says nothing about `ship_insured`; "insured" would."""
-    words = {concept(w) for w in identifier_words(slot.name)} - {
-        concept(w) for w in ("include", "is", "has", "use", "enable", "show", "with", "allow", "only")
-    }
-    words = {w for w in words if w not in STOPWORDS}
-    words = words - evidence.tool_name or words
-    words |= _asked_whether(slot)
-    norms = [t.norm for t in evidence.tokens]
-    if _said_false(slot, norms) - words:
-        return False
-    for k, norm in enumerate(norms):
-        if words and concept(norm) in words:
-            return not {"not", "no", "without", "don't", "never", "exclude", "不", "不要", "别"} & set(
-                norms[max(0, k - 3) : k]
-            )
-    return None
-
-
-def _asked_whether(slot: Slot) -> set[str]:
-    """The words a flag's description asks about: "是否加急" -> {加急}, "Whether to gift-wrap it" ->
-    {gift-wrap}, "true to open, false to shut" -> {open}."""
-    described = str(slot.schema.get("description", ""))
-    m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
-    true_side = {
-        concept(w.casefold()) for w in TRUE_MEANS.findall(described) if w.casefold() not in STOPWORDS
-    }
-    return true_side | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
-
-
-SIDE_MEANS = r"\s*(?:to|for|means|表示|为|则)\s*(?:the\s+|a\s+)?([^\W\d_]+)"
-TRUE_MEANS, FALSE_MEANS = (re.compile(rf"\b{side}{SIDE_MEANS}", re.I) for side in ("true", "false"))
-
-
-def _said_false(slot: Slot, norms: list[str]) -> set[str]:
-    """What the request says of the false side a flag's description spells out ("true to open,
-    false to shut" -> {shut}, when the request says "shut" or a word of its group)."""
-    described = str(slot.schema.get("description", ""))
-    false_side = {
-        concept(w.casefold()) for w in FALSE_MEANS.findall(described) if w.casefold() not in STOPWORDS
-    }
-    return false_side & {concept(norm) for norm in norms}
-
-
-FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
-
-
-def _flag_option(slot: Slot, evidence: Evidence) -> Any:
-    """An enum that is a flag in words (`["True", "False", "dontcare"]`), set as a boolean would
-    be: "with free parking" picks "True" for `free_parking`, "no free parking" picks "False"."""
-    flags = {FLAG_WORDS[str(o).casefold()]: o for o in slot.schema["enum"] if str(o).casefold() in FLAG_WORDS}
-    if len(flags) < 2:
-        return None
-    said = _boolean(slot, evidence)
-    return None if said is None else flags.get(said)
 
 
 def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any] | None:

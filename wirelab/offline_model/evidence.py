@@ -21,10 +21,19 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.lexicon import ACTION_WORDS, GENERIC, STOPWORDS, concept, names_a_thing, singular
+from wirelab.offline_model.lexicon import (
+    ACTION_WORDS,
+    GENERIC,
+    STOPWORDS,
+    _sections,
+    concept,
+    names_a_thing,
+    singular,
+)
 from wirelab.offline_model.normalize import (
     FUNCTION_TAGS,
     Token,
@@ -46,6 +55,8 @@ LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
 LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+VERBS = _sections(Path(__file__).resolve().parent / "data" / "verbs.txt")
+OBJECTS, PARTICLES = (frozenset(" ".join(VERBS[name]).split()) for name in ("objects", "particles"))
 
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
@@ -126,7 +137,7 @@ class Evidence:
         for k, token in enumerate([*self.tokens, None]):
             if token is not None and token.norm in SPEAKER_IS:
                 speaking = True
-            elif token is not None and self._phrase_word(token, named) and not self._after_subject(k):
+            elif token is not None and self._phrase_word(token, named) and not self._a_verb(k):
                 if not speaking:
                     run.append(token)
                 continue
@@ -145,9 +156,20 @@ class Evidence:
                 run = []
         return found + self._modifiers()
 
-    def _after_subject(self, k: int) -> bool:
-        """Whether token `k` follows a subject pronoun, so is its verb: "I dropped my keys"."""
-        return k > 0 and self.tokens[k - 1].norm in SUBJECTS
+    def _a_verb(self, k: int) -> bool:
+        """Whether token `k` is a verb: after a subject pronoun ("I dropped my keys"), or first in
+        its sentence (after small words only: "Please dim …") before a determiner, an object or a
+        verb's particle ("Dim the hall", "Turn on …"), unless a plural noun ("Lights on")."""
+        if k > 0 and self.tokens[k - 1].norm in SUBJECTS:
+            return True
+        start = k
+        while start > 0 and self.tokens[start - 1].norm in STOPWORDS:
+            start -= 1
+        after = self.tokens[k + 1].norm if k + 1 < len(self.tokens) else ""
+        token = self.tokens[k]
+        plural = singular(token.norm) != token.norm and not token.norm.endswith("ss")
+        first = start == 0 or self.tokens[start - 1].text in STOPS
+        return token.kind == "word" and first and not plural and after in OBJECTS | PARTICLES
 
     def _noun_follows(self, k: int, named: set[str]) -> bool:
         after = self.tokens[k + 1] if k + 1 < len(self.tokens) else None

@@ -1,0 +1,136 @@
+"""Stage 4, flags: a boolean parameter's value, from the side of a switch the request says.
+
+    >>> from wirelab.offline_model.request import Tool
+    >>> from wirelab.offline_model.slots import slot_of
+    >>> fan = Tool("set_fan", "Switch a fan.", {"type": "object", "properties": {"on": {"type": "boolean"}}})
+    >>> on = slot_of("on", {"type": "boolean"}, True)
+    >>> said = ("Kill the fan", "Don't stop the fan", "把风扇关掉")
+    >>> [flag_value(on, Evidence.of(fan, text)) for text in said]
+    [False, True, False]
+
+A switch has two sides, listed in pairs in data/verbs.txt: what lets things run, pass or be seen
+(on, open, enable, unmute, 开, 打开) and what stops them (off, close, disable, mute, kill, 关).
+A flag's own name or description names one side ("enabled", "muted", "true to lock"); the
+request says one ("Kill the lights", "unmute it"; "don't" before the word turns it over), and the
+flag is true when the two agree. A flag that names no side is true when the request names it
+("with wind", "exclude inactive": false after a negation), or when its description's true or
+false side says so ("true for metric, false for imperial").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from wirelab.offline_model.evidence import VERBS, Evidence
+from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.normalize import clean, identifier_words, segment
+from wirelab.offline_model.slots import Slot
+
+
+def _sides(pairs: list[str]) -> dict[str, tuple[bool, frozenset[int]]]:
+    """A word's concept -> (whether it says the running side, the pairs it is in)."""
+    sides: dict[str, tuple[bool, frozenset[int]]] = {}
+    for pair, line in enumerate(pairs):
+        for running, words in zip((True, False), line.split("|"), strict=True):
+            for idea in {concept(w) for w in words.split()}:
+                sides[idea] = (running, sides.get(idea, (running, frozenset()))[1] | {pair})
+    return sides
+
+
+SIDES = _sides(VERBS["sides"])
+HAN_SIDES = [w for w in " ".join(VERBS["sides"]).split() if len(w) > 1 and not w.isascii()]
+NEGATIONS = frozenset(" ".join(VERBS["negations"]).split())
+PREFIXES = frozenset(concept(w) for w in " ".join(VERBS["flag_prefixes"]).split())
+TRUE_SIDE = re.compile(r"\btrue\b([^,;.，；。]*)", re.I)
+SIDE_MEANS = r"\s*(?:to|for|means|表示|为|则)\s*(?:the\s+|a\s+)?([^\W\d_]+)"
+TRUE_MEANS, FALSE_MEANS = (re.compile(rf"\b{side}{SIDE_MEANS}", re.I) for side in ("true", "false"))
+FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
+    """The flag's value as the request sets it, None when it says nothing of it."""
+    own = _side_of(_own_words(slot))
+    words = {w for w in {concept(w) for w in identifier_words(slot.name)} - PREFIXES if w not in STOPWORDS}
+    subject = words - SIDES.keys()  # what it switches: `wifi` of `enable_wifi`, nothing of `muted`
+    named = [t for t in evidence.tokens if concept(t.norm) in subject]
+    if own is not None and (named or not subject - evidence.tool_name):
+        said = _said_side(evidence, SIDES[own][1])
+        if said is not None:
+            return said == SIDES[own][0]
+    words = (words - evidence.tool_name or words) | _asked_whether(slot)
+    norms = [t.norm for t in evidence.tokens]
+    if _said_false(slot, norms) - words:
+        return False
+    found = next((t for t in evidence.tokens if concept(t.norm) in words), None)
+    return None if found is None else not _negated(evidence, found.start)
+
+
+def _own_words(slot: Slot) -> list[str]:
+    """The words of the flag's name, then of its description's true side ("true to switch on"):
+    where its own side of a switch is named."""
+    true_side = " ".join(TRUE_SIDE.findall(str(slot.schema.get("description", ""))))
+    return [*identifier_words(slot.name), *(t.norm for t in segment(clean(true_side)))]
+
+
+def _side_of(words: Iterable[str]) -> str | None:
+    """The first of `words` that names a side of a switch, as its concept."""
+    return next((concept(w) for w in words if concept(w) in SIDES), None)
+
+
+def _said_side(evidence: Evidence, pairs: frozenset[int]) -> bool | None:
+    """The side the request says where a command's verb stands ("Kill the fan", "Turn on …",
+    "把灯关掉"; not a preposition in its middle: "a café on Elm St"), a word of the flag's own
+    pair first, turned over by a negation right before it ("don't turn on"). A Chinese word is
+    found in the text too: the segmenter may glue it to the noun before (门锁|上)."""
+    said = [(t.start, t.end, concept(t.norm)) for t in evidence.tokens if concept(t.norm) in SIDES]
+    said += [(m.start(), m.end(), concept(w)) for w in HAN_SIDES for m in re.finditer(w, evidence.text)]
+    edges = _verb_places(evidence)
+    said = sorted((start, end, idea) for start, end, idea in said if {start, end} & edges)
+    said = [found for found in said if SIDES[found[2]][1] & pairs] or said
+    return SIDES[said[0][2]][0] != _negated(evidence, said[0][0]) if said else None
+
+
+def _verb_places(evidence: Evidence) -> set[int]:
+    """Where a command's verb or its particle may start or end: its first word that is neither a
+    small word nor a negation and the word after it, and its last word."""
+    words = [t for t in evidence.tokens if t.kind != "punct"]
+    first = next((k for k, t in enumerate(words) if t.norm not in STOPWORDS | NEGATIONS), len(words))
+    return {place for t in [*words[first : first + 2], *words[-1:]] for place in (t.start, t.end)}
+
+
+def _negated(evidence: Evidence, start: int) -> bool:
+    """Whether one of the three words before `start` is a negation."""
+    return bool(NEGATIONS & {t.norm for t in [t for t in evidence.tokens if t.end <= start][-3:]})
+
+
+def _asked_whether(slot: Slot) -> set[str]:
+    """The words a flag's description asks about: "是否加急" -> {加急}, "Whether to gift-wrap it" ->
+    {gift-wrap}, "true for metric" -> {metric}."""
+    described = str(slot.schema.get("description", ""))
+    m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
+    true_side = {
+        concept(w.casefold()) for w in TRUE_MEANS.findall(described) if w.casefold() not in STOPWORDS
+    }
+    return true_side | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
+
+
+def _said_false(slot: Slot, norms: list[str]) -> set[str]:
+    """What the request says of the false side a flag's description spells out ("true for metric,
+    false for imperial" -> {imperial}, when the request says "imperial" or a word of its group)."""
+    described = str(slot.schema.get("description", ""))
+    false_side = {
+        concept(w.casefold()) for w in FALSE_MEANS.findall(described) if w.casefold() not in STOPWORDS
+    }
+    return false_side & {concept(norm) for norm in norms}
+
+
+def flag_option(slot: Slot, evidence: Evidence) -> Any:
+    """An enum that is a flag in words (`["True", "False", "dontcare"]`), set as a boolean would
+    be: "with free parking" picks "True" for `free_parking`, "no free parking" picks "False"."""
+    flags = {FLAG_WORDS[str(o).casefold()]: o for o in slot.schema["enum"] if str(o).casefold() in FLAG_WORDS}
+    if len(flags) < 2:
+        return None
+    said = flag_value(slot, evidence)
+    return None if said is None else flags.get(said)

@@ -53,14 +53,19 @@ def cases_of(name: str) -> list[dict]:
     return json.loads((ASSETS / name).read_text(encoding="utf-8"))
 
 
-def eval_tables() -> None:
+def eval_sets() -> list[tuple[str, ToolIndex, list[dict]]]:
+    """Lesson 06's three evals: who asks, the catalogue searched, and the requests."""
     english, chinese = index_of("tool_catalogue.json"), index_of("tool_catalogue_zh.json")
     cases, cases_zh = cases_of("tool_retrieval_eval.json"), cases_of("tool_retrieval_eval_zh.json")
-    for asked, index, requests in [
+    return [
         ("English requests, English tools", english, cases),
         ("Chinese requests, Chinese tools", chinese, cases_zh),
         ("Chinese requests, English tools", english, cases_zh),
-    ]:
+    ]
+
+
+def eval_tables() -> None:
+    for asked, index, requests in eval_sets():
         print(f"{asked} ({len(requests)} requests)")
         for method, row in retrieval_table(index, requests).items():
             print(f"  {method:<7}" + "  ".join(f"{name} {value:.3f}" for name, value in row.items()))
@@ -128,13 +133,7 @@ def retriever(index: ToolIndex, rank: Callable[[str], list[int]]) -> Callable[[s
 
 
 def variants() -> None:
-    english, chinese = index_of("tool_catalogue.json"), index_of("tool_catalogue_zh.json")
-    cases, cases_zh = cases_of("tool_retrieval_eval.json"), cases_of("tool_retrieval_eval_zh.json")
-    for asked, index, requests in [
-        ("English requests, English tools", english, cases),
-        ("Chinese requests, Chinese tools", chinese, cases_zh),
-        ("Chinese requests, English tools", english, cases_zh),
-    ]:
+    for asked, index, requests in eval_sets():
         print(f"\nfusions: {asked} ({len(requests)} requests)")
         for name, rank in fusions(index).items():
             names = retriever(index, rank)

@@ -237,3 +237,22 @@ def test_json_mode_and_bodies_that_are_no_object_keep_their_chat_completions_beh
             complete(body)
         except RequestError as error:
             assert error.status == 400
+
+
+def test_the_packages_complete_answers_as_the_server_does_strict_mode_included():
+    import wirelab.offline_model as model
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": ["string", "null"], "enum": ["C", "F", None]},
+        },
+        "required": ["city", "unit"],
+        "additionalProperties": False,
+    }
+    body = _body(schema, "Weather in Oslo?")
+    body["tools"][0]["function"].update(name="get_weather", description="Current weather for a city.")
+    (call,) = model.complete(body)["choices"][0]["message"]["tool_calls"]
+    assert json.loads(call["function"]["arguments"]) == {"city": "Oslo", "unit": None}
+    assert model.complete(body) == complete(body)

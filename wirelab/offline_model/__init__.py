@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from wirelab.offline_model.explain import explain
 from wirelab.offline_model.faults import FAULTS
 from wirelab.offline_model.request import MODEL_ID, RequestError
-from wirelab.offline_model.wire.completions import complete, stream
+from wirelab.offline_model.wire.edge import complete, stream
 
 if TYPE_CHECKING:
     from wirelab.offline_model.wire.server import OfflineServer, create_app, serve, shared_server

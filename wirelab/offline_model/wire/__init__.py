@@ -5,7 +5,7 @@ understanding in the package above (`policy.decide` and its stages) reads it as 
 `Request` and decides a `Reply`. Here: the HTTP app (`server`, `format_routes`), the Chat
 Completions request read and checked as the real API does (`validation`, `tool_schemas`) and its
 reply written whole or streamed (`wire_format`, `tokens`), strict mode and structured answers
-(`edge`, `strict`), the pure functions behind the package's `complete` and `stream`
-(`completions`), and the other formats, each rewritten as a Chat Completions body and written back
+(`strict`) in the pure functions the server and the package's `complete` and `stream` share
+(`edge`), and the other formats, each rewritten as a Chat Completions body and written back
 in its own shape (`responses_api`, `responses_events`, `hosted_mcp`, `messages_api`, `gemini_api`).
 """

@@ -204,7 +204,8 @@ def test_text_format_json_schema_over_the_responses_api(client):
     Draft202012Validator(schema).validate(json.loads(reply.output_text))
 
 
-def test_a_nullable_property_is_optional_so_the_model_calls_and_writes_null():
+def _weather_with_a_nullable_unit(ask: str) -> dict:
+    """A strict weather tool whose `unit` is required but may be null, asked `ask`."""
     schema = {
         "type": "object",
         "properties": {
@@ -214,9 +215,15 @@ def test_a_nullable_property_is_optional_so_the_model_calls_and_writes_null():
         "required": ["city", "unit"],
         "additionalProperties": False,
     }
-    body = _body(schema, "Weather in Paris?")
+    body = _body(schema, ask)
     body["tools"][0]["function"].update(name="get_weather", description="Current weather for a city.")
-    (call,) = complete(body)["choices"][0]["message"]["tool_calls"]
+    return body
+
+
+def test_a_nullable_property_is_optional_so_the_model_calls_and_writes_null():
+    (call,) = complete(_weather_with_a_nullable_unit("Weather in Paris?"))["choices"][0]["message"][
+        "tool_calls"
+    ]
     assert json.loads(call["function"]["arguments"]) == {"city": "Paris", "unit": None}
 
 
@@ -242,17 +249,7 @@ def test_json_mode_and_bodies_that_are_no_object_keep_their_chat_completions_beh
 def test_the_packages_complete_answers_as_the_server_does_strict_mode_included():
     import wirelab.offline_model as model
 
-    schema = {
-        "type": "object",
-        "properties": {
-            "city": {"type": "string"},
-            "unit": {"type": ["string", "null"], "enum": ["C", "F", None]},
-        },
-        "required": ["city", "unit"],
-        "additionalProperties": False,
-    }
-    body = _body(schema, "Weather in Oslo?")
-    body["tools"][0]["function"].update(name="get_weather", description="Current weather for a city.")
+    body = _weather_with_a_nullable_unit("Weather in Oslo?")
     (call,) = model.complete(body)["choices"][0]["message"]["tool_calls"]
     assert json.loads(call["function"]["arguments"]) == {"city": "Oslo", "unit": None}
     assert model.complete(body) == complete(body)

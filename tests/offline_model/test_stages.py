@@ -11,7 +11,7 @@ from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.extraction import chinese_number, extract, list_items
 from wirelab.offline_model.intents import pieces
-from wirelab.offline_model.lexicon import SYNONYM_GROUPS, _sections, concept
+from wirelab.offline_model.lexicon import SYNONYM_GROUPS, concept, sections
 from wirelab.offline_model.normalize import clean, segment, stem
 from wirelab.offline_model.selection import asks_for_nothing, plan
 
@@ -248,4 +248,4 @@ def test_a_lexicon_file_line_outside_a_section_is_refused(tmp_path):
     bad = tmp_path / "lexicon.txt"
     bad.write_text("# lists\nweather forecast\n[synonyms]\n", encoding="utf-8")
     with pytest.raises(ValueError, match="before the first"):
-        _sections(bad)
+        sections(bad)

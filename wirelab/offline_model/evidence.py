@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
@@ -29,8 +28,9 @@ from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     GENERIC,
     STOPWORDS,
-    _sections,
+    VERBS,
     concept,
+    lexicon_list,
     names_a_thing,
     singular,
 )
@@ -55,8 +55,7 @@ LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
 LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
-VERBS = _sections(Path(__file__).resolve().parent / "data" / "verbs.txt")
-OBJECTS, PARTICLES = (frozenset(" ".join(VERBS[name]).split()) for name in ("objects", "particles"))
+OBJECTS, PARTICLES = (lexicon_list(name, VERBS) for name in ("objects", "particles"))
 
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:

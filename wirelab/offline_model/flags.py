@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from wirelab.offline_model.evidence import VERBS, Evidence
-from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.lexicon import STOPWORDS, VERBS, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.slots import Slot
 
@@ -41,8 +41,8 @@ def _sides(pairs: list[str]) -> dict[str, tuple[bool, frozenset[int]]]:
 
 SIDES = _sides(VERBS["sides"])
 HAN_SIDES = [w for w in " ".join(VERBS["sides"]).split() if len(w) > 1 and not w.isascii()]
-NEGATIONS = frozenset(" ".join(VERBS["negations"]).split())
-PREFIXES = frozenset(concept(w) for w in " ".join(VERBS["flag_prefixes"]).split())
+NEGATIONS = lexicon_list("negations", VERBS)
+PREFIXES = frozenset(concept(w) for w in lexicon_list("flag_prefixes", VERBS))
 TRUE_SIDE = re.compile(r"\btrue\b([^,;.，；。]*)", re.I)
 SIDE_MEANS = r"\s*(?:to|for|means|表示|为|则)\s*(?:the\s+|a\s+)?([^\W\d_]+)"
 TRUE_MEANS, FALSE_MEANS = (re.compile(rf"\b{side}{SIDE_MEANS}", re.I) for side in ("true", "false"))

@@ -9,6 +9,8 @@ is *told*, in a few readable lists, the sections of data/lexicon.txt:
 - `GENERIC`: words that appear in almost every tool ("get", "data", "value"):
   they count for little when ranking tools.
 - Small talk, negation and number words for `selection` and `extraction`.
+- `VERBS`: the sections of data/verbs.txt, the two sides of a switch and the small words
+  around a verb, for `flags` and `evidence`.
 
 A word the lexicon does not know still matches itself (and its stem), so a
 tool described with the user's own words is always found.
@@ -31,7 +33,7 @@ def _words(text: str) -> frozenset[str]:
 LEXICON = Path(__file__).resolve().parent / "data" / "lexicon.txt"
 
 
-def _sections(path: Path = LEXICON) -> dict[str, list[str]]:
+def sections(path: Path = LEXICON) -> dict[str, list[str]]:
     """`[name]` -> its lines, from a file of sections (lines starting with `#` are comments)."""
     sections: dict[str, list[str]] = {}
     current: list[str] | None = None
@@ -46,13 +48,15 @@ def _sections(path: Path = LEXICON) -> dict[str, list[str]]:
     return sections
 
 
-_LISTS = _sections()
+_LISTS = sections()
+VERBS = sections(LEXICON.with_name("verbs.txt"))  # switches and the words around verbs
 SYNONYM_GROUPS = tuple(tuple(line.split()) for line in _LISTS["synonyms"])
 
 
-def lexicon_list(name: str) -> frozenset[str]:
-    """The words of one section of data/lexicon.txt (a KeyError names a missing section)."""
-    return _words(" ".join(_LISTS[name]))
+def lexicon_list(name: str, lists: dict[str, list[str]] = _LISTS) -> frozenset[str]:
+    """The words of one section of data/lexicon.txt, or of another file's `lists` (a KeyError
+    names a missing section)."""
+    return _words(" ".join(lists[name]))
 
 
 CURRENCY_NAMES = {name: line.split()[0] for line in _LISTS["currency_names"] for name in line.split()[1:]}

@@ -44,11 +44,16 @@ class Call:
 
     def parsed(self) -> dict[str, Any] | None:
         """The arguments as a JSON object, or None when they are not one."""
-        try:
-            value = json.loads(self.arguments)
-        except (json.JSONDecodeError, RecursionError):
-            return None
-        return value if isinstance(value, dict) else None
+        return json_object(self.arguments)
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """`text` read as a JSON object, or None when it is not one (not JSON, or another value)."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 @dataclass(frozen=True)

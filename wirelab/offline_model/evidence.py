@@ -45,7 +45,6 @@ from wirelab.offline_model.normalize import (
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
-SUBJECTS = {"i", "we", "you", "he", "she", "they"}  # the pronouns a verb follows
 DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
 DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
@@ -55,7 +54,7 @@ LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
 LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
-OBJECTS, PARTICLES = (lexicon_list(name, VERBS) for name in ("objects", "particles"))
+OBJECTS, PARTICLES, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "particles", "subjects"))
 
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:

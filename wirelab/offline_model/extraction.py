@@ -44,6 +44,7 @@ from wirelab.offline_model.lexicon import (
     ZH_UNITS,
     chinese_number,
     count_of,
+    lexicon_list,
     singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
@@ -351,7 +352,7 @@ def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     return (_digits(after.text), 2) if after is not None and after.kind == "number" else (None, 1)
 
 
-POINTERS = {"the", "this", "that", "which", "another", "each", "every", "any", "other"}
+POINTERS = lexicon_list("pointers")  # "the back one": a "one" after them is a thing
 
 
 def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:

@@ -43,7 +43,7 @@ from typing import Any
 
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
-from wirelab.offline_model.lexicon import CLOSED_CLASSES, STOPWORDS, concept
+from wirelab.offline_model.lexicon import CLOSED_CLASSES, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
@@ -77,7 +77,7 @@ PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
 AT_MOST = ("at most", "up to", "no more than", "最多", "以内")  # words that cap a number
-CAPS = {"max", "maximum", "limit", "most", "top", "upper", "cap", "上限", "最多", "最大"}  # a cap's words
+CAPS = lexicon_list("caps")  # the words of a parameter that caps a number
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
 

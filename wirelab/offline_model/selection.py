@@ -47,6 +47,7 @@ from wirelab.offline_model.lexicon import (
     SMALL_TALK,
     STOPWORDS,
     TOPIC_VERBS,
+    VERBS,
     concept,
     lexicon_list,
 )
@@ -312,7 +313,7 @@ def _acts(token: str) -> bool:
 
 FRONTED_OBJECT = ("把", "将")  # Chinese markers that put a verb's object before the verb
 FRONTED_REACH = 8  # words between such a marker and its verb, at most
-RESULTATIVES = "成给到掉好完出"  # what a Chinese verb's result or direction adds to it (发给, 删掉)
+RESULTATIVES = lexicon_list("resultatives", VERBS)  # what a Chinese verb's result adds to it (发给)
 
 
 def _opinion(tokens: list[str], k: int) -> bool:

@@ -115,8 +115,13 @@ def centred(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:
     return cosines
 
 
+def search_texts(kb: KnowledgeBase) -> list[str]:
+    """What the knowledge base indexes of each chunk: its text under its title and heading."""
+    return [chunk.search_text(kb.documents[chunk.doc_id].title) for chunk in kb.chunks]
+
+
 def ngram_index(kb: KnowledgeBase) -> VectorIndex:
-    texts = [chunk.search_text(kb.documents[chunk.doc_id].title) for chunk in kb.chunks]
+    texts = search_texts(kb)
     return VectorIndex(texts, CharNgramEmbedder(texts))
 
 
@@ -164,7 +169,7 @@ def rm3(kb: KnowledgeBase, feedback: str, docs: int = 10, words: int = 10, keep:
     `docs` chunks (ranked by BM25, or by the hybrid search), each chunk weighted by its score;
     the question keeps `keep` of the weight (Anserini's defaults: 10, 10, 0.5).
     """
-    counts = [Counter(terms(chunk.search_text(kb.documents[chunk.doc_id].title))) for chunk in kb.chunks]
+    counts = [Counter(terms(text)) for text in search_texts(kb)]
     base = rrf(kb, kb.vectors.similarities)
 
     def term_scores(words_and_weights: dict[str, float]) -> np.ndarray:
@@ -239,7 +244,7 @@ def smoothed(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:
 
 def other_bm25(kb: KnowledgeBase, **parameters: object) -> Ranker:
     """RRF of the vectors and a BM25 index built by `bm25s.BM25(**parameters)`."""
-    texts = [chunk.search_text(kb.documents[chunk.doc_id].title) for chunk in kb.chunks]
+    texts = search_texts(kb)
     lexical = BM25Index(texts)
     lexical._retriever = bm25s.BM25(**parameters)
     lexical._retriever.index([terms(text) for text in texts], show_progress=False)

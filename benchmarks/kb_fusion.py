@@ -206,12 +206,14 @@ def rm3(kb: KnowledgeBase, feedback: str, docs: int = 10, words: int = 10, keep:
     return rank
 
 
+def standard(scores: np.ndarray) -> np.ndarray:
+    """Scores as z-scores: less their mean, over their spread (all zero when they do not spread)."""
+    spread = scores.std()
+    return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
+
+
 def zscore_sum(kb: KnowledgeBase) -> Ranker:
     """CombSUM of z-scored BM25 and cosine, BM25 weighted by coverage (Montague and Aslam, 2001)."""
-
-    def standard(scores: np.ndarray) -> np.ndarray:
-        spread = scores.std()
-        return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
 
     def rank(question: str) -> list[int]:
         bm25 = standard(np.asarray(kb.lexical.scores(question), dtype=float))
@@ -222,13 +224,17 @@ def zscore_sum(kb: KnowledgeBase) -> Ranker:
     return rank
 
 
-def csls(kb: KnowledgeBase, neighbours: int = 10) -> Callable[[str], np.ndarray]:
-    """Cosine less each passage's hubness: its mean cosine to its nearest passages (Conneau et al., 2018)."""
-    matrix = kb.vectors.matrix
+def hubness(matrix: np.ndarray, neighbours: int = 10) -> np.ndarray:
+    """Each row's mean cosine to its `neighbours` nearest other rows (unit rows)."""
     between = matrix @ matrix.T
     np.fill_diagonal(between, -np.inf)
-    hubness = np.sort(between, axis=1)[:, -neighbours:].mean(axis=1)
-    return lambda question: 2 * kb.vectors.similarities(question) - hubness
+    return np.sort(between, axis=1)[:, -neighbours:].mean(axis=1)
+
+
+def csls(kb: KnowledgeBase, neighbours: int = 10) -> Callable[[str], np.ndarray]:
+    """Cosine less each passage's hubness: its mean cosine to its nearest passages (Conneau et al., 2018)."""
+    hub = hubness(kb.vectors.matrix, neighbours)
+    return lambda question: 2 * kb.vectors.similarities(question) - hub
 
 
 def smoothed(kb: KnowledgeBase) -> Callable[[str], np.ndarray]:

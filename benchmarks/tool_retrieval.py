@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from kb_fusion import hubness, standard
 
 from wirelab.retrieval.dense import CharNgramEmbedder, VectorIndex
 from wirelab.retrieval.fusion import reciprocal_rank_fusion
@@ -95,10 +96,7 @@ def fusions(index: ToolIndex) -> dict[str, Callable[[str], list[int]]]:
     texts = [tool_text(t) for t in index.tools]
     ngrams = VectorIndex(texts, CharNgramEmbedder(texts))
     tools_han = any(HAN.search(text) for text in texts)
-    matrix = vectors.matrix
-    between = matrix @ matrix.T
-    np.fill_diagonal(between, -np.inf)
-    hubness = np.sort(between, axis=1)[:, -10:].mean(axis=1)
+    hub = hubness(vectors.matrix)
 
     def rrf(request: str, third: float | None = None, cosines: np.ndarray | None = None) -> list[int]:
         cos = vectors.similarities(request) if cosines is None else cosines
@@ -108,10 +106,6 @@ def fusions(index: ToolIndex) -> dict[str, Callable[[str], list[int]]]:
             rankings.append([i for i, _ in ngrams.rank(request, 50)])
             weights.append(third)
         return [i for i, _ in reciprocal_rank_fusion(rankings, weights=weights)]
-
-    def standard(scores: np.ndarray) -> np.ndarray:
-        spread = scores.std()
-        return (scores - scores.mean()) / spread if spread > 0 else np.zeros_like(scores)
 
     def zscore(request: str) -> list[int]:
         fused = bm25.coverage(request) * standard(np.asarray(bm25.scores(request), dtype=float))
@@ -124,7 +118,7 @@ def fusions(index: ToolIndex) -> dict[str, Callable[[str], list[int]]]:
         "rrf3 cov": lambda r: rrf(r, bm25.coverage(r)),
         "rrf3 script": lambda r: rrf(r, float(bool(HAN.search(r)) == tools_han)),
         "z-score sum": zscore,
-        "csls": lambda r: rrf(r, cosines=2 * vectors.similarities(r) - hubness),
+        "csls": lambda r: rrf(r, cosines=2 * vectors.similarities(r) - hub),
     }
 
 

@@ -6,7 +6,6 @@ from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.selection import asks_for_nothing, plan, score
 
 TIMER = model_tool("start_timer", "Start a countdown timer.", {"seconds": {"type": "integer"}}, ("seconds",))
-TIMER = model_tool("start_timer", "Start a countdown timer.", {"seconds": {"type": "integer"}}, ("seconds",))
 TRAFFIC = model_tool(
     "road_traffic",
     "Traffic conditions on a road.",

@@ -12,32 +12,23 @@
     >>> steps[-1]["decision"]
     [{'name': 'wake_up', 'arguments': '{"time":"07:00"}'}]
 
-The stages are those of `policy.items_for` for a fresh message: the small-talk
-and negation check, selection by the tools' words (`selection.plan`), the pieces
-of the message where the words tie on several tools with each one's cosine (the
-closest is chosen), selection
-by meaning (`meaning`, only when the words chose no tool and named no tool's
-topic: another language, a paraphrase whose verb implies the tool) with every
-tool's features, the fitted weights and the probability, and the calls the
-model returns.
+The stages are those of `policy.items_for` for a fresh message: the small-talk and negation
+check; selection by the tools' words (`selection.plan`); where the words tie on several tools
+in a piece of the message, each one's cosine (the closest wins); selection by meaning, only
+when the words chose no tool and named no tool's topic, with every tool's features, the fitted
+weights and the probability; and the calls the model returns.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from wirelab.offline_model import meaning
+from wirelab.offline_model import meaning, selection
 from wirelab.offline_model.context import conversation
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.normalize import clean
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.selection import (
-    asks_for_nothing,
-    meaning_choice,
-    names_a_topic,
-    plan,
-    tied_by_words,
-)
+from wirelab.offline_model.request import Tool
 from wirelab.offline_model.wire.validation import read_request
 
 
@@ -45,8 +36,8 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     """The decisions behind the reply to a Chat Completions request body (see the module docstring)."""
     request = read_request(body)
     text = conversation(request.messages).text
-    nothing = asks_for_nothing(text)
-    by_words = [item.tool.name for item in plan(text, request.tools)] if not nothing else []
+    nothing = selection.asks_for_nothing(text)
+    by_words = [] if nothing else [item.tool.name for item in selection.plan(text, request.tools)]
     stages: list[dict[str, Any]] = [
         {"stage": "asks for nothing", "decision": nothing},
         {"stage": "select by words", "decision": by_words},
@@ -54,17 +45,15 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     ties = [_tie(piece.text, request.tools) for piece in pieces(unwrap(clean(text)))] if by_words else []
     if any(ties):
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
-    if not nothing and not by_words and request.tools and not names_a_topic(text, request.tools):
-        stages.append(_by_meaning(text, request))
-    reply = decide(request)
-    calls = [{"name": call.name, "arguments": call.arguments} for call in reply.calls or ()]
-    stages.append({"stage": "calls", "decision": calls})
-    return {"request": text, "stages": stages}
+    if not nothing and not by_words and request.tools and not selection.names_a_topic(text, request.tools):
+        stages.append(_by_meaning(text, request.tools))
+    calls = [{"name": call.name, "arguments": call.arguments} for call in decide(request).calls or ()]
+    return {"request": text, "stages": [*stages, {"stage": "calls", "decision": calls}]}
 
 
-def _tie(piece: str, tools: tuple) -> dict[str, Any]:
-    """For a piece whose words tie on several tools: each one's cosine, and the closest ({} if none)."""
-    tied = tied_by_words(piece, tools)
+def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
+    """Each tool the piece's words tie on, with its cosine, and the closest ({} with no tie)."""
+    tied = selection.tied_by_words(piece, tools)
     if not tied:
         return {}
     vectors = meaning._encode([piece, *(meaning.tool_text(tool) for tool in tied)])
@@ -72,11 +61,10 @@ def _tie(piece: str, tools: tuple) -> dict[str, Any]:
     return {"piece": piece, "tool": meaning.closest(piece, tied).name, "cosines": cosines}
 
 
-def _by_meaning(text: str, request: Any) -> dict[str, Any]:
+def _by_meaning(text: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     """The meaning stage on the whole message: each tool's features, contributions and probability."""
-    fitted = meaning.weights()
-    choice = meaning_choice(text, request.tools)
-    tools = [
+    fitted, choice = meaning.weights(), selection.meaning_choice(text, tools)
+    rows = [
         {
             "tool": tool.name,
             "features": {name: round(row[name], 3) for name in meaning.NAMES},
@@ -93,5 +81,5 @@ def _by_meaning(text: str, request: Any) -> dict[str, Any]:
         "weights": fitted.weights,
         "bias": fitted.bias,
         "threshold": meaning.CHOOSE,
-        "tools": tools,
+        "tools": rows,
     }

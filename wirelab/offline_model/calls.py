@@ -41,8 +41,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import bind, bind_evidence, fill_object
-from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.binding import bind, fill_object
+from wirelab.offline_model.evidence import Binding, Evidence, Words
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
@@ -87,10 +87,20 @@ def in_order(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     return {k: arguments[k] for k in order} | {k: v for k, v in arguments.items() if k not in order}
 
 
-def bind_calls(tool: Tool, text: str) -> list[Bound]:
-    """The calls of one intent, nothing guessed: frames bound one by one, lists spread."""
+def read(tool: Tool, text: str | Words) -> Binding:
+    """Binding's reading of `text` for `tool`, nothing guessed: the evidence (with what binding
+    chose and used) and the arguments. The stages after it read this, not the text again."""
+    evidence = Evidence.of(tool, text)
+    return evidence, fill_object(tool.parameters, evidence, tool.parameters, False, 0)
+
+
+def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Bound]:
+    """The calls of one intent, nothing guessed: frames bound one by one, lists spread. `whole`
+    is binding's reading of all of `text`, when the caller has it: the frames and a frame
+    that is all of the text read it instead of binding again."""
     text = clean(text)
-    starts, first = cuts(tool, text)
+    whole = whole or read(tool, text)
+    starts, first = cuts(tool, text, whole)
     bounds = [0, *starts, len(text)]
     lead = _lead(tool, text[:first]) if starts else ""
     frames: list[list[Bound]] = []
@@ -98,7 +108,8 @@ def bind_calls(tool: Tool, text: str) -> list[Bound]:
     for number, (start, end) in enumerate(itertools.pairwise(bounds)):
         last = number > 0 and number == len(bounds) - 2
         part = text[_past_joint(text, start, end) : end]
-        found, later = _spread(tool, lead + part if number else part, tail=last)
+        part = lead + part if number else part
+        found, later = _spread(tool, whole if part == text else read(tool, part), tail=last)
         if frames:
             found = repeat(frames[-1], found)
             shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
@@ -112,7 +123,7 @@ def _lead(tool: Tool, words: str) -> str:
     give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
     if len(words.split()) > LEAD_WORDS:
         return ""
-    evidence, _ = bind_evidence(tool, words)
+    evidence, _ = read(tool, words)
     return "" if evidence.chosen else words
 
 
@@ -152,15 +163,15 @@ def _past_joint(text: str, start: int, end: int) -> int:
     return start
 
 
-def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str, Any]]:
+def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dict[str, Any]]:
     """The calls of one frame, one per value of a listed parameter; and, when `tail`, the
     arguments given after the frame's first sentence."""
-    evidence, first = bind_evidence(tool, text)
+    evidence, first = frame
     slots = _slots(tool)
     written = written_lists(evidence)  # once: each reads the tokens between the values
     moved = _misplaced(evidence, slots, written)
     if moved:  # bind again with the listed names kept for their list
-        evidence = Evidence.of(tool, text)
+        evidence = Evidence.of(tool, evidence.text)
         evidence.used |= moved
         first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)
         evidence.used -= moved
@@ -169,7 +180,7 @@ def _spread(tool: Tool, text: str, *, tail: bool) -> tuple[list[Bound], dict[str
     head = _first_sentence_end(evidence) if tail else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
-        _, after = bind_evidence(tool, evidence.text[head:])
+        _, after = read(tool, evidence.text[head:])
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first, written)
@@ -204,7 +215,7 @@ def takes(tool: Tool, text: str) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of
     their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
-    evidence, _ = bind_evidence(tool, text)
+    evidence, _ = read(tool, text)
     slots = _slots(tool)
     total = 0.0
     for name, k in evidence.chosen.items():
@@ -362,14 +373,14 @@ def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
 CLEARLY = 3.0  # a value's binding score that only a label, a specific kind or its unit reaches
 
 
-def gives_what_it_needs(text: str, tool: Tool) -> bool:
+def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> bool:
     """Whether `text` clearly gives every value `tool` requires: each required parameter takes
     a value of its own kind with a label, a unit or a specific type, not loose words; a flag, a
-    list or an object counts when the text fills it."""
+    list or an object counts when the text fills it. `whole`: binding's reading of `text`."""
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
-    evidence, filled = bind_evidence(tool, text)
+    evidence, filled = whole or read(tool, text)
     slots = _slots(tool)
     for name in required:
         if name not in filled or name not in slots:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
@@ -73,6 +74,25 @@ def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
     return cut
 
 
+@dataclass(frozen=True)
+class Words:
+    """A piece of a message read once: its clean text, its tokens and the values extraction
+    finds in it. Every tool's `Evidence` of the piece starts from these."""
+
+    text: str
+    tokens: list[Token]
+    values: list[Value]
+
+    @classmethod
+    def of(cls, text: str) -> Words:
+        text = clean(text)
+        tokens = segment(text)
+        return cls(text, tokens, extract(text, tokens))
+
+
+Binding = tuple["Evidence", dict[str, Any]]  # a text read by binding: the evidence after it, the arguments
+
+
 @dataclass
 class Evidence:
     """One sub-request: its text, tokens and values, and which values are used."""
@@ -91,12 +111,17 @@ class Evidence:
     _indexed: tuple[int, int] = (0, 0)  # id() of the values list `_holders` indexes, and how many
 
     @classmethod
-    def of(cls, tool: Tool, text: str) -> Evidence:
-        text = clean(text)
+    def of(cls, tool: Tool, text: str | Words) -> Evidence:
+        """What `text` offers `tool`: the piece's values, less those that name the tool or its
+        parameters, plus its phrases. Given the piece's `Words`, it extracts nothing again
+        unless the tool's verb re-cuts a token."""
+        words = text if isinstance(text, Words) else Words.of(text)
+        text = words.text
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
         own_words = {concept(t.norm) for t in segment(clean(own))}
-        tokens = _tool_verb_apart(segment(text), own_words)
-        evidence = cls(text, tokens, extract(text, tokens), own_words, starts=[t.start for t in tokens])
+        tokens = _tool_verb_apart(words.tokens, own_words)
+        values = list(words.values) if tokens == words.tokens else extract(text, tokens)
+        evidence = cls(text, tokens, values, own_words, starts=[t.start for t in tokens])
         named = {concept(w) for w in identifier_words(tool.name)}
         evidence.tool_name = frozenset(named)
         evidence.own = own.strip()

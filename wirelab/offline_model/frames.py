@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wirelab.offline_model.binding import bind_evidence
-from wirelab.offline_model.evidence import Evidence
+from wirelab.offline_model.evidence import Binding, Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, THEN
 from wirelab.offline_model.request import Tool
@@ -76,11 +76,12 @@ class Fill:
     group: int | None  # the written list the value is part of
 
 
-def cuts(tool: Tool, text: str) -> tuple[list[int], int]:
+def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int], int]:
     """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
     above); and where the first value is, which ends the words that lead into every frame
-    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen")."""
-    evidence, bound = bind_evidence(tool, text)
+    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen"). `whole`:
+    binding's reading of `text`, when the caller has it."""
+    evidence, bound = whole or bind_evidence(tool, text)
     every = slots_of(tool.parameters, tool.parameters)
     slots = [s for s in every if s.kind not in SCALAR]
     arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]

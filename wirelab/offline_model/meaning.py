@@ -43,7 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
+from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs, read
+from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.lexicon import NEGATIONS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -146,12 +147,15 @@ def tool_text(tool: Tool) -> str:
     return f"{' '.join(identifier_words(tool.name))}: {tool.description[:500]}"
 
 
-def fills(request: str, tool: Tool) -> bool:
-    """Whether binding gives `tool` a value, not an empty one, for every parameter it requires."""
+def _bound_features(request: str, words: Words, tool: Tool) -> dict[str, float]:
+    """`values_fit` and `fills`, from one binding of the request's words for the tool (both 0
+    for a tool that requires nothing)."""
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
-        return False
-    return any(fills_required(tool, b.arguments) for b in bind_calls(tool, request))
+        return {"values_fit": 0.0, "fills": 0.0}
+    whole = read(tool, words)
+    fills = any(fills_required(tool, b.arguments) for b in bind_calls(tool, request, whole))
+    return {"values_fit": float(gives_what_it_needs(request, tool, whole)), "fills": float(fills)}
 
 
 def features(
@@ -165,6 +169,7 @@ def features(
     cosines = vectors[1:] @ vectors[0]
     chatter = log_odds_no_tool(vectors[0], probe)
     negated = float(negates(request))
+    words = Words.of(request)  # extracted once, read by binding for every tool
     rows = []
     for i, tool in enumerate(tools):
         others = np.delete(cosines, i)
@@ -175,8 +180,7 @@ def features(
                 "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
                 "negated": negated,
                 "chatter": chatter,
-                "values_fit": float(gives_what_it_needs(request, tool)),
-                "fills": float(fills(request, tool)),
+                **_bound_features(request, words, tool),
             }
         )
     return rows

@@ -64,7 +64,7 @@ from wirelab.offline_model.selection import (
     plan,
     plan_by_meaning,
 )
-from wirelab.offline_model.sharing import bind_plan
+from wirelab.offline_model.sharing import bind_plan, with_calls
 from wirelab.offline_model.wire.tool_schemas import warm_up as compile_metaschema
 
 
@@ -135,7 +135,8 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     if request.tool_choice not in ("auto", "required"):
         tool = next(t for t in request.tools if t.name == request.tool_choice)
         return bind_plan([PlanItem(best_piece(text, tool), tool)])
-    items = bind_plan([callable_reading(item, request.tools) for item in plan(text, request.tools)])
+    read = [callable_reading(with_calls(item), request.tools) for item in plan(text, request.tools)]
+    items = bind_plan(read)
     items = completed(continued(items, talk, request.tools), talk, request.tools)  # "And 75 CHF?"
     fresh = not items and not talk.turns and not asks_for_nothing(text)
     if fresh and not names_a_topic(text, request.tools):  # words chose no tool and saw none's topic
@@ -156,7 +157,7 @@ def callable_reading(item: PlanItem, tools: tuple[Tool, ...]) -> PlanItem:
     if _callable(item) or meaning.negates(item.request) or meaning.wants_no_tool(item.request):
         return item
     closest = meaning.nearer(item.request, item.tool, tools)[:1]
-    other = [PlanItem(item.request, tool) for tool in closest if own_points(item.request, tool)]
+    other = [with_calls(PlanItem(item.request, tool)) for tool in closest if own_points(item.request, tool)]
     return other[0] if other and _callable(other[0]) else item
 
 

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from wirelab.offline_model import meaning
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.budget import spend
-from wirelab.offline_model.calls import flips, gives_what_it_needs, takes
+from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.free_text import command_span
 from wirelab.offline_model.intents import Piece, pieces, unwrap
@@ -106,6 +106,7 @@ class PlanItem:
     tool: Tool
     arguments: dict[str, Any] | None = None
     missing: tuple[str, ...] = ()  # required parameters the request gives no value for
+    calls: tuple[Bound, ...] | None = field(default=None, compare=False, repr=False)  # bound once, read after
 
 
 @lru_cache(maxsize=256)

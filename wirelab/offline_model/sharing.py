@@ -30,6 +30,7 @@ when nothing could say it, reported as `missing` so the model asks.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, repeat
@@ -54,7 +55,7 @@ MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
 
 def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
     """Every item's calls with their arguments and what is still missing (see above)."""
-    calls = [bind_calls(item.tool, item.request) for item in items]
+    calls = [list(with_calls(item).calls or ()) for item in items]
     own = [{k: v for b in found for k, v in b.arguments.items() if k not in b.unmarked} for found in calls]
     for k in range(1, len(items)):
         if items[k].tool is items[k - 1].tool:  # asked again: keep what it does not change
@@ -73,6 +74,11 @@ def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
             arguments = guessed(item.tool, item.request, call.arguments)
             bound.append((number, PlanItem(item.request, item.tool, arguments, missing)))
     return _distinct(bound)
+
+
+def with_calls(item: PlanItem) -> PlanItem:
+    """The item with its calls bound (`calls.bind_calls`), which the stages after it read."""
+    return item if item.calls is not None else replace(item, calls=tuple(bind_calls(item.tool, item.request)))
 
 
 def _restates(items: list[PlanItem], own: list[dict[str, Any]], k: int) -> bool:

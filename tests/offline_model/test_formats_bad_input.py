@@ -139,3 +139,62 @@ def test_a_body_that_is_not_json_gets_each_apis_error_shape(server):
     for path, shaped in shapes.items():
         reply = httpx2.post(root + path, content=b"{not json", headers={"content-type": "application/json"})
         assert reply.status_code == 400 and shaped(reply.json()), (path, reply.text)
+
+
+def _refusal(call, body) -> RequestError:
+    try:
+        call(body)
+    except RequestError as error:
+        return error
+    raise AssertionError("the body was answered, not refused")
+
+
+def _gemini(body):
+    return gemini_api.generate("wirelab-offline", body)
+
+
+USE = {"type": "tool_use", "id": "a", "name": 7, "input": {}}  # a name that is not a string
+CALLED = [
+    {"role": "user", "content": "Plan the trip"},
+    {"role": "assistant", "content": [{"type": "text", "text": "On it."}, USE]},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "done"}]},
+]
+GEMINI_CALLED = [
+    {"role": "user", "parts": [{"text": "Plan the trip"}]},
+    {"role": "model", "parts": [{"text": "On it."}, {"functionCall": {"name": 7, "args": {}}}]},
+    {"role": "user", "parts": [{"functionResponse": {"name": 7, "response": {}}}]},
+]
+STRING_SCHEMA = {"type": "string"}
+
+
+def test_a_refusal_the_formats_share_names_the_field_the_client_sent():
+    """A check that Chat Completions and the other formats share names the other format's own field,
+    never the Chat Completions body it was rewritten into ('messages[1].tool_calls[0]', '.function.')."""
+    messages = {"model": "wirelab-offline", "max_tokens": 50, "system": "Be brief.", "messages": CALLED}
+    refusal = _refusal(messages_api.answer, messages)
+    assert refusal.param == "messages.1.content.1.name"
+    assert "'messages.1.content.1.name'" in refusal.message
+    tool = {"name": "plan", "input_schema": STRING_SCHEMA}
+    refusal = _refusal(messages_api.answer, {**messages, "messages": CALLED[:1], "tools": [tool, tool]})
+    assert refusal.param == "tools.0.input_schema" and "'tools.0'" in refusal.message
+    refusal = _refusal(
+        messages_api.answer, {**messages, "messages": CALLED[:1], "tools": [{**tool, "name": "a b"}]}
+    )
+    assert "'tools.0.name'" in refusal.message and "function" not in refusal.message
+
+    gemini = {"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": GEMINI_CALLED}
+    refusal = _refusal(_gemini, gemini)
+    assert refusal.param == "contents[1].parts[1].name" and "'contents[1].parts[1].name'" in refusal.message
+    declarations = [{"name": "plan"}, {"name": "book", "parameters": STRING_SCHEMA}]
+    tools = [{"functionDeclarations": [{"name": "x"}]}, {"functionDeclarations": declarations}]
+    asked = {"contents": GEMINI_CALLED[:1], "tools": tools}
+    refusal = _refusal(_gemini, asked)
+    assert refusal.param == "tools[1].functionDeclarations[1].parameters"
+    assert "'tools[1].functionDeclarations[1]'" in refusal.message
+    refusal = _refusal(_gemini, {**asked, "tools": [], "generationConfig": {"maxOutputTokens": 0}})
+    assert "'generationConfig.maxOutputTokens'" in refusal.message and "max_tokens" not in refusal.message
+
+    refusal = _refusal(
+        responses_api.respond, {"model": "wirelab-offline", "input": "hi", "max_output_tokens": 0}
+    )
+    assert refusal.param == "max_output_tokens" and "'max_output_tokens'" in refusal.message

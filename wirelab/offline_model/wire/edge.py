@@ -4,35 +4,60 @@
     >>> thought.finish, thought.reply.calls
     ('stop', ())
 
-Each other format (the Responses API, Anthropic's Messages, Gemini) is first
-rewritten as a Chat Completions body at the edge of the server, so every
-format is understood by the same pipeline (`policy.decide`) and can only
-differ in its wire shape. This module adds what the formats share beyond Chat
-Completions' basics: strict mode (`strict: true` on a function: the schema is
-checked by `strict.strict_problem`, the arguments made to fit by
-`strict.conform`; when every tool is strict, the named faults that spoil a
-call's shape or name do not happen) and a final answer that is JSON of a given schema
-(`response_format` of type `json_schema`).
+Each other format (the Responses API, Anthropic's Messages, Gemini) is first rewritten as a Chat
+Completions body at the edge of the server, so every format is understood by the same pipeline
+(`policy.decide`) and differs only in its wire shape; its `Origins` name the fields a shared check
+refuses in the format's own words. Added here for every format: strict mode (`strict: true` on a
+function: `strict.strict_problem` checks the schema, `strict.conform` makes the arguments fit, and
+when every tool is strict the faults that spoil a call's shape or name do not happen) and a final
+answer that is JSON of a given schema (`response_format` of type `json_schema`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, compact
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.request import Message, Request, RequestError, Tool, invalid
+from wirelab.offline_model.request import Call, Message, Request, RequestError, Tool, invalid
 from wirelab.offline_model.wire.strict import conform, strict_problem
 from wirelab.offline_model.wire.validation import read_request
 from wirelab.offline_model.wire.wire_format import Thought, chunks, completion, request_digest, written
 
 
-def think(body: Any) -> Thought:
-    """Read a Chat Completions body (raises `RequestError`) and decide the reply: calls with ids,
-    strict calls fitted, cut to max tokens."""
+@dataclass
+class Origins:
+    """Where the parts of a rewritten Chat Completions body came from in the client's format:
+    `paths` maps a Chat path to the format's ({"tools[0]": "tools.0"}), `fields` renames what
+    follows it ({".function.parameters": ".input_schema"}), in order."""
+
+    paths: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
+
+    def renamed(self, error: RequestError) -> RequestError:
+        """`error` with its Chat paths (in `param`, and quoted in its message) named as the client's."""
+        param = error.param or ""
+        starts = [p for p in self.paths if param == p or param.startswith((p + ".", p + "["))]
+        if not starts:
+            return error
+        start = max(starts, key=len)
+        rest = param[len(start) :]
+        for chat, own in self.fields.items():
+            rest = rest.replace(chat, own)
+        own = self.paths[start] + rest
+        message = error.message.replace(f"'{param}'", f"'{own}'")
+        for chat, path in self.paths.items():
+            message = message.replace(f"'{chat}'", f"'{path}'")
+        return RequestError(error.status, message, own, error.code)
+
+
+def think(body: Any, origins: Origins | None = None) -> Thought:
+    """Read a Chat Completions body (raises `RequestError`, named by `origins` when the body was
+    rewritten from another format) and decide the reply: calls with ids, strict calls fitted, cut
+    to max tokens."""
     try:
         strict = strict_tools(body)
         request = read_request(_optional_nulls(body, strict))
@@ -43,6 +68,8 @@ def think(body: Any) -> Thought:
         reply = decide(request)
     except RecursionError as error:
         raise RequestError(400, "The request is nested too deeply for the offline model to read.") from error
+    except RequestError as error:
+        raise (origins.renamed(error) if origins else error) from None
     reply = replace(reply, calls=tuple(_fitted(call, strict) for call in reply.calls))
     if answer_schema is not None and reply.content is not None:
         reply = replace(reply, content=structured_answer(request, reply.content, answer_schema))
@@ -67,22 +94,18 @@ def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
         function = tool.get("function") if isinstance(tool, dict) else None
         if not isinstance(function, dict) or function.get("strict") is not True:
             continue  # not strict, or not a function: `read_request` says what is wrong
-        schema = function.get("parameters")
-        problem = strict_problem(schema)
+        problem = strict_problem(function.get("parameters"))
         if problem:
-            raise invalid(
-                f"tools[{k}].function.parameters",
-                f"Invalid schema for function '{function.get('name')}': {problem}",
-                "invalid_function_parameters",
-            )
-        strict[function["name"]] = schema
+            message = f"Invalid schema for function '{function.get('name')}': {problem}"
+            raise invalid(f"tools[{k}].function.parameters", message, "invalid_function_parameters")
+        strict[function["name"]] = function["parameters"]
     return strict
 
 
 def _optional_nulls(body: dict[str, Any], strict: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The body as the pipeline reads it: in a strict function, a property that may be null is
-    how strict mode writes an optional one, so the pipeline sees it as not required (and asks for
-    no value the user need not give); `conform` writes it as null after."""
+    """The body as the pipeline reads it: in a strict function, a property that may be null is how
+    strict mode writes an optional one, so it is left out of `required` (the pipeline asks for no
+    value the user need not give); `conform` writes it as null after."""
     if not strict:
         return body
     tools = [
@@ -95,9 +118,7 @@ def _optional_nulls(body: dict[str, Any], strict: dict[str, dict[str, Any]]) -> 
 
 
 def relaxed(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` with every nullable property left out of `required`:
-    {"required": ["city", "unit"], "properties": {"unit": {"type": ["string", "null"]}, …}}
-    -> {"required": ["city"], …}."""
+    """`schema` with every nullable property left out of `required`."""
     properties = schema.get("properties") or {}
     required = [name for name in schema.get("required", []) if not _nullable(properties.get(name, {}))]
     return {**schema, "required": required}
@@ -124,47 +145,37 @@ def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
             '{"type": "json_schema", "json_schema": {"name": …, "schema": {…}, "strict": true}}.',
         )
     schema = spec.get("schema")
-    problem = strict_problem(schema) if spec.get("strict") is True else _object_problem(schema)
+    if spec.get("strict") is True:
+        problem = strict_problem(schema)
+    else:
+        is_object = isinstance(schema, dict) and schema.get("type") == "object"
+        problem = None if is_object else "schema must be an object."
     if problem:
-        raise invalid(
-            "response_format",
-            f"Invalid schema for response_format '{spec['name']}': {problem}",
-            "invalid_json_schema",
-        )
+        message = f"Invalid schema for response_format '{spec['name']}': {problem}"
+        raise invalid("response_format", message, "invalid_json_schema")
     return schema
 
 
-def _object_problem(schema: Any) -> str | None:
-    return (
-        None if isinstance(schema, dict) and schema.get("type") == "object" else "schema must be an object."
-    )
-
-
-def _fitted(call: Any, strict: dict[str, dict[str, Any]]) -> Any:
+def _fitted(call: Call, strict: dict[str, dict[str, Any]]) -> Call:
     """The call, with its arguments made to fit the schema when its function is strict."""
     schema = strict.get(call.name)
     if schema is None:
         return call
-    try:
-        arguments = json.loads(call.arguments)
-    except json.JSONDecodeError:
-        arguments = {}
-    return replace(call, arguments=compact(conform(arguments, schema)))
+    return replace(call, arguments=compact(conform(call.parsed() or {}, schema)))
 
 
 def structured_answer(request: Request, prose: str, schema: dict[str, Any]) -> str:
     """The final answer as JSON of `schema`: the values the pipeline binds from the question and
     the prose answer to the schema's properties, then fitted to the schema."""
-    tool = Tool("answer", schema.get("description", ""), schema)
     said = [m for m in request.messages if m.role in ("system", "developer", "user")]
     asked = replace(
         request,
         messages=(*said, Message("user", prose)),
-        tools=(tool,),
+        tools=(Tool("answer", schema.get("description", ""), schema),),
         tool_choice="answer",
         forced=True,
         fault=None,
     )
     calls = decide(asked).calls
-    values = json.loads(calls[0].arguments) if calls else {}
+    values = (calls[0].parsed() if calls else None) or {}
     return json.dumps(conform(values, schema), ensure_ascii=False)

@@ -7,14 +7,11 @@ writes errors in its own API's shape.
     POST /v1beta/models/{model}:generateContent          Gemini (REST)
     POST /v1beta/models/{model}:streamGenerateContent    Gemini, streamed (`?alt=sse`)
 
-`routes(read_body)` takes the server's body reader, so that every format is
-read within the same limits (size, time, JSON that parsers read alike). Every
-route answers in a worker thread within the request's CPU budget (`in_budget`).
-Streams are Server-Sent Events: the Responses and Messages APIs name each event
-in an `event:` line; Chat Completions and Gemini send bare `data:` lines, and
-Chat Completions ends with `data: [DONE]`. A refused body that was not all read
-(408, 413, or a connection that ended) closes the connection. Nothing here
-understands a request: see `edge.py`.
+`routes(read_body)` takes the server's body reader, so every format is read within the same limits.
+Streams are Server-Sent Events: the Responses and Messages APIs name each event in an `event:`
+line; Chat Completions and Gemini send bare `data:` lines, and Chat Completions ends with
+`data: [DONE]`. A refused body that was not all read (408, 413, a connection that ended) closes the
+connection. Nothing here understands a request: see `edge.py`.
 """
 
 from __future__ import annotations
@@ -91,9 +88,8 @@ def _streamed(request: HTTPRequest, body: Any) -> bool:
 def _gemini(request: HTTPRequest, body: Any) -> dict[str, Any]:
     model, _, action = request.path_params["target"].partition(":")
     if action not in ("generateContent", "streamGenerateContent"):
-        raise RequestError(
-            404, f"Method not found: {action or '(none)'}. Use generateContent or streamGenerateContent."
-        )
+        message = f"Method not found: {action or '(none)'}. Use generateContent or streamGenerateContent."
+        raise RequestError(404, message)
     return gemini_api.generate(model, body)
 
 
@@ -103,7 +99,7 @@ CHAT = Format(
 RESPONSES = Format(
     lambda _, body: responses_api.respond(body),
     lambda _, body: responses_events.events(responses_api.respond(body)),
-    responses_api.error_body,
+    RequestError.body,
 )
 MESSAGES = Format(
     lambda _, body: messages_api.answer(body),
@@ -111,10 +107,7 @@ MESSAGES = Format(
     messages_api.error_body,
 )
 GEMINI = Format(
-    _gemini,
-    lambda request, body: gemini_api.chunks(_gemini(request, body)),
-    gemini_api.error_body,
-    named=False,
+    _gemini, lambda r, body: gemini_api.chunks(_gemini(r, body)), gemini_api.error_body, named=False
 )
 
 

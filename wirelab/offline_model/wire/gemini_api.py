@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.wire_format import (
     arguments_object,
     chat_call,
@@ -40,39 +40,50 @@ PAIRING = (
     "Please ensure that the number of function response parts is equal to the number of "
     "function call parts of the function call turn."
 )
+CALLING = "toolConfig.functionCallingConfig"
+# Where the Chat Completions fields that a Gemini body fills come from in it.
+PATHS = {
+    "messages": "contents",
+    "max_tokens": "generationConfig.maxOutputTokens",
+    "tool_choice": CALLING,
+    "tool_choice.function.name": f"{CALLING}.allowedFunctionNames",
+}
 
 
 def generate(model: str, body: Any) -> dict[str, Any]:
     """The `GenerateContentResponse` for a request body (raises `RequestError`)."""
     if not isinstance(body, dict):
         raise invalid(None, "Invalid JSON payload received. The body must be a JSON object.")
-    return response_object(think(to_chat(model, body)))
+    return response_object(think(*to_chat(model, body)))
 
 
-def to_chat(model: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The Chat Completions body for a Gemini body."""
-    messages = [*_system(body.get("systemInstruction")), *chat_messages(body.get("contents"))]
+def to_chat(model: str, body: dict[str, Any]) -> tuple[dict[str, Any], Origins]:
+    """The Chat Completions body for a Gemini body, and where its parts came from."""
+    origins = Origins(dict(PATHS), {".function.": "."})
+    messages = chat_messages(body.get("systemInstruction"), body.get("contents"), origins)
     chat: dict[str, Any] = {"model": model, "messages": messages}
     declarations = _declarations(body.get("tools"))
+    for k, (where, _) in enumerate(declarations):
+        origins.paths[f"tools[{k}]"] = where
     if declarations:
-        chat["tools"] = [chat_tool(d) for d in declarations]
+        chat["tools"] = [chat_tool(declaration) for _, declaration in declarations]
         chat.update(_mode(body.get("toolConfig")))
     config = body.get("generationConfig") or {}
     if not isinstance(config, dict):
         raise invalid("generationConfig", "Invalid value at 'generation_config': expected an object.")
     if config.get("maxOutputTokens") is not None:
         chat["max_tokens"] = config["maxOutputTokens"]
-    schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    if schema is not None:
-        chat["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "response", "schema": lower_types(schema)},
-        }
-    return chat
+    key = "responseJsonSchema" if config.get("responseJsonSchema") else "responseSchema"
+    if config.get(key) is not None:
+        schema = {"name": "response", "schema": lower_types(config[key])}
+        chat["response_format"] = {"type": "json_schema", "json_schema": schema}
+        origins.paths["response_format"] = f"generationConfig.{key}"
+    return chat, origins
 
 
-def _declarations(tools: Any) -> list[Any]:
-    """Every function declaration of `tools` (a list of {"functionDeclarations": [...]})."""
+def _declarations(tools: Any) -> list[tuple[str, Any]]:
+    """Every function declaration of `tools` (a list of {"functionDeclarations": [...]}), with
+    where it sits."""
     if tools is None:
         return []
     if not isinstance(tools, list) or not all(
@@ -81,37 +92,41 @@ def _declarations(tools: Any) -> list[Any]:
         raise invalid(
             "tools", "Invalid value at 'tools': expected a list of {\"functionDeclarations\": [...]}."
         )
-    return [d for tool in tools for d in tool.get("functionDeclarations", [])]
+    return [
+        (f"tools[{t}].functionDeclarations[{d}]", declaration)
+        for t, tool in enumerate(tools)
+        for d, declaration in enumerate(tool.get("functionDeclarations", []))
+    ]
 
 
-def _system(instruction: Any) -> list[dict[str, Any]]:
-    if instruction is None:
-        return []
-    parts = instruction.get("parts") if isinstance(instruction, dict) else None
-    if not isinstance(parts, list) or not all(
-        isinstance(p, dict) and isinstance(p.get("text"), str) for p in parts
-    ):
-        raise invalid("systemInstruction", "systemInstruction must be a Content with text parts.")
-    return [{"role": "system", "content": "\n".join(str(p.get("text", "")) for p in parts)}]
-
-
-def chat_messages(contents: Any) -> list[dict[str, Any]]:
-    """Turns as Chat Completions messages; each functionResponse is paired with a call."""
+def chat_messages(instruction: Any, contents: Any, origins: Origins) -> list[dict[str, Any]]:
+    """The system instruction and the turns as Chat Completions messages, each functionResponse
+    paired with a call; `origins` learns where each came from."""
+    chat = _system(instruction)
     if not isinstance(contents, list) or not contents:
         raise invalid("contents", "* GenerateContentRequest.contents: contents is not specified")
-    chat: list[dict[str, Any]] = []
+    origins.paths |= {"messages[0]": "systemInstruction"} if chat else {}
     open_calls: list[tuple[str, str]] = []  # (id, name) of calls not answered yet
     for i, turn in enumerate(contents):
         role, parts = _read(turn, i)
-        responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
+        responses = [(j, p["functionResponse"]) for j, p in enumerate(parts) if "functionResponse" in p]
         if (open_calls or responses) and len(responses) != len(open_calls):
             raise invalid(f"contents[{i}]", PAIRING)
-        chat += [_result(response, open_calls) for response in responses]
-        calls = [p["functionCall"] for p in parts if "functionCall" in p]
-        open_calls = [(str(c.get("id") or f"call_{i}_{k}"), c.get("name", "")) for k, c in enumerate(calls)]
+        for j, response in responses:
+            origins.paths[f"messages[{len(chat)}]"] = f"contents[{i}].parts[{j}]"
+            chat.append(_result(response, open_calls))
+        calls = [(j, p["functionCall"]) for j, p in enumerate(parts) if "functionCall" in p]
+        open_calls = [
+            (str(c.get("id") or f"call_{i}_{k}"), c.get("name", "")) for k, (_, c) in enumerate(calls)
+        ]
         text = "\n".join(str(p["text"]) for p in parts if "text" in p)
+        origins.paths[f"messages[{len(chat)}]"] = f"contents[{i}]"
         if role == "model":
-            tool_calls = [_call(call, call_id) for call, (call_id, _) in zip(calls, open_calls, strict=True)]
+            tool_calls = []
+            for n, ((j, call), (call_id, _)) in enumerate(zip(calls, open_calls, strict=True)):
+                origins.paths[f"messages[{len(chat)}].tool_calls[{n}]"] = f"contents[{i}].parts[{j}]"
+                arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
+                tool_calls.append(chat_call(call_id, call.get("name"), arguments))
             chat.append(
                 {
                     "role": "assistant",
@@ -126,6 +141,17 @@ def chat_messages(contents: Any) -> list[dict[str, Any]]:
     return chat
 
 
+def _system(instruction: Any) -> list[dict[str, Any]]:
+    if instruction is None:
+        return []
+    parts = instruction.get("parts") if isinstance(instruction, dict) else None
+    if not isinstance(parts, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("text"), str) for p in parts
+    ):
+        raise invalid("systemInstruction", "systemInstruction must be a Content with text parts.")
+    return [{"role": "system", "content": "\n".join(p["text"] for p in parts)}]
+
+
 def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     if not isinstance(turn, dict) or not isinstance(turn.get("parts"), list):
         raise invalid(
@@ -135,8 +161,8 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     role = turn.get("role", "user")
     if role not in ("user", "model"):
         raise invalid(f"contents[{i}].role", f"Please use a valid role: user, model. Got {role!r}.")
+    kinds = {"text": str, "functionCall": dict, "functionResponse": dict}
     for j, part in enumerate(turn["parts"]):
-        kinds = {"text": str, "functionCall": dict, "functionResponse": dict}
         known = [k for k in kinds if isinstance(part, dict) and k in part]
         if not known or not all(isinstance(part[k], kinds[k]) for k in known):
             raise invalid(
@@ -144,10 +170,6 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
                 "The offline model reads text, functionCall and functionResponse parts only.",
             )
     return role, turn["parts"]
-
-
-def _call(call: dict[str, Any], call_id: str) -> dict[str, Any]:
-    return chat_call(call_id, call.get("name"), json.dumps(call.get("args") or {}, ensure_ascii=False))
 
 
 def _result(response: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
@@ -158,11 +180,8 @@ def _result(response: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict
     if match is None:
         raise invalid("contents", f"{PAIRING} No call of {wanted!r} is waiting for a response.")
     open_calls.remove(match)
-    return {
-        "role": "tool",
-        "tool_call_id": match[0],
-        "content": json.dumps(response.get("response", {}), ensure_ascii=False),
-    }
+    content = json.dumps(response.get("response", {}), ensure_ascii=False)
+    return {"role": "tool", "tool_call_id": match[0], "content": content}
 
 
 def lower_types(schema: Any) -> Any:
@@ -178,9 +197,8 @@ def lower_types(schema: Any) -> Any:
 
 def chat_tool(declaration: Any) -> dict[str, Any]:
     if not isinstance(declaration, dict) or not isinstance(declaration.get("name"), str):
-        raise invalid(
-            "tools", "* GenerateContentRequest.tools[0].function_declarations[0].name: Name is required."
-        )
+        message = "* GenerateContentRequest.tools[0].function_declarations[0].name: Name is required."
+        raise invalid("tools", message)
     parameters = declaration.get("parametersJsonSchema") or lower_types(declaration.get("parameters"))
     function = {"name": declaration["name"], "description": declaration.get("description", "")}
     return {
@@ -208,22 +226,14 @@ def _mode(config: Any) -> dict[str, Any]:
 
 
 def response_object(thought: Thought) -> dict[str, Any]:
-    parts: list[dict[str, Any]] = []
-    if thought.reply.content:
-        parts.append({"text": thought.reply.content})
+    parts = [{"text": thought.reply.content}] if thought.reply.content else []
     parts += [
         {"functionCall": {"name": c.name, "args": arguments_object(c.arguments)}} for c in thought.reply.calls
     ]
-    made = tokens_of(parts)
-    prompt = prompt_tokens(thought.request)
+    prompt, made = prompt_tokens(thought.request), tokens_of(parts)
+    finish = "MAX_TOKENS" if thought.finish == "length" else "STOP"
     return {
-        "candidates": [
-            {
-                "content": {"role": "model", "parts": parts},
-                "finishReason": "MAX_TOKENS" if thought.finish == "length" else "STOP",
-                "index": 0,
-            }
-        ],
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish, "index": 0}],
         "usageMetadata": {
             "promptTokenCount": prompt,
             "candidatesTokenCount": made,
@@ -236,27 +246,16 @@ def response_object(thought: Thought) -> dict[str, Any]:
 
 def chunks(whole: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The streamed responses: text a word at a time, each call whole, then the finish reason."""
-    candidate = whole["candidates"][0]
-    pieces = [
-        {"text": word}
-        for part in candidate["content"]["parts"]
-        if "text" in part
-        for word in words_of(part["text"])
-    ] + [part for part in candidate["content"]["parts"] if "functionCall" in part]
+    candidate, ids = whole["candidates"][0], {k: whole[k] for k in ("modelVersion", "responseId")}
+    parts = candidate["content"]["parts"]
+    pieces = [{"text": word} for part in parts if "text" in part for word in words_of(part["text"])]
+    pieces += [part for part in parts if "functionCall" in part]
     for k, piece in enumerate(pieces):
         last = k == len(pieces) - 1
-        yield {
-            "candidates": [
-                {
-                    "content": {"role": "model", "parts": [piece]},
-                    "index": 0,
-                    **({"finishReason": candidate["finishReason"]} if last else {}),
-                }
-            ],
-            **({"usageMetadata": whole["usageMetadata"]} if last else {}),
-            "modelVersion": whole["modelVersion"],
-            "responseId": whole["responseId"],
-        }
+        finish = {"finishReason": candidate["finishReason"]} if last else {}
+        usage = {"usageMetadata": whole["usageMetadata"]} if last else {}
+        content = {"content": {"role": "model", "parts": [piece]}, "index": 0, **finish}
+        yield {"candidates": [content], **usage, **ids}
 
 
 def error_body(error: RequestError) -> dict[str, Any]:

@@ -23,12 +23,12 @@ and `response.mcp_call*` events (`responses_events.events`). Left out: `headers`
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from wirelab.offline_model.request import invalid
-from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.wire_format import answered_call, arguments_object, item_id
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -45,12 +45,9 @@ class McpServer:
     allowed: tuple[str, ...] | None
 
     def needs_approval(self, name: str) -> bool:
-        if self.approval == "never":
-            return False
         if isinstance(self.approval, dict):
-            never = (self.approval.get("never") or {}).get("tool_names") or []
-            return name not in never
-        return True
+            return name not in ((self.approval.get("never") or {}).get("tool_names") or [])
+        return self.approval != "never"
 
 
 def servers(body: dict[str, Any]) -> list[McpServer]:
@@ -64,20 +61,22 @@ def servers(body: dict[str, Any]) -> list[McpServer]:
             raise invalid(
                 f"tools[{k}].server_label", f"Missing required parameter: 'tools[{k}].server_label'."
             )
-        host = urlsplit(url).hostname if isinstance(url, str) else None
-        if host not in LOCAL_HOSTS:
+        if (urlsplit(url).hostname if isinstance(url, str) else None) not in LOCAL_HOSTS:
             raise invalid(
                 f"tools[{k}].server_url",
-                f"Invalid 'tools[{k}].server_url': the offline model reaches "
-                "only MCP servers on this machine (http://127.0.0.1:PORT/…).",
+                f"Invalid 'tools[{k}].server_url': the offline model reaches only MCP servers on this "
+                "machine (http://127.0.0.1:PORT/…).",
             )
-        _client(k)
+        if not _connector:
+            raise invalid(
+                f"tools[{k}]",
+                "The offline model has no MCP client to reach an `mcp` tool's server with: run "
+                "wirelab.formats.enable_hosted_mcp() first (lesson 17).",
+            )
         allowed = tool.get("allowed_tools")
-        if isinstance(allowed, dict):
-            allowed = allowed.get("tool_names")
-        found.append(
-            McpServer(label, url, tool.get("require_approval", "always"), tuple(allowed) if allowed else None)
-        )
+        allowed = allowed.get("tool_names") if isinstance(allowed, dict) else allowed
+        approval = tool.get("require_approval", "always")
+        found.append(McpServer(label, url, approval, tuple(allowed) if allowed else None))
     return found
 
 
@@ -98,25 +97,13 @@ def use_mcp_client(connector: McpConnector) -> None:
     _connector[:] = [connector]
 
 
-def _client(k: int) -> McpConnector:
-    if not _connector:
-        raise invalid(
-            f"tools[{k}]",
-            "The offline model has no MCP client to reach an `mcp` tool's server with: run "
-            "wirelab.formats.enable_hosted_mcp() first (lesson 17).",
-        )
-    return _connector[0]
-
-
 def list_tools(server: McpServer) -> tuple[list[dict[str, Any]], str | None]:
     """(the server's tools, or an error text when it cannot be reached)."""
     try:
         tools = _connector[0].list_tools(server.url)
     except Exception as error:  # any failure to connect or list is reported as an item, not a crash
-        return (
-            [],
-            f"Error retrieving tool list from MCP server: '{server.label}'. {type(error).__name__}: {error}",
-        )
+        why = f"{type(error).__name__}: {error}"
+        return [], f"Error retrieving tool list from MCP server: '{server.label}'. {why}"
     return [t for t in tools if server.allowed is None or t["name"] in server.allowed], None
 
 
@@ -134,77 +121,70 @@ def call_tool(server: McpServer, name: str, arguments: dict[str, Any]) -> tuple[
 class Turn:
     """What one response builds: its output items so far and the conversation the model reads."""
 
-    body: dict[str, Any]
     chat: dict[str, Any]
     digest: str
-    items: list[dict[str, Any]]
-    approvals: dict[str, dict[str, Any]]
     listed: set[str]
+    items: list[dict[str, Any]] = field(default_factory=list)
+    approvals: dict[str, dict[str, Any]] = field(default_factory=dict)
     made: int = 0
 
-    def item_id(self, prefix: str) -> str:
+    def add(self, prefix: str, kind: str, server: McpServer, **fields: Any) -> dict[str, Any]:
+        """A new output item, numbered in this turn."""
         self.made += 1
-        return item_id(prefix, self.digest, self.made)
+        item = {
+            "id": item_id(prefix, self.digest, self.made),
+            "type": kind,
+            "server_label": server.label,
+            **fields,
+        }
+        self.items.append(item)
+        return item
 
     def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
         """Run one call on its server: an `mcp_call` item, and the call and result for the model."""
         output, error = call_tool(server, name, arguments_object(arguments))
-        self.items.append(
-            {
-                "id": self.item_id("mcp_"),
-                "type": "mcp_call",
-                "server_label": server.label,
-                "name": name,
-                "arguments": arguments,
-                "output": output,
-                "error": error,
-                "status": "failed" if error else "completed",
-                "approval_request_id": approval,
-            }
-        )
+        status = "failed" if error else "completed"
+        made = {"name": name, "arguments": arguments, "output": output, "error": error, "status": status}
+        self.add("mcp_", "mcp_call", server, **made, approval_request_id=approval)
         self.answer(name, arguments, output if error is None else json.dumps({"error": error}))
 
     def answer(self, name: str, arguments: str, content: str) -> None:
         """The call and its result (or refusal), added to the conversation the model reads."""
-        self.chat["messages"] += answered_call(self.item_id("call_mcp_"), name, arguments, content)
+        self.made += 1
+        call_id = item_id("call_mcp_", self.digest, self.made)
+        self.chat["messages"] += answered_call(call_id, name, arguments, content)
 
 
 def run(
-    body: dict[str, Any], chat: dict[str, Any], digest: str, state: dict[str, Any]
+    body: dict[str, Any], chat: dict[str, Any], origins: Origins, digest: str, state: dict[str, Any]
 ) -> tuple[Thought, Turn]:
     """Answer a request with `mcp` tools: list, run or ask approval, and let the model go on.
 
     `state` is the stored conversation's MCP state (`approvals` asked, servers `listed`).
     Returns the last thought and the turn (its MCP items, the approval requests it leaves open)."""
-    listed = set(state.get("listed", []))
-    listed |= {
-        item.get("server_label") for item in _input_items(body) if item.get("type") == "mcp_list_tools"
+    given = body.get("input")
+    items = [item for item in given if isinstance(item, dict)] if isinstance(given, list) else []
+    listed = set(state.get("listed", [])) | {
+        i.get("server_label") for i in items if i.get("type") == "mcp_list_tools"
     }
-    turn = Turn(body, {**chat, "messages": list(chat["messages"])}, digest, [], {}, listed)
+    turn = Turn({**chat, "messages": list(chat["messages"])}, digest, listed)
     by_tool = _offer(turn, servers(body))
-    _answer_approvals(turn, body, state.get("approvals", {}), by_tool)
+    _answer_approvals(turn, items, state.get("approvals", {}), by_tool)
     for _ in range(MAX_ROUNDS):
-        thought = think(turn.chat)
+        thought = think(turn.chat, origins)
         mcp_calls = [call for call in thought.reply.calls if call.name in by_tool]
-        if not mcp_calls:
-            return thought, turn
         asked = [call for call in mcp_calls if by_tool[call.name].needs_approval(call.name)]
         for call in mcp_calls:
             if call not in asked:
                 turn.run_call(by_tool[call.name], call.name, call.arguments, None)
-        if asked:
-            for call in asked:
-                request = {
-                    "id": turn.item_id("mcpr_"),
-                    "type": "mcp_approval_request",
-                    "server_label": by_tool[call.name].label,
-                    "name": call.name,
-                    "arguments": call.arguments,
-                }
-                turn.items.append(request)
-                turn.approvals[request["id"]] = request
+        for call in asked:
+            request = turn.add(
+                "mcpr_", "mcp_approval_request", by_tool[call.name], name=call.name, arguments=call.arguments
+            )
+            turn.approvals[request["id"]] = request
+        if not mcp_calls or asked:
             return thought, turn
-    return think(turn.chat), turn
+    return think(turn.chat, origins), turn
 
 
 def _offer(turn: Turn, found: list[McpServer]) -> dict[str, McpServer]:
@@ -214,32 +194,24 @@ def _offer(turn: Turn, found: list[McpServer]) -> dict[str, McpServer]:
     for server in found:
         tools, error = list_tools(server)
         if server.label not in turn.listed or error:
-            turn.items.append(
-                {
-                    "id": turn.item_id("mcpl_"),
-                    "type": "mcp_list_tools",
-                    "server_label": server.label,
-                    "tools": [_listed(t) for t in tools],
-                    "error": error,
-                }
-            )
+            turn.add("mcpl_", "mcp_list_tools", server, tools=[_listed(t) for t in tools], error=error)
         if not error:
             turn.listed.add(server.label)
         for tool in tools:
             if tool["name"] not in offered and tool["name"] not in by_tool:
                 by_tool[tool["name"]] = server
-                function = {
-                    "name": tool["name"],
-                    "description": tool.get("description", ""),
-                    "parameters": tool.get("inputSchema") or {"type": "object", "properties": {}},
-                }
-                turn.chat.setdefault("tools", []).append({"type": "function", "function": function})
+                function = {"name": tool["name"], "description": tool.get("description", "")}
+                parameters = tool.get("inputSchema") or {"type": "object", "properties": {}}
+                turn.chat.setdefault("tools", []).append(
+                    {"type": "function", "function": {**function, "parameters": parameters}}
+                )
     if by_tool and "tool_choice" not in turn.chat:
         turn.chat["tool_choice"] = "auto"
     return by_tool
 
 
 def _listed(tool: dict[str, Any]) -> dict[str, Any]:
+    """A tool as an `mcp_list_tools` item shows it."""
     return {
         "name": tool["name"],
         "description": tool.get("description"),
@@ -248,33 +220,26 @@ def _listed(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _input_items(body: dict[str, Any]) -> list[dict[str, Any]]:
-    given = body.get("input")
-    return [item for item in given if isinstance(item, dict)] if isinstance(given, list) else []
-
-
 def _answer_approvals(
-    turn: Turn, body: dict[str, Any], known: dict[str, dict[str, Any]], by_tool: dict[str, McpServer]
+    turn: Turn, items: list[dict[str, Any]], known: dict[str, dict[str, Any]], by_tool: dict[str, McpServer]
 ) -> None:
     """Run each approved call (an `mcp_call` item); a refusal reaches the model as an error."""
-    given = [i for i in _input_items(body) if i.get("type") == "mcp_approval_request"]
-    asked = {
-        **known,
-        **{i["id"]: i for i in given if all(isinstance(i.get(k), str) for k in ("id", "name", "arguments"))},
-    }
-    for k, item in enumerate(_input_items(body)):
+    needed = ("id", "name", "arguments")
+    asked = dict(known)
+    for item in items:
+        if item.get("type") == "mcp_approval_request" and all(isinstance(item.get(k), str) for k in needed):
+            asked[item["id"]] = item
+    for k, item in enumerate(items):
         if item.get("type") != "mcp_approval_response":
             continue
         request = asked.get(str(item.get("approval_request_id")))
         if request is None:
-            raise invalid(
-                f"input[{k}].approval_request_id",
-                f"No approval request found with id '{item.get('approval_request_id')}'.",
-            )
+            message = f"No approval request found with id '{item.get('approval_request_id')}'."
+            raise invalid(f"input[{k}].approval_request_id", message)
         server = by_tool.get(request["name"])
         if item.get("approve") is True and server is not None:
             turn.run_call(server, request["name"], request["arguments"], request["id"])
         else:
             reason = item.get("reason") if isinstance(item.get("reason"), str) else None
-            reason = reason or "the user did not approve this call"
-            turn.answer(request["name"], request["arguments"], json.dumps({"error": reason}))
+            error = json.dumps({"error": reason or "the user did not approve this call"})
+            turn.answer(request["name"], request["arguments"], error)

@@ -24,7 +24,7 @@ from typing import Any
 
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.results import read_result
-from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.wire_format import (
     arguments_object,
     chat_call,
@@ -41,37 +41,76 @@ ERROR_TYPES = {
     408: "timeout_error",
     413: "request_too_large",
 }
+# The names of a tool's and a call's fields here, for those of Chat Completions.
+FIELDS = {".function.parameters": ".input_schema", ".function.arguments": ".input", ".function.": "."}
 
 
 def answer(body: Any) -> dict[str, Any]:
     """The `message` object for a request body (raises `RequestError`)."""
     if not isinstance(body, dict):
         raise invalid(None, "The request body must be a JSON object.")
-    thought = think(to_chat(body))
-    return message_object(thought)
+    return message_object(think(*to_chat(body)))
 
 
-def to_chat(body: dict[str, Any]) -> dict[str, Any]:
-    """The Chat Completions body for a Messages body."""
+def to_chat(body: dict[str, Any]) -> tuple[dict[str, Any], Origins]:
+    """The Chat Completions body for a Messages body, and where its parts came from."""
     for name in ("model", "max_tokens", "messages"):
         if name not in body:
             raise invalid(name, f"{name}: Field required")
-    if (
-        not isinstance(body["max_tokens"], int)
-        or isinstance(body["max_tokens"], bool)
-        or body["max_tokens"] < 1
-    ):
+    limit = body["max_tokens"]
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise invalid("max_tokens", "max_tokens: Input should be a valid integer greater than or equal to 1")
-    messages = [*_system(body.get("system")), *chat_messages(body["messages"])]
-    chat: dict[str, Any] = {"model": body["model"], "messages": messages, "max_tokens": body["max_tokens"]}
+    origins = Origins(fields=FIELDS)
+    messages = chat_messages(body.get("system"), body["messages"], origins)
+    chat: dict[str, Any] = {"model": body["model"], "messages": messages, "max_tokens": limit}
     if body.get("fault") is not None:
         chat["fault"] = body["fault"]
     if not isinstance(body.get("tools") or [], list):
         raise invalid("tools", "tools: Input should be a valid list")
     tools = [chat_tool(tool, k) for k, tool in enumerate(body.get("tools") or [])]
+    origins.paths |= {f"tools[{k}]": f"tools.{k}" for k in range(len(tools))}
     if tools:
         chat["tools"] = tools
         chat.update(_choice(body.get("tool_choice"), {t["function"]["name"] for t in tools}))
+    return chat, origins
+
+
+def chat_messages(system: Any, messages: Any, origins: Origins) -> list[dict[str, Any]]:
+    """The system prompt and the messages as Chat Completions messages, with the API's checks on
+    how results are paired; `origins` learns where each came from."""
+    chat = _system(system)
+    if not isinstance(messages, list) or not messages:
+        raise invalid("messages", "messages: at least one message is required")
+    open_ids: list[str] = []
+
+    def add(message: dict[str, Any], where: str) -> None:
+        origins.paths[f"messages[{len(chat)}]"] = where
+        chat.append({k: v for k, v in message.items() if v is not None})
+
+    for i, message in enumerate(messages):
+        role, blocks = _read(message, i)
+        if role == "user":
+            _check_results(blocks, open_ids, i)
+            for j, block in enumerate(blocks):
+                if block["type"] == "tool_result":
+                    add(_result(block), f"messages.{i}.content.{j}")
+            if _text(blocks):
+                add({"role": "user", "content": _text(blocks)}, f"messages.{i}")
+            open_ids = []
+            continue
+        if open_ids:
+            raise _unanswered(i - 1, open_ids)
+        uses = [(j, block) for j, block in enumerate(blocks) if block["type"] == "tool_use"]
+        open_ids = [str(block.get("id")) for _, block in uses]
+        for n, (j, _) in enumerate(uses):
+            origins.paths[f"messages[{len(chat)}].tool_calls[{n}]"] = f"messages.{i}.content.{j}"
+        calls = [_call(block) for _, block in uses]
+        add(
+            {"role": "assistant", "content": _text(blocks) or None, "tool_calls": calls or None},
+            f"messages.{i}",
+        )
+    if open_ids:
+        raise _unanswered(len(messages) - 1, open_ids)
     return chat
 
 
@@ -79,7 +118,7 @@ def _system(system: Any) -> list[dict[str, Any]]:
     if system is None:
         return []
     if isinstance(system, list) and all(
-        isinstance(block, dict) and isinstance(block.get("text"), str) for block in system
+        isinstance(b, dict) and isinstance(b.get("text"), str) for b in system
     ):
         system = "\n".join(block["text"] for block in system)
     if not isinstance(system, str):
@@ -87,58 +126,25 @@ def _system(system: Any) -> list[dict[str, Any]]:
     return [{"role": "system", "content": system}]
 
 
-def chat_messages(messages: Any) -> list[dict[str, Any]]:
-    """Messages as Chat Completions messages, with the API's checks on how results are paired."""
-    if not isinstance(messages, list) or not messages:
-        raise invalid("messages", "messages: at least one message is required")
-    chat: list[dict[str, Any]] = []
-    open_ids: list[str] = []
-    for i, message in enumerate(messages):
-        role, blocks = _read(message, i)
-        if role == "user":
-            _check_results(blocks, open_ids, i)
-            chat += [_result(block) for block in blocks if block["type"] == "tool_result"]
-            text = _text(blocks)
-            if text:
-                chat.append({"role": "user", "content": text})
-            open_ids = []
-        else:
-            if open_ids:
-                raise _unanswered(i - 1, open_ids)
-            uses = [block for block in blocks if block["type"] == "tool_use"]
-            open_ids = [str(block.get("id")) for block in uses]
-            chat.append(
-                {
-                    "role": "assistant",
-                    "content": _text(blocks) or None,
-                    "tool_calls": [_call(block) for block in uses] or None,
-                }
-            )
-    if open_ids:
-        raise _unanswered(len(messages) - 1, open_ids)
-    return [{k: v for k, v in m.items() if v is not None} for m in chat]
-
-
 def _read(message: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     """(role, content blocks) of one message; a string content is one text block."""
     if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
         raise invalid(f"messages.{i}.role", f"messages.{i}.role: Input should be 'user' or 'assistant'")
-    content = message.get("content")
+    role, content = message["role"], message.get("content")
     if isinstance(content, str):
-        return message["role"], [{"type": "text", "text": content}]
+        return role, [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise invalid(f"messages.{i}.content", f"messages.{i}.content: Input should be a valid list")
+    allowed = ("text", "tool_result") if role == "user" else ("text", "tool_use")
     for j, block in enumerate(content):
         kind = block.get("type") if isinstance(block, dict) else None
-        allowed = ("text", "tool_result") if message["role"] == "user" else ("text", "tool_use")
         if kind not in allowed:
             raise invalid(
                 f"messages.{i}.content.{j}",
-                f"messages.{i}.content.{j}: the offline model reads "
-                f"{' and '.join(allowed)} blocks in a {message['role']} message, "
-                f"not {kind!r}.",
+                f"messages.{i}.content.{j}: the offline model reads {' and '.join(allowed)} blocks "
+                f"in a {role} message, not {kind!r}.",
             )
-    return message["role"], content
+    return role, content
 
 
 def _check_results(blocks: list[dict[str, Any]], open_ids: list[str], i: int) -> None:
@@ -147,14 +153,13 @@ def _check_results(blocks: list[dict[str, Any]], open_ids: list[str], i: int) ->
     for j, block in enumerate(blocks):
         if block["type"] != "tool_result":
             seen_other = True
-            continue
-        if seen_other:
+        elif seen_other:
             raise invalid(
                 f"messages.{i}.content.{j}",
-                f"messages.{i}: `tool_result` blocks must come first "
-                "in the content of a user message, before any other block.",
+                f"messages.{i}: `tool_result` blocks must come first in the content of a user message, "
+                "before any other block.",
             )
-        if block.get("tool_use_id") not in open_ids:
+        elif block.get("tool_use_id") not in open_ids:
             raise invalid(
                 f"messages.{i}.content.{j}",
                 f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
@@ -223,50 +228,30 @@ def _choice(choice: Any, names: set[str]) -> dict[str, Any]:
         raise invalid("tool_choice", "tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'")
     if kind == "tool" and choice.get("name") not in names:
         raise invalid("tool_choice", f"tool_choice.name: no tool named {choice.get('name')!r} in `tools`.")
-    chat_choice: Any = {"auto": "auto", "any": "required", "none": "none"}.get(kind) or {
-        "type": "function",
-        "function": {"name": choice["name"]},
-    }
+    named = {"type": "function", "function": {"name": choice.get("name")}}
+    chat_choice = {"auto": "auto", "any": "required", "none": "none"}.get(kind, named)
     return {
         "tool_choice": chat_choice,
         "parallel_tool_calls": not choice.get("disable_parallel_tool_use", False),
     }
 
 
-def _use_id(call_id: str) -> str:
-    return "toolu_" + call_id.removeprefix("call_")
-
-
 def message_object(thought: Thought) -> dict[str, Any]:
-    """The whole `message` object."""
-    content: list[dict[str, Any]] = []
-    if thought.reply.content:
-        content.append({"type": "text", "text": thought.reply.content})
+    """The whole `message` object; a call's `input` is {} when its arguments are not an object."""
+    content = [{"type": "text", "text": thought.reply.content}] if thought.reply.content else []
     for call in thought.reply.calls:
-        content.append(
-            {
-                "type": "tool_use",
-                "id": _use_id(call.id),
-                "name": call.name,
-                "input": arguments_object(call.arguments),  # the API parses them: not JSON, none
-            }
-        )
-    stop = {"tool_calls": "tool_use", "length": "max_tokens"}.get(thought.finish, "end_turn")
-    made = tokens_of(content)
+        block = {"type": "tool_use", "id": "toolu_" + call.id.removeprefix("call_"), "name": call.name}
+        content.append({**block, "input": arguments_object(call.arguments)})
+    usage = {"input_tokens": prompt_tokens(thought.request), "output_tokens": tokens_of(content)}
     return {
         "id": "msg_" + hex_id(thought.digest, "msg", length=24),
         "type": "message",
         "role": "assistant",
         "model": thought.request.model,
         "content": content,
-        "stop_reason": stop,
+        "stop_reason": {"tool_calls": "tool_use", "length": "max_tokens"}.get(thought.finish, "end_turn"),
         "stop_sequence": None,
-        "usage": {
-            "input_tokens": prompt_tokens(thought.request),
-            "output_tokens": made,
-            "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
-        },
+        "usage": {**usage, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
     }
 
 
@@ -292,18 +277,14 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def _block_events(index: int, block: dict[str, Any]) -> Iterator[dict[str, Any]]:
     if block["type"] == "text":
-        yield {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}
-        for piece in words_of(block["text"]):
-            yield {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "text_delta", "text": piece},
-            }
+        started, kind, key = {"type": "text", "text": ""}, "text_delta", "text"
+        pieces = words_of(block["text"])
     else:
-        yield {"type": "content_block_start", "index": index, "content_block": {**block, "input": {}}}
-        for piece in fragments(json.dumps(block["input"], ensure_ascii=False)):
-            delta = {"type": "input_json_delta", "partial_json": piece}
-            yield {"type": "content_block_delta", "index": index, "delta": delta}
+        started, kind, key = {**block, "input": {}}, "input_json_delta", "partial_json"
+        pieces = fragments(json.dumps(block["input"], ensure_ascii=False))
+    yield {"type": "content_block_start", "index": index, "content_block": started}
+    for piece in pieces:
+        yield {"type": "content_block_delta", "index": index, "delta": {"type": kind, key: piece}}
     yield {"type": "content_block_stop", "index": index}
 
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wirelab.offline_model.request import RequestError, invalid
-from wirelab.offline_model.wire.edge import Thought, think
+from wirelab.offline_model.request import invalid
+from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.validation import missing
 from wirelab.offline_model.wire.wire_format import (
     CREATED,
@@ -50,26 +49,24 @@ class Stored:
 
 
 class ResponseStore:
-    """The last `STORE_SIZE` stored responses by id (thread-safe)."""
+    """The last `STORE_SIZE` stored responses by id, and which reasoning item each call item came
+    with (the last 8 * `STORE_SIZE`); thread-safe."""
 
     def __init__(self) -> None:
-        self._items: OrderedDict[str, Stored] = OrderedDict()
+        self._items: dict[str, Stored] = {}
         self._lock = threading.Lock()
         self.reasoning_of: dict[str, str] = {}
 
     def put(self, response_id: str, stored: Stored) -> None:
         with self._lock:
+            self._items.pop(response_id, None)  # put back last, the newest
             self._items[response_id] = stored
-            self._items.move_to_end(response_id)
-            while len(self._items) > STORE_SIZE:
-                self._items.popitem(last=False)
+            _forget_oldest(self._items, STORE_SIZE)
 
     def note_reasoning(self, reasoning_of: dict[str, str]) -> None:
-        """Remember which reasoning item each call item came with (the last `STORE_SIZE`*8)."""
         with self._lock:
             self.reasoning_of.update(reasoning_of)
-            while len(self.reasoning_of) > 8 * STORE_SIZE:
-                del self.reasoning_of[next(iter(self.reasoning_of))]
+            _forget_oldest(self.reasoning_of, 8 * STORE_SIZE)
 
     def get(self, response_id: str) -> Stored:
         with self._lock:
@@ -82,7 +79,20 @@ class ResponseStore:
             return self._items[response_id]
 
 
+def _forget_oldest(items: dict[str, Any], size: int) -> None:
+    for key in list(items)[: len(items) - size]:
+        del items[key]
+
+
 STORE = ResponseStore()
+# Where the Chat Completions fields that a Responses body fills come from in it.
+PATHS = {
+    "messages": "input",
+    "max_completion_tokens": "max_output_tokens",
+    "response_format": "text.format",
+    "tool_choice.function": "tool_choice",
+}
+PASSED_BACK = ("reasoning", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response")
 
 
 def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
@@ -91,12 +101,12 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
         raise invalid(None, "The request body must be a JSON object.")
     if not isinstance(body.get("tools") or [], list):
         raise invalid("tools", "Invalid 'tools': expected an array of tools.")
-    chat, previous = to_chat(body, store)
+    chat, previous, origins = to_chat(body, store)
     state: dict[str, Any] = {}
     if any(isinstance(tool, dict) and tool.get("type") == "mcp" for tool in body.get("tools") or []):
-        thought, response, state, previous = _with_mcp(body, chat, previous, store)
+        thought, response, state, previous = _with_mcp(body, chat, origins, previous, store)
     else:
-        thought = think(chat)
+        thought = think(chat, origins)
         response = response_object(body, thought)
     store.note_reasoning(_reasoning_map(response))  # kept even with `store: false`: items carry ids
     if body.get("store", True) is not False:
@@ -105,14 +115,18 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
 
 
 def _with_mcp(
-    body: dict[str, Any], chat: dict[str, Any], previous: list[dict[str, Any]], store: ResponseStore
+    body: dict[str, Any],
+    chat: dict[str, Any],
+    origins: Origins,
+    previous: list[dict[str, Any]],
+    store: ResponseStore,
 ) -> tuple[Thought, dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """The response to a request with hosted `mcp` tools (see `hosted_mcp`): its MCP items, then
     the model's last reply without the MCP calls waiting for approval."""
     from wirelab.offline_model.wire import hosted_mcp
 
     state = store.get(str(body["previous_response_id"])).mcp if body.get("previous_response_id") else {}
-    thought, turn = hosted_mcp.run(body, chat, request_digest(body), state)
+    thought, turn = hosted_mcp.run(body, chat, origins, request_digest(body), state)
     waiting = {request["name"] for request in turn.approvals.values()}
     kept = tuple(call for call in thought.reply.calls if call.name not in waiting)
     thought = replace(thought, reply=replace(thought.reply, calls=kept))
@@ -122,31 +136,34 @@ def _with_mcp(
     return thought, response, state, previous + turn.chat["messages"][len(chat["messages"]) :]
 
 
-def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(the Chat Completions body for `body`, the conversation it continues with its input)."""
+def to_chat(
+    body: dict[str, Any], store: ResponseStore
+) -> tuple[dict[str, Any], list[dict[str, Any]], Origins]:
+    """The Chat Completions body for `body`, the conversation it continues with its input, and where
+    the body's parts came from."""
     if "model" not in body:
         raise missing("model")
+    origins = Origins(dict(PATHS), {".function.": "."})
     previous: list[dict[str, Any]] = []
     if body.get("previous_response_id") is not None:
         previous = list(store.get(str(body["previous_response_id"])).messages)
     items = read_input(body.get("input"))
     _check_reasoning(items, store)
-    conversation = previous + input_messages(items)
+    instructions = isinstance(body.get("instructions"), str)
+    conversation = previous + input_messages(items, origins, instructions + len(previous))
     _check_outputs(conversation)
-    messages = list(conversation)
-    if isinstance(body.get("instructions"), str):
-        messages = [{"role": "developer", "content": body["instructions"]}, *messages]
+    messages = [{"role": "developer", "content": body["instructions"]}] if instructions else []
     chat = {
-        "model": body.get("model"),
-        "messages": messages,
+        "model": body["model"],
+        "messages": messages + conversation,
         "fault": body.get("fault"),
         "stream": False,
     }
-    tools = [
-        chat_tool(tool, k)
-        for k, tool in enumerate(body.get("tools") or [])
-        if not (isinstance(tool, dict) and tool.get("type") == "mcp")
-    ]
+    tools = []
+    for k, tool in enumerate(body.get("tools") or []):
+        if not (isinstance(tool, dict) and tool.get("type") == "mcp"):
+            origins.paths[f"tools[{len(tools)}]"] = f"tools[{k}]"
+            tools.append(chat_tool(tool, k))
     if tools:
         chat["tools"] = tools
         chat["parallel_tool_calls"] = body.get("parallel_tool_calls")
@@ -157,7 +174,7 @@ def to_chat(body: dict[str, Any], store: ResponseStore) -> tuple[dict[str, Any],
     text_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
     if isinstance(text_format, dict) and text_format.get("type") == "json_schema":
         chat["response_format"] = {"type": "json_schema", "json_schema": text_format}
-    return {k: v for k, v in chat.items() if v is not None}, conversation
+    return {k: v for k, v in chat.items() if v is not None}, conversation, origins
 
 
 def read_input(given: Any) -> list[dict[str, Any]]:
@@ -171,32 +188,35 @@ def read_input(given: Any) -> list[dict[str, Any]]:
     return given
 
 
-def input_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def input_messages(
+    items: list[dict[str, Any]], origins: Origins | None = None, first: int = 0
+) -> list[dict[str, Any]]:
     """Input items as Chat Completions messages: consecutive `function_call` items become one
-    assistant message with `tool_calls`; a `function_call_output` becomes a `tool` message."""
+    assistant message with `tool_calls`; a `function_call_output` becomes a `tool` message.
+    `origins`, if given, learns which item each came from (the first is message `first`)."""
     messages: list[dict[str, Any]] = []
+    paths: dict[str, str] = {}
     for k, item in enumerate(items):
-        kind = item.get("type", "message")
+        kind, made = item.get("type", "message"), len(messages)
         if kind == "message":
             messages.append(_message(item, k))
         elif kind == "function_call":
             _add_call(messages, item, k)
+            call = f"messages[{first + len(messages) - 1}].tool_calls[{len(messages[-1]['tool_calls']) - 1}]"
+            paths[call] = f"input[{k}]"
         elif kind == "function_call_output":
             messages.append({"role": "tool", "tool_call_id": _call_id(item, k), "content": _output(item, k)})
         elif kind == "mcp_call":
             messages += _mcp_call(item, k)
-        elif kind not in (
-            "reasoning",
-            "mcp_list_tools",
-            "mcp_call",
-            "mcp_approval_request",
-            "mcp_approval_response",
-        ):
+        elif kind not in PASSED_BACK:
             raise invalid(
                 f"input[{k}].type",
                 f"Invalid value: '{kind}'. The offline model reads message, "
                 "function_call, function_call_output, reasoning and mcp items.",
             )
+        paths |= {f"messages[{first + n}]": f"input[{k}]" for n in range(made, len(messages))}
+    if origins is not None:
+        origins.paths |= paths
     return messages
 
 
@@ -210,15 +230,13 @@ def _mcp_call(item: dict[str, Any], k: int) -> list[dict[str, Any]]:
 
 
 def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
-    role = item.get("role")
+    role, content = item.get("role"), item.get("content")
     if role not in ("user", "system", "developer", "assistant"):
         raise invalid(
             f"input[{k}].role",
             f"Invalid value: '{role}'. Supported values are: 'user', 'assistant', 'system', and 'developer'.",
         )
-    content = item.get("content")
     if isinstance(content, list):
-        texts = []
         for j, part in enumerate(content):
             if (
                 not isinstance(part, dict)
@@ -229,8 +247,7 @@ def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
                     f"input[{k}].content[{j}]",
                     'The offline model reads only text content parts ({"type": "input_text", "text": …}).',
                 )
-            texts.append(part["text"])
-        content = "\n".join(texts)
+        content = "\n".join(part["text"] for part in content)
     if not isinstance(content, str):
         raise invalid(
             f"input[{k}].content", f"Invalid 'input[{k}].content': expected a string or text parts."
@@ -246,6 +263,7 @@ def _call_id(item: dict[str, Any], k: int) -> str:
 
 
 def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> None:
+    """A `function_call` item joins the assistant message before it, or starts one."""
     arguments = item.get("arguments")
     if not isinstance(arguments, str) or not isinstance(item.get("name"), str):
         raise invalid(
@@ -253,9 +271,8 @@ def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> N
             f"Invalid 'input[{k}]': a function_call needs 'name' and 'arguments' as a JSON string.",
         )
     call = chat_call(_call_id(item, k), item["name"], arguments)
-    last = messages[-1] if messages else None
-    if last is not None and last["role"] == "assistant":
-        last.setdefault("tool_calls", []).append(call)
+    if messages and messages[-1]["role"] == "assistant":
+        messages[-1].setdefault("tool_calls", []).append(call)
     else:
         messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
 
@@ -273,20 +290,16 @@ def _output(item: dict[str, Any], k: int) -> str:
 def _check_outputs(messages: list[dict[str, Any]]) -> None:
     """Every output answers a call made before it, and every call has an output (the API's words)."""
     open_calls: list[str] = []
-    for message in messages:
-        if message["role"] == "tool":
-            if message["tool_call_id"] not in open_calls:
-                raise invalid(
-                    "input",
-                    f"No tool call found for function call output with call_id {message['tool_call_id']}.",
-                )
+    for message in [*messages, {"role": "user"}]:
+        if message["role"] != "tool" and open_calls:
+            raise invalid("input", f"No tool output found for function call {open_calls[0]}.")
+        if message["role"] != "tool":
+            open_calls = [call["id"] for call in message.get("tool_calls", [])]
+        elif message["tool_call_id"] in open_calls:
             open_calls.remove(message["tool_call_id"])
         else:
-            if open_calls:
-                raise invalid("input", f"No tool output found for function call {open_calls[0]}.")
-            open_calls = [call["id"] for call in message.get("tool_calls", [])]
-    if open_calls:
-        raise invalid("input", f"No tool output found for function call {open_calls[0]}.")
+            text = f"No tool call found for function call output with call_id {message['tool_call_id']}."
+            raise invalid("input", text)
 
 
 def _check_reasoning(items: list[dict[str, Any]], store: ResponseStore) -> None:
@@ -306,14 +319,10 @@ def chat_tool(tool: Any, k: int) -> dict[str, Any]:
     """A Responses function tool ({"type", "name", "parameters", "strict"}) in Chat's shape."""
     if not isinstance(tool, dict) or tool.get("type") != "function":
         kind = tool.get("type") if isinstance(tool, dict) else tool
-        raise invalid(
-            f"tools[{k}].type",
-            f"Invalid value: '{kind}'. The offline model supports 'function' and 'mcp' tools.",
-        )
-    function = {
-        key: tool[key] for key in ("name", "description", "parameters", "strict") if tool.get(key) is not None
-    }
-    return {"type": "function", "function": function}
+        message = f"Invalid value: '{kind}'. The offline model supports 'function' and 'mcp' tools."
+        raise invalid(f"tools[{k}].type", message)
+    keys = ("name", "description", "parameters", "strict")
+    return {"type": "function", "function": {key: tool[key] for key in keys if tool.get(key) is not None}}
 
 
 def chat_tool_choice(choice: Any) -> Any:
@@ -331,26 +340,21 @@ def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]
         items.append({"id": item_id("rs_", digest), "type": "reasoning", "summary": _summary(body, thought)})
     if reply.content is not None:
         text = {"type": "output_text", "text": reply.content, "annotations": [], "logprobs": []}
-        items.append(
-            {
-                "id": item_id("msg_", digest),
-                "type": "message",
-                "role": "assistant",
-                "status": "completed",
-                "content": [text],
-            }
-        )
+        message = {
+            "id": item_id("msg_", digest),
+            "type": "message",
+            "role": "assistant",
+            "status": "completed",
+        }
+        items.append({**message, "content": [text]})
     for k, call in enumerate(reply.calls):
-        items.append(
-            {
-                "id": item_id("fc_", digest, k),
-                "type": "function_call",
-                "status": "completed",
-                "call_id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-            }
-        )
+        made = {
+            "id": item_id("fc_", digest, k),
+            "type": "function_call",
+            "status": "completed",
+            "call_id": call.id,
+        }
+        items.append({**made, "name": call.name, "arguments": call.arguments})
     return items
 
 
@@ -365,9 +369,9 @@ def _summary(body: dict[str, Any], thought: Thought) -> list[dict[str, str]]:
 def response_object(body: dict[str, Any], thought: Thought) -> dict[str, Any]:
     """The whole `response` object."""
     output = output_items(body, thought)
-    made = tokens_of(output)
-    prompt = prompt_tokens(thought.request)
-    cut = thought.finish == "length"
+    prompt, made, cut = prompt_tokens(thought.request), tokens_of(output), thought.finish == "length"
+    tokens_in = {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0}}
+    tokens_out = {"output_tokens": made, "output_tokens_details": {"reasoning_tokens": 0}}
     return {
         "id": item_id("resp_", request_digest(body)),
         "object": "response",
@@ -389,13 +393,7 @@ def response_object(body: dict[str, Any], thought: Thought) -> dict[str, Any]:
         "tools": body.get("tools") or [],
         "top_p": body.get("top_p", 1.0),
         "truncation": "disabled",
-        "usage": {
-            "input_tokens": prompt,
-            "input_tokens_details": {"cached_tokens": 0},
-            "output_tokens": made,
-            "output_tokens_details": {"reasoning_tokens": 0},
-            "total_tokens": prompt + made,
-        },
+        "usage": {**tokens_in, **tokens_out, "total_tokens": prompt + made},
         "user": None,
         "metadata": body.get("metadata") or {},
     }
@@ -411,12 +409,3 @@ def _reasoning_map(response: dict[str, Any]) -> dict[str, str]:
     if reasoning is None:
         return {}
     return {item["id"]: reasoning for item in response["output"] if item["type"] == "function_call"}
-
-
-def error_body(error: RequestError) -> dict[str, Any]:
-    """OpenAI's error shape; a Chat Completions path in `param` is given in the Responses' terms."""
-    body = error.body()
-    for key in ("param", "message"):
-        if isinstance(body["error"][key], str):
-            body["error"][key] = body["error"][key].replace(".function.", ".").replace("messages", "input")
-    return body

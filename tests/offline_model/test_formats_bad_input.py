@@ -198,3 +198,11 @@ def test_a_refusal_the_formats_share_names_the_field_the_client_sent():
         responses_api.respond, {"model": "wirelab-offline", "input": "hi", "max_output_tokens": 0}
     )
     assert refusal.param == "max_output_tokens" and "'max_output_tokens'" in refusal.message
+
+
+def test_a_tool_choice_naming_a_function_by_a_list_is_refused():
+    """Once a TypeError (a 500): the name was looked up in a set of the tools' names."""
+    tools = [{"type": "function", "function": {"name": "brew"}}]
+    choice = {"type": "function", "function": {"name": ["brew"]}}
+    body = {**VALID["chat"][1], "tools": tools, "tool_choice": choice}
+    assert _refusal(complete, body).param == "tool_choice.function.name"

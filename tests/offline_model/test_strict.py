@@ -253,3 +253,24 @@ def test_the_packages_complete_answers_as_the_server_does_strict_mode_included()
     (call,) = model.complete(body)["choices"][0]["message"]["tool_calls"]
     assert json.loads(call["function"]["arguments"]) == {"city": "Oslo", "unit": None}
     assert model.complete(body) == complete(body)
+
+
+def test_conform_follows_every_local_ref_the_request_check_accepts():
+    """One reading of `$ref` for the check of a tool's schema and for strict mode: a pointer into an
+    `anyOf` list (accepted by the check) is followed when the arguments are made to fit, too."""
+    from wirelab.offline_model.wire.strict import conform
+    from wirelab.offline_model.wire.tool_schemas import schema_problem
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "flavour": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "topping": {"$ref": "#/properties/flavour/anyOf/0"},
+        },
+        "required": ["flavour", "topping"],
+        "additionalProperties": False,
+    }
+    assert schema_problem(schema) is None and strict_problem(schema) is None
+    fitted = conform({"flavour": "mint", "topping": 3}, schema)
+    assert fitted == {"flavour": "mint", "topping": "3"}
+    Draft202012Validator(schema).validate(fitted)

@@ -36,13 +36,12 @@ def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    where = {"output_index": index}
+    if item["type"] in ("mcp_call", "mcp_list_tools"):
+        yield from _mcp_events(index, item)
+        return
+    where, added = {"output_index": index}, "response.output_item.added"
     if item["type"] == "function_call":
-        yield {
-            "type": "response.output_item.added",
-            **where,
-            "item": {**item, "arguments": "", "status": "in_progress"},
-        }
+        yield {"type": added, **where, "item": {**item, "arguments": "", "status": "in_progress"}}
         for piece in fragments(item["arguments"]):
             yield {
                 "type": "response.function_call_arguments.delta",
@@ -50,24 +49,13 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 "item_id": item["id"],
                 "delta": piece,
             }
-        yield {
-            "type": "response.function_call_arguments.done",
-            **where,
-            "item_id": item["id"],
-            "arguments": item["arguments"],
-        }
-    elif item["type"] in ("mcp_call", "mcp_list_tools"):
-        yield from _mcp_events(index, item)
-        return
+        done = {"item_id": item["id"], "arguments": item["arguments"]}
+        yield {"type": "response.function_call_arguments.done", **where, **done}
     elif item["type"] == "message":
-        yield {
-            "type": "response.output_item.added",
-            **where,
-            "item": {**item, "content": [], "status": "in_progress"},
-        }
+        yield {"type": added, **where, "item": {**item, "content": [], "status": "in_progress"}}
         yield from _text_events(index, item)
     else:
-        yield {"type": "response.output_item.added", **where, "item": item}
+        yield {"type": added, **where, "item": item}
     yield {"type": "response.output_item.done", **where, "item": item}
 
 

@@ -3,33 +3,20 @@
     with serve() as server:                  # 127.0.0.1, a free port
         client = openai.OpenAI(base_url=server.base_url, api_key="offline")
 
-Routes: `GET /v1/models`, `GET /v1/models/{id}`, and each wire format's `POST`
-(`/v1/chat/completions`, `/v1/responses`, `/v1/messages`, Gemini's `/v1beta/models/…`),
-answered whole or as Server-Sent Events by `format_routes.py`. Errors have OpenAI's
-shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai` client
-raises its usual exceptions (the other formats' errors have their own API's shape).
-A body over `MAX_BODY_BYTES` is refused with 413, by its `Content-Length` or as
-soon as it streams past the limit; one that has not all arrived within
-`LIMITS.body_seconds` (30 s) with 408. A body that is not JSON
-(`wirelab.json_text`'s strict reading: nesting too deep, NaN, an integer too
-long, or the same key twice in one object, which parsers read differently)
-or holds a lone UTF-16 surrogate (`"\\ud800"`, valid JSON but not Unicode
-text) gets a 400.
+Routes: `GET /v1/models`, `GET /v1/models/{id}`, and each wire format's `POST` (`format_routes.py`).
+Errors have OpenAI's shape, `{"error": {"message", "type", "param", "code"}}`, so the `openai`
+client raises its usual exceptions. A body is refused with 413 past `MAX_BODY_BYTES`, 408 if it
+has not all arrived within `LIMITS.body_seconds`, and 400 unless it is JSON that every parser reads
+alike (`wirelab.json_text`: no excessive nesting, NaN, over-long integer or repeated key) holding
+only Unicode text (no lone surrogate such as `"\\ud800"`). uvicorn runs with the course's HTTP
+limits (`wirelab.serving`).
 
-uvicorn runs with the course's HTTP limits (`wirelab.serving`): a
-deadline for each request head, a keep-alive timeout, a cap on header size
-and on open connections (503 beyond it).
-
-The model runs in a worker thread (`in_budget`), so one slow request never
-stalls the event loop; each request's work is bounded anyway (see
-`normalize.MAX_TEXT` and `validation.MAX_TOOLS`), linear in its text, and capped
-at `budget.CPU_SECONDS` of CPU (a 400 `request_too_complex` beyond); the work stops
-as soon as the client disconnects. The listening socket sets
-`TCP_NODELAY`: without it, Nagle's algorithm holds back the response's last
-small segment until the client's delayed ACK, about 40 ms per request. The
-server thread installs no signal handlers and runs its own event loop, so it
-also works inside a Jupyter kernel. Left out: authentication (any API key is
-accepted) and every other OpenAI endpoint.
+The model runs in a worker thread within `budget.CPU_SECONDS` of CPU per request (`in_budget`),
+so one slow request never stalls the event loop, and stops when the client disconnects. The
+listening socket sets `TCP_NODELAY`: else Nagle's algorithm holds back a response's last small
+segment until the client's delayed ACK, about 40 ms. The server thread installs no signal handlers
+and runs its own event loop, so it also works inside a Jupyter kernel. Left out: authentication
+(any API key is accepted) and every other OpenAI endpoint.
 """
 
 from __future__ import annotations
@@ -63,23 +50,21 @@ LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES)
 
 
 async def _json_body(request: HTTPRequest) -> Any:
-    """The body's JSON value, read within the app's limits (413, 408) and refused (400) unless it
-    is JSON that every parser reads alike, holding only Unicode text. It is parsed in a worker
-    thread: a megabyte of tiny objects takes a tenth of a second, which the event loop is spared."""
+    """The body's JSON value, read within the app's limits and parsed in a worker thread (a megabyte
+    of tiny objects takes a tenth of a second, which the event loop is spared)."""
     raw = await _read(request, request.app.state.limits)
     return await run_in_threadpool(_parse, raw)
 
 
 def _parse(raw: bytes) -> Any:
-    """`raw` as JSON, read by `json_text.loads`; a `RequestError` (400) for what it refuses, or
-    for a lone surrogate."""
+    """`raw` as JSON, read by `json_text.loads`; a 400 for what it refuses, or for a lone surrogate."""
     try:
         body = json_text.loads(raw)
     except json_text.JsonTextError as error:
-        raise RequestError(
-            400,
-            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object.",
-        ) from error
+        message = (
+            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object."
+        )
+        raise RequestError(400, message) from error
     if b"\\u" in raw and json_text.lone_surrogate(body) is not None:
         raise RequestError(
             400,
@@ -92,8 +77,7 @@ def _parse(raw: bytes) -> Any:
 
 
 async def _read(request: HTTPRequest, limits: HttpLimits) -> bytes:
-    """The raw body, read within `limits` (`read_within`): 413 if it is too large, 408 if it has
-    not all arrived within `limits.body_seconds`, 400 if the connection ended first."""
+    """The raw body, read within `limits` (`read_within`); 400 if the connection ended first."""
     try:
         return await read_within(request, limits)
     except BodyRefused as refused:
@@ -132,10 +116,8 @@ async def get_model(request: HTTPRequest) -> Response:
 
 async def _http_error(request: HTTPRequest, error: Exception) -> Response:
     status = error.status_code if isinstance(error, HTTPException) else 500
-    body = RequestError(
-        status, f"{request.method} {request.url.path}: {getattr(error, 'detail', 'error')}."
-    ).body()
-    return JSONResponse(body, status_code=status)
+    message = f"{request.method} {request.url.path}: {getattr(error, 'detail', 'error')}."
+    return JSONResponse(RequestError(status, message).body(), status_code=status)
 
 
 def create_app(limits: HttpLimits = LIMITS) -> Starlette:

@@ -26,7 +26,11 @@ from __future__ import annotations
 import functools
 import json
 import re
+import re._constants as sre
+import re._parser
 from typing import Any
+
+from wirelab.offline_model.wire.tool_schemas import resolve
 
 MAX_DEPTH = 10
 KEYWORDS = frozenset(
@@ -77,48 +81,30 @@ def _problem(schema: Any, context: tuple[str, ...], depth: int) -> str | None:
         return f"In context={context}, '{unknown}' is not permitted."
     if schema.get("format") not in (None, *FORMATS):
         return f"In context={context}, format '{schema['format']}' is not supported."
-    if _is_object(schema):
-        problem = _object_problem(schema, context)
-        if problem:
-            return problem
-    for key, child, deeper in _children(schema):
+    kind = schema.get("type")
+    if kind == "object" or (isinstance(kind, list) and "object" in kind):
+        required = schema.get("required", [])
+        missing = [name for name in schema.get("properties", {}) if name not in (required or [])]
+        if missing or not isinstance(required, list):
+            return (
+                f"In context={context}, 'required' is required to be supplied and to be an array "
+                f"including every key in properties. Missing '{missing[0] if missing else ''}'."
+            )
+        if schema.get("additionalProperties") is not False:
+            return f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
+    children = [(("properties", name), child, 1) for name, child in (schema.get("properties") or {}).items()]
+    children += [(("items",), schema["items"], 1)] if isinstance(schema.get("items"), dict) else []
+    children += [(("anyOf", str(k)), option, 0) for k, option in enumerate(schema.get("anyOf") or [])]
+    children += [
+        ((key, name), child, 0)
+        for key in ("$defs", "definitions")
+        for name, child in (schema.get(key) or {}).items()
+    ]
+    for key, child, deeper in children:
         problem = _problem(child, (*context, *key), depth + deeper)
         if problem:
             return problem
     return None
-
-
-def _is_object(schema: dict[str, Any]) -> bool:
-    kind = schema.get("type")
-    return kind == "object" or (isinstance(kind, list) and "object" in kind)
-
-
-def _object_problem(schema: dict[str, Any], context: tuple[str, ...]) -> str | None:
-    properties = schema.get("properties", {})
-    missing = [name for name in properties if name not in (schema.get("required") or [])]
-    if missing or not isinstance(schema.get("required", []), list):
-        return (
-            f"In context={context}, 'required' is required to be supplied and to be an array "
-            f"including every key in properties. Missing '{missing[0] if missing else ''}'."
-        )
-    if schema.get("additionalProperties") is not False:
-        return f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
-    return None
-
-
-def _children(schema: dict[str, Any]) -> list[tuple[tuple[str, ...], Any, int]]:
-    """(context path, child schema, added depth) for each schema inside `schema`."""
-    found: list[tuple[tuple[str, ...], Any, int]] = []
-    for name, child in (schema.get("properties") or {}).items():
-        found.append((("properties", name), child, 1))
-    if isinstance(schema.get("items"), dict):
-        found.append((("items",), schema["items"], 1))
-    for k, option in enumerate(schema.get("anyOf") or []):
-        found.append((("anyOf", str(k)), option, 0))
-    for key in ("$defs", "definitions"):
-        for name, child in (schema.get(key) or {}).items():
-            found.append(((key, name), child, 0))
-    return found
 
 
 def conform(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None, depth: int = 0) -> Any:
@@ -148,16 +134,13 @@ def conform(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = No
 
 
 def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    """`schema`, or what its local `$ref` ('#/$defs/x') points at."""
-    seen = 0
-    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/") and seen < 32:
-        target: Any = root
-        for part in schema["$ref"][2:].split("/"):
-            target = (
-                target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
-            )
-        schema, seen = target, seen + 1
-    return schema
+    """`schema`, or what its local `$ref` ('#/$defs/x') points at; {} (anything) where that is
+    nothing (a `response_format` schema is not checked for its `$ref`s)."""
+    try:
+        target = resolve(schema, root)
+    except LookupError:
+        return {}
+    return target if isinstance(target, dict) else {}
 
 
 @functools.cache
@@ -176,10 +159,8 @@ def warm_up() -> None:
 
 
 def _fits(value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    validator = _validator()(
-        {**schema, "$defs": root.get("$defs", {}), "definitions": root.get("definitions", {})}
-    )
-    return validator.is_valid(value)
+    definitions = {"$defs": root.get("$defs", {}), "definitions": root.get("definitions", {})}
+    return _validator()({**schema, **definitions}).is_valid(value)
 
 
 def _nearest_choice(value: Any, choices: list[Any]) -> Any:
@@ -221,14 +202,10 @@ def _number(value: Any, kind: str, schema: dict[str, Any]) -> int | float:
     found = re.search(r"-?\d+(?:\.\d+)?", str(value)) if not isinstance(value, bool) else None
     number = float(found.group()) if found else 0.0
     step = schema.get("multipleOf", 1 if kind == "integer" else None)
-    low = max(
-        (b for b in (schema.get("minimum"), _above(schema, "exclusiveMinimum", step)) if b is not None),
-        default=None,
-    )
-    high = min(
-        (b for b in (schema.get("maximum"), _above(schema, "exclusiveMaximum", step, -1)) if b is not None),
-        default=None,
-    )
+    lows = (schema.get("minimum"), _above(schema, "exclusiveMinimum", step))
+    highs = (schema.get("maximum"), _above(schema, "exclusiveMaximum", step, -1))
+    low = max((bound for bound in lows if bound is not None), default=None)
+    high = min((bound for bound in highs if bound is not None), default=None)
     number = min(max(number, low if low is not None else number), high if high is not None else number)
     if step:
         number = _on_step(number, step, low, high)
@@ -263,35 +240,27 @@ def _string(value: Any, schema: dict[str, Any]) -> str:
 
 def example_of(pattern: str) -> str:
     """A short string that `pattern` matches: '^[A-Z]{2}-\\d+$' -> 'AA-0'."""
-    return "".join(_example(token) for token in _parse(pattern))
-
-
-def _parse(pattern: str) -> Any:
-    import re._parser as parser  # the standard library's own reading of a pattern
-
-    return parser.parse(pattern)
+    return "".join(_example(token) for token in re._parser.parse(pattern))  # the standard library's reading
 
 
 def _example(token: tuple[Any, Any]) -> str:
-    import re._constants as c
-
     op, arg = token
-    if op is c.LITERAL:
+    if op is sre.LITERAL:
         return chr(arg)
-    if op is c.NOT_LITERAL:
+    if op is sre.NOT_LITERAL:
         return "a" if arg != ord("a") else "b"
-    if op is c.ANY:
+    if op is sre.ANY:
         return "a"
-    if op is c.IN:
+    if op is sre.IN:
         return _in_example(arg)
-    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", None)):
         low, _high, body = arg
         return "".join(_example(t) for t in body) * low
-    if op is c.SUBPATTERN:
+    if op is sre.SUBPATTERN:
         return "".join(_example(t) for t in arg[-1])
-    if op is c.BRANCH:
+    if op is sre.BRANCH:
         return "".join(_example(t) for t in arg[1][0])
-    if op is c.CATEGORY:
+    if op is sre.CATEGORY:
         return _CATEGORY.get(str(arg), "a")
     return ""  # anchors (^, $, \b) and lookarounds match no characters
 
@@ -300,14 +269,12 @@ _CATEGORY = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " ",
 
 
 def _in_example(items: list[tuple[Any, Any]]) -> str:
-    import re._constants as c
-
-    if items and items[0][0] is c.NEGATE:
-        excluded = "".join(chr(arg) for op, arg in items[1:] if op is c.LITERAL)
+    if items and items[0][0] is sre.NEGATE:
+        excluded = "".join(chr(arg) for op, arg in items[1:] if op is sre.LITERAL)
         return next(ch for ch in "a0_ -" if ch not in excluded)
     op, arg = items[0]
-    if op is c.LITERAL:
+    if op is sre.LITERAL:
         return chr(arg)
-    if op is c.RANGE:
+    if op is sre.RANGE:
         return chr(arg[0])
     return _CATEGORY.get(str(arg), "a")

@@ -82,35 +82,36 @@ def _ref_problem(schema: dict[str, Any]) -> str | None:
     stack: list[Any] = [schema]
     while stack:
         item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-            continue
-        if not isinstance(item, dict):
-            continue
-        stack.extend(item.values())
-        ref = item.get("$ref")
-        if not isinstance(ref, str):
-            continue
-        seen = set()
-        while isinstance(ref, str):
-            if ref in seen:
-                return f"the $ref {ref!r} refers to itself without ever describing a value."
-            seen.add(ref)
-            target = _pointer(schema, ref)
-            if target is None:
-                return f"the $ref {ref!r} does not resolve to a schema in this document."
-            ref = target.get("$ref") if isinstance(target, dict) else None
+        if isinstance(item, list | dict):
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        try:
+            resolve(item, schema)
+        except LookupError as error:
+            return str(error)
     return None
 
 
-def _pointer(schema: dict[str, Any], ref: str) -> Any:
-    """The schema a local JSON pointer ('#/$defs/x') names, or None."""
-    if ref == "#":
-        return schema
-    if not ref.startswith("#/"):
+def resolve(schema: Any, root: Any) -> Any:
+    """What `schema` stands for: itself, or the schema its chain of local `$ref`s ('#/$defs/x') ends
+    at; a `LookupError` says why for a `$ref` that points nowhere or a chain that goes in a circle."""
+    seen: set[str] = set()
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        ref = schema["$ref"]
+        if ref in seen:
+            raise LookupError(f"the $ref {ref!r} refers to itself without ever describing a value.")
+        seen.add(ref)
+        schema = _pointer(root, ref)
+        if schema is None:
+            raise LookupError(f"the $ref {ref!r} does not resolve to a schema in this document.")
+    return schema
+
+
+def _pointer(schema: Any, ref: str) -> Any:
+    """The schema a local JSON pointer ('#', '#/$defs/x', '#/anyOf/0') names, or None."""
+    if ref != "#" and not ref.startswith("#/"):
         return None
     target: Any = schema
-    for part in ref[2:].split("/"):
+    for part in ref[2:].split("/") if ref != "#" else []:
         part = part.replace("~1", "/").replace("~0", "~")
         if isinstance(target, dict) and part in target:
             target = target[part]

@@ -1,17 +1,16 @@
 """Check a Chat Completions request the way the real API does, and read it into plain data.
 
-`read_request(body)` returns a `request.Request` or raises `RequestError`
-naming the offending parameter in the API's own style, e.g.
+`read_request(body)` returns a `request.Request` or raises `RequestError` naming the offending
+parameter in the API's own style, e.g.
 
     RequestError(400, "Invalid parameter: messages with role 'tool' must be a response
                  to a preceding message with 'tool_calls'.", "messages[2].tool_call_id")
 
-What is checked: the shape of `messages` (roles, contents, tool calls and the
-results that answer them), `tools` (at most `MAX_TOOLS`, distinct names, and
-parameters that are a valid JSON Schema of type object, as `tool_schemas` checks them),
-`tool_choice`, `parallel_tool_calls`, `stream_options`, and the ranges of the
-sampling parameters. Other OpenAI parameters (`seed`, `stop`, `user`, …) are
-accepted and ignored. The HTTP layer (body size, JSON syntax) is in `server.py`.
+What is checked: the shape of `messages` (roles, contents, tool calls and the results that
+answer them), `tools` (at most `MAX_TOOLS`, distinct names, and parameters that are a valid JSON
+Schema of type object, as `tool_schemas` checks them), `tool_choice`, `parallel_tool_calls`,
+`stream_options`, and the ranges of the sampling parameters. Other OpenAI parameters (`seed`,
+`stop`, `user`, …) are accepted and ignored. The HTTP layer (body size, JSON syntax) is in `server.py`.
 """
 
 from __future__ import annotations
@@ -63,13 +62,10 @@ def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
         raise invalid("model", "you must provide a model parameter", "missing_required_parameter")
     base, _, suffix = model.partition("/")
     if base != MODEL_ID:
-        raise RequestError(
-            404,
-            f"The model `{model}` does not exist. This server is the offline "
-            f"model: use `{MODEL_ID}` or `{MODEL_ID}/<fault>`.",
-            "model",
-            "model_not_found",
+        message = (
+            f"The model `{model}` does not exist. This server is the offline model: use `{MODEL_ID}` or "
         )
+        raise RequestError(404, message + f"`{MODEL_ID}/<fault>`.", "model", "model_not_found")
     for param, name in (("model", suffix), ("fault", fault)):
         if name not in (None, "") and (not isinstance(name, str) or name not in FAULTS):
             raise invalid(param, f"Unknown fault {name!r}. Valid faults: {', '.join(FAULTS)}.")
@@ -82,17 +78,11 @@ def _check_sampling(body: dict[str, Any]) -> None:
     for name, (low, high) in RANGES.items():
         value = body.get(name)
         if value is not None and (not _is_number(value) or not low <= value <= high):
-            raise invalid(
-                name,
-                f"Invalid '{name}': expected a number from {low} to {high}, got {value!r}.",
-                "decimal_out_of_range" if _is_number(value) else None,
-            )
-    n = body.get("n")
-    if n is not None and n != 1:
-        raise invalid(
-            "n",
-            f"Invalid 'n': {n!r}. The offline model writes exactly one choice: leave 'n' out or set it to 1.",
-        )
+            message = f"Invalid '{name}': expected a number from {low} to {high}, got {value!r}."
+            raise invalid(name, message, "decimal_out_of_range" if _is_number(value) else None)
+    if body.get("n") is not None and body["n"] != 1:
+        message = "The offline model writes exactly one choice: leave 'n' out or set it to 1."
+        raise invalid("n", f"Invalid 'n': {body['n']!r}. {message}")
 
 
 def _is_number(value: Any) -> bool:
@@ -116,14 +106,12 @@ def read_message(message: Any, where: str) -> Message:
         raise invalid(where, f"Invalid '{where}': expected an object with a 'role'.")
     role = message.get("role")
     if role not in ROLES:
+        supported = ", ".join(map(repr, ROLES))
         raise invalid(
-            f"{where}.role",
-            f"Invalid value for '{where}.role': {role!r}. "
-            f"Supported values are: {', '.join(map(repr, ROLES))}.",
+            f"{where}.role", f"Invalid value for '{where}.role': {role!r}. Supported values are: {supported}."
         )
     calls = read_tool_calls(message.get("tool_calls"), f"{where}.tool_calls") if role == "assistant" else ()
-    may_be_empty = role == "assistant"
-    text = read_content(message.get("content"), f"{where}.content", may_be_empty)
+    text = read_content(message.get("content"), f"{where}.content", may_be_empty=role == "assistant")
     call_id = message.get("tool_call_id")
     if role == "tool" and (not isinstance(call_id, str) or not call_id):
         raise missing(f"{where}.tool_call_id")
@@ -140,11 +128,8 @@ def read_content(content: Any, where: str, may_be_empty: bool) -> str:
         raise invalid(where, f"Invalid '{where}': expected a string or an array of text parts.")
     for j, part in enumerate(content):
         if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
-            raise invalid(
-                f"{where}[{j}]",
-                f"Invalid '{where}[{j}]': the offline model reads "
-                'only text parts, {"type": "text", "text": "…"}.',
-            )
+            message = 'the offline model reads only text parts, {"type": "text", "text": "…"}.'
+            raise invalid(f"{where}[{j}]", f"Invalid '{where}[{j}]': {message}")
     return "\n".join(part["text"] for part in content)
 
 
@@ -167,44 +152,34 @@ def _read_call(call: Any, where: str) -> Call:
         raise missing(f"{where}.function.name")
     arguments = function.get("arguments")
     if not isinstance(arguments, str):
-        raise invalid(
-            f"{where}.function.arguments",
-            f"Invalid type for "
-            f"'{where}.function.arguments': expected a string (JSON text), but got "
-            f"{type(arguments).__name__}. Send json.dumps(arguments).",
-            "invalid_type",
+        where = f"{where}.function.arguments"
+        message = (
+            f"expected a string (JSON text), but got {type(arguments).__name__}. Send json.dumps(arguments)."
         )
+        raise invalid(where, f"Invalid type for '{where}': {message}", "invalid_type")
     return Call(call["id"], function["name"], arguments)
 
 
 def _check_pairing(messages: tuple[Message, ...]) -> None:
     """Every tool result answers an earlier call; every call is answered before the next turn."""
     open_calls: dict[str, int] = {}
-    for i, message in enumerate(messages):
+    for i, message in enumerate((*messages, Message("user", ""))):
+        if message.role == "tool" and message.tool_call_id not in open_calls:
+            raise invalid(
+                f"messages[{i}].tool_call_id",
+                "Invalid parameter: messages with role 'tool' must be a response to a preceding message "
+                f"with 'tool_calls': no open tool call has id {message.tool_call_id!r}.",
+            )
         if message.role == "tool":
-            if message.tool_call_id not in open_calls:
-                raise invalid(
-                    f"messages[{i}].tool_call_id",
-                    f"Invalid parameter: messages with "
-                    f"role 'tool' must be a response to a preceding message with "
-                    f"'tool_calls': no open tool call has id {message.tool_call_id!r}.",
-                )
             del open_calls[message.tool_call_id]
-            continue
-        _fail_on_unanswered(open_calls)
-        open_calls = {call.id: i for call in message.tool_calls}
-    _fail_on_unanswered(open_calls)
-
-
-def _fail_on_unanswered(open_calls: dict[str, int]) -> None:
-    if open_calls:
-        index = next(iter(open_calls.values()))
-        raise invalid(
-            f"messages[{index}].tool_calls",
-            "An assistant message with 'tool_calls' "
-            "must be followed by tool messages responding to each 'tool_call_id'. "
-            f"These ids have no response: {', '.join(open_calls)}.",
-        )
+        elif open_calls:
+            raise invalid(
+                f"messages[{next(iter(open_calls.values()))}].tool_calls",
+                "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+                f"each 'tool_call_id'. These ids have no response: {', '.join(open_calls)}.",
+            )
+        else:
+            open_calls = {call.id: i for call in message.tool_calls}
 
 
 def read_tools(tools: Any) -> tuple[Tool, ...]:
@@ -214,21 +189,18 @@ def read_tools(tools: Any) -> tuple[Tool, ...]:
     if not isinstance(tools, list):
         raise invalid("tools", "Invalid 'tools': expected an array of tools.")
     if len(tools) > MAX_TOOLS:
+        message = (
+            f"Expected an array with maximum length {MAX_TOOLS}, but got an array with length {len(tools)}"
+        )
         raise invalid(
-            "tools",
-            f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, "
-            f"but got an array with length {len(tools)} instead.",
-            "array_above_max_length",
+            "tools", f"Invalid 'tools': array too long. {message} instead.", "array_above_max_length"
         )
     read = tuple(read_tool(tool, f"tools[{k}]") for k, tool in enumerate(tools))
-    seen: set[str] = set()
-    for k, tool in enumerate(read):
-        if tool.name in seen:
-            raise invalid(
-                f"tools[{k}].function.name",
-                f"Duplicate tool name {tool.name!r}: each tool needs a distinct name.",
-            )
-        seen.add(tool.name)
+    names = [tool.name for tool in read]
+    for k, name in enumerate(names):
+        if name in names[:k]:
+            message = f"Duplicate tool name {name!r}: each tool needs a distinct name."
+            raise invalid(f"tools[{k}].function.name", message)
     return read
 
 
@@ -236,39 +208,25 @@ def read_tool(tool: Any, where: str) -> Tool:
     """One tool: {"type": "function", "function": {"name", "description", "parameters"}}."""
     if not isinstance(tool, dict) or tool.get("type") != "function":
         kind = tool.get("type") if isinstance(tool, dict) else tool
-        raise invalid(
-            f"{where}.type",
-            f"Invalid value for '{where}.type': {kind!r}. The offline model supports only 'function' tools.",
-        )
+        message = f"{kind!r}. The offline model supports only 'function' tools."
+        raise invalid(f"{where}.type", f"Invalid value for '{where}.type': {message}")
     function = tool.get("function")
     if not isinstance(function, dict):
         raise missing(f"{where}.function")
-    name = function.get("name")
+    name, description = function.get("name"), function.get("description", "")
     if not isinstance(name, str) or not TOOL_NAME.match(name):
-        raise invalid(
-            f"{where}.function.name",
-            f"Invalid '{where}.function.name': {name!r} does not match '^[a-zA-Z0-9_-]{{1,64}}$'.",
-            "invalid_value",
-        )
-    description = function.get("description", "")
+        message = f"Invalid '{where}.function.name': {name!r} does not match '^[a-zA-Z0-9_-]{{1,64}}$'."
+        raise invalid(f"{where}.function.name", message, "invalid_value")
     if not isinstance(description, str):
         raise invalid(
             f"{where}.function.description", f"Invalid '{where}.function.description': expected a string."
         )
-    return Tool(name, description, _parameters(function.get("parameters"), where))
-
-
-def _parameters(parameters: Any, where: str) -> dict[str, Any]:
-    if parameters is None:
-        return {"type": "object", "properties": {}}
-    problem = schema_problem(parameters)
+    parameters = function.get("parameters")
+    problem = None if parameters is None else schema_problem(parameters)
     if problem:
-        raise invalid(
-            f"{where}.function.parameters",
-            f"Invalid schema for function at '{where}': {problem}",
-            "invalid_function_parameters",
-        )
-    return parameters
+        message = f"Invalid schema for function at '{where}': {problem}"
+        raise invalid(f"{where}.function.parameters", message, "invalid_function_parameters")
+    return Tool(name, description, {"type": "object", "properties": {}} if parameters is None else parameters)
 
 
 def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str, bool]:
@@ -277,41 +235,27 @@ def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str
     if choice is None:
         return ("auto" if tools else "none"), False
     if not tools:
-        raise invalid(
-            "tool_choice",
-            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
-        )
+        message = "'tool_choice' is only allowed when 'tools' are specified."
+        raise invalid("tool_choice", f"Invalid value for 'tool_choice': {message}")
     if choice in ("auto", "none", "required"):
         return choice, choice == "required"
-    name = (
-        choice.get("function", {}).get("name")
-        if isinstance(choice, dict)
-        and choice.get("type") == "function"
-        and isinstance(choice.get("function"), dict)
-        else None
+    function = (
+        choice.get("function") if isinstance(choice, dict) and choice.get("type") == "function" else None
     )
+    name = function.get("name") if isinstance(function, dict) else None
     if name is None:
-        raise invalid(
-            "tool_choice",
-            "Invalid value for 'tool_choice': expected 'auto', 'none', "
-            '\'required\' or {"type": "function", "function": {"name": …}}.',
-        )
-    if name not in {tool.name for tool in tools}:
-        raise invalid(
-            "tool_choice.function.name",
-            f"Invalid value for 'tool_choice': no function"
-            f" named {name!r} was specified in the 'tools' parameter.",
-        )
+        expected = '\'auto\', \'none\', \'required\' or {"type": "function", "function": {"name": …}}.'
+        raise invalid("tool_choice", f"Invalid value for 'tool_choice': expected {expected}")
+    if name not in [tool.name for tool in tools]:  # a list: `name` may be any JSON value
+        message = f"no function named {name!r} was specified in the 'tools' parameter."
+        raise invalid("tool_choice.function.name", f"Invalid value for 'tool_choice': {message}")
     return name, True
 
 
 def _parallel(body: dict[str, Any], tools: tuple[Tool, ...]) -> bool:
-    if "parallel_tool_calls" in body and body["parallel_tool_calls"] is not None and not tools:
-        raise invalid(
-            "parallel_tool_calls",
-            "Invalid value for 'parallel_tool_calls': "
-            "'parallel_tool_calls' is only allowed when 'tools' are specified.",
-        )
+    if body.get("parallel_tool_calls") is not None and not tools:
+        message = "'parallel_tool_calls' is only allowed when 'tools' are specified."
+        raise invalid("parallel_tool_calls", f"Invalid value for 'parallel_tool_calls': {message}")
     return _flag(body, "parallel_tool_calls", True)
 
 
@@ -339,15 +283,10 @@ def _include_usage(body: dict[str, Any], stream: bool) -> bool:
 
 def _max_tokens(body: dict[str, Any]) -> int | None:
     limits = [
-        (name, body.get(name))
-        for name in ("max_completion_tokens", "max_tokens")
-        if body.get(name) is not None
+        (name, body[name]) for name in ("max_completion_tokens", "max_tokens") if body.get(name) is not None
     ]
     for name, value in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise invalid(
-                name,
-                f"Invalid '{name}': expected an integer of at least 1, got {value!r}.",
-                "integer_below_min_value",
-            )
+            message = f"Invalid '{name}': expected an integer of at least 1, got {value!r}."
+            raise invalid(name, message, "integer_below_min_value")
     return limits[0][1] if limits else None

@@ -7,32 +7,22 @@
 
 One intent becomes several calls in two ways:
 
-- **frames**: the text gives a whole set of values again ("the first leg, 40 km
-  in 2 hours; the second leg, 65 km in 3 hours", "€12 in Lyon, €19 in Turin").
-  `frames.cuts` finds where each set begins; each frame is bound on its own text
-  (after the few words that lead into the first: "Check prices for"), and a later
-  frame keeps what the one before said and it does not ("…, then the same for
-  pine"), once for every call of a list before it ("for Oslo and Rome today,
-  and then for tomorrow" is four calls); its unmarked words replace only
-  unmarked words. A value, list or flag said after the last frame's first
-  sentence, for a parameter no earlier frame filled, holds for every frame
-  ("… Both get a 5% discount.").
-- **lists**: within a frame, the text lists values for a parameter that takes
-  one ("Paris and Rome", "for 2, 4 and 8 weeks"). A list fills the parameters
-  that each take one of its values first ("a 6 by 8 grid" is one call with two
-  numbers); a list left over makes one call per value, the other arguments kept.
-  Two lists go in step when the text says "respectively" ("Ann and Bo for 20 and
-  15 minutes respectively" is two calls), and make every combination otherwise
-  ("tea and coffee in cups and mugs" is four). A name listed with the one before
-  fills the same parameter when that parameter fits it better than the one
-  binding gave it to ("museums near Lyon and Turin", not a theme "Turin");
-  options of an enum listed together ("Thai and Greek") and a list binding read
-  one value of in another way count too. Two names or dates parted by a comma
-  alone are one thing said twice, not a list; a list a list parameter holds
-  ("[4, 8, 15]") is not spread.
+- **frames**: the text gives a whole set of values again ("the first leg, 40 km in 2 hours;
+  the second leg, 65 km in 3 hours"). `frames.cuts` finds where each set begins; each frame is
+  bound on its own text (after the few words that lead into the first: "Check prices for"). A
+  later frame keeps what the one before said and it does not ("…, then the same for pine"), once
+  per call of a list before it ("for Oslo and Rome today, and then for tomorrow" is four calls);
+  its unmarked words replace only unmarked words. A value said after the last frame's first
+  sentence, for a parameter no earlier frame filled, holds for every frame ("Both get a 5% discount.").
+- **lists**: a frame lists values for a parameter that takes one ("Paris and Rome"). A list
+  first fills parameters that each take one of its values ("a 6 by 8 grid" is one call); a list
+  left over makes one call per value. Two lists go in step after "respectively" and make every
+  combination otherwise ("tea and coffee in cups and mugs" is four). A listed name goes to the
+  parameter of the list when that fits it clearly better ("museums near Lyon and Turin"); options
+  of an enum listed together ("Thai and Greek") count too. Two names or dates parted by a comma
+  alone are one thing said twice; a list a list parameter holds ("[4, 8, 15]") is not spread.
 
-A single value never makes a call: a number or name the call did not need is
-context, not a second call.
+A single value never makes a call: a number or name the call did not need is context.
 """
 
 from __future__ import annotations

@@ -8,12 +8,12 @@
     >>> evidence.near(evidence.values[0], -1, 3)
     ([(1, 'weather')], ['in', 'weather'])
 
-`Evidence.of` extracts the typed values (`extraction`) and adds *phrases*: runs of
-content words no value covers ("water", "plasma membrane"), what a string
-parameter takes when nothing is marked. `near` reads the words on either side of
-a value, the cues binding scores; `groups` finds values written as a list
-("Paris, Rome and Oslo", "10 and 20"). `used` and `chosen` record what binding
-has taken.
+A piece of a message is read once (`Words`: its tokens and typed values, `extraction`);
+`Evidence.of` starts each tool's evidence from them and adds *phrases*: runs of content words
+no value covers ("water", "plasma membrane"), what a string parameter takes when nothing is
+marked. `near` reads the words on either side of a value, the cues binding scores; `groups`
+finds values written as a list ("Paris, Rome and Oslo", "10 and 20"). `used` and `chosen`
+record what binding has taken; binding's reading (`Binding`) is handed on to the stages after it.
 """
 
 from __future__ import annotations
@@ -116,37 +116,27 @@ class Evidence:
         parameters, plus its phrases. Given the piece's `Words`, it extracts nothing again
         unless the tool's verb re-cuts a token."""
         words = text if isinstance(text, Words) else Words.of(text)
-        text = words.text
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
         own_words = {concept(t.norm) for t in segment(clean(own))}
         tokens = _tool_verb_apart(words.tokens, own_words)
-        values = list(words.values) if tokens == words.tokens else extract(text, tokens)
-        evidence = cls(text, tokens, values, own_words, starts=[t.start for t in tokens])
-        named = {concept(w) for w in identifier_words(tool.name)}
-        evidence.tool_name = frozenset(named)
-        evidence.own = own.strip()
+        values = list(words.values) if tokens == words.tokens else extract(words.text, tokens)
+        first = values[0] if values and values[0].start == 0 else None
+        if first and first.kind == "name" and concept(first.text.casefold()) in own_words:
+            values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
-        properties = properties if isinstance(properties, dict) else {}
-        for name in properties:
-            named |= {concept(w) for w in identifier_words(str(name))}
-        first = evidence.values[0] if evidence.values else None
-        if (
-            first
-            and first.kind == "name"
-            and first.start == 0
-            and concept(first.text.casefold()) in own_words
-        ):
-            evidence.values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
-        labels = {str(n).casefold() for n in properties} | {
-            w for n in properties for w in identifier_words(str(n))
-        }
+        properties = [str(n) for n in properties] if isinstance(properties, dict) else []
+        labels = {n.casefold() for n in properties} | {w for n in properties for w in identifier_words(n)}
         spelled = re.sub(r"\W", "_", tool.name).casefold()
-        evidence.values = [
+        values = [
             v
-            for v in evidence.values
+            for v in values
             if not (v.kind == "code" and v.text.casefold() in labels)
             and re.sub(r"\W", "_", str(v.value)).casefold() != spelled  # "the 'geo.lookup' function"
         ]
+        named = {concept(w) for w in identifier_words(tool.name)}
+        evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
+        evidence.tool_name, evidence.own = frozenset(named), own.strip()
+        named |= {concept(w) for n in properties for w in identifier_words(n)}
         evidence.values += evidence._phrases(named)
         return evidence
 

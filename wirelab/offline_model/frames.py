@@ -6,33 +6,24 @@
     >>> cuts(area, "Room A is 4 m by 5 m, room B 3 m by 6 m")   # the second frame: ", room B …"
     ([20], 5)
 
-A careful reader takes the values in the order they are written and fills the
-tool's parameters with them. A value for a parameter that is already filled,
-with another value, starts the next call: its *frame* ("the first leg, 40 km in
-2 hours. The second leg, 65 km in 3 hours" is two frames; so is "€12 in Lyon,
-€19 in Turin"). Each value goes to the free parameter it fits best, unless a
-filled one fits it clearly better (`MARGIN`); so "4 and 5" fill `width` and
-`height`, and a 3 after them begins the next frame.
+A careful reader takes the values in the order written and fills the tool's parameters with
+them; a value for a parameter already filled, with another value, starts the next call: its
+*frame* ("€12 in Lyon, €19 in Turin" is two). Each value goes to the free parameter it fits
+best, unless a filled one fits it clearly better (`MARGIN`): "4 and 5" fill `width` and
+`height`, and a 3 after them begins the next frame. Binding's own choices (on a window of text
+from the frame's start) come first.
 
-What does not start a frame: the same value said again ("a box of 24 eggs …
-24 in all", "Acme Widgets … Acme"), or again after a comma ("next Friday, June
-5"); a value written as a list with the one before ("Paris and Rome": `calls`
-spreads lists), unless the list fills several parameters of one kind ("2 and 7,
-6 and 1" for `width`, `height`); a value that fits much worse than the one there
-(a stray name), while one that fits much better replaces it, except a number in
-digits that fits no other parameter ("$30 in Lyon, $52 in Turin": the labelled
-amount comes first); number words when the text writes its values in digits
-("two rooms"), unmarked words, units, the items of a list parameter, and words
-binding read as another value. Binding's own choices (on a window of text from
-the frame's start) come first. A list of numbers in brackets is one value for a
-parameter that takes a list ("[3, 9, 4] and [7, 1, 8]" are two calls). The cut
-goes at a sentence mark, a comma or "and"/"then" between the two values that
-fill the parameter, the strongest mark where the values after it fit the new
-frame best (`_best_cut`); never inside a value or a written list.
+No frame starts at the same value said again ("24 eggs … 24 in all"), or after a comma alone
+("next Friday, June 5"); at the next value of a written list, unless the list fills several
+parameters of one kind ("2 and 7, 6 and 1"); at a value that fits much worse than the one there
+(a stray name; one that fits much better replaces it); nor at number words among digits, unmarked
+words, units, a list parameter's items, or words binding read as another value. A list of
+numbers in brackets is one value for a parameter that takes a list. The cut goes at the
+strongest mark between the two values (a sentence mark, a comma, "and", "then") where the values
+after it fit the new frame best (`_best_cut`), never inside a value or a written list.
 
-`calls.bind_all` binds each frame's text and lets later frames inherit what they
-do not say. Linear: one pass over the values, each scored against every slot;
-each of at most `MAX_FRAMES` cuts binds a bounded `WINDOW` of text once more.
+Linear: one pass over the values, each scored against every slot; each of at most `MAX_FRAMES`
+cuts binds a bounded `WINDOW` of text once more.
 """
 
 from __future__ import annotations
@@ -108,13 +99,27 @@ class Reading:
         slots: list[Slot],
         lists: list[list[int]],
         bound: Any,
-        cut: int | None,
+        cut: int,
     ) -> Reading:
-        """Binding's reading of `part`, the text of `evidence` from `cut` on (None: all of it), with
-        `bound` the arguments binding gave it."""
-        chosen = _chosen(evidence, part, slots, cut or 0)
-        structured = _structured(evidence, bound) if cut is None else _structured(part, bound, evidence, cut)
+        """Binding's reading of `part`, the text of `evidence` from `cut` on, with `bound` the
+        arguments binding gave it: `part`'s values are found in `evidence` by where they are."""
+        at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
+        index = [at.get((v.start + cut, v.kind, v.text)) for v in part.values]
+        by_name = {slot.name: slot for slot in slots}
+        chosen = {
+            index[j]: by_name[n] for n, j in part.chosen.items() if index[j] is not None and n in by_name
+        }
+        # values put in a list or an object, or items of a list binding gave ("avoid 'tolls' and 'ferries'")
+        listed = {_key(item) for value in bound.values() if isinstance(value, list) for item in value}
+        structured = {index[j] for j in part.used - set(part.chosen.values())}
+        structured |= {k for k, v in enumerate(evidence.values) if v.start >= cut and _key(v.value) in listed}
+        structured.discard(None)
         return cls(chosen, _list_members(evidence, chosen, lists), structured, {}, {})
+
+    @property
+    def taken(self) -> set[int]:
+        """The values binding chose or put in a list or an object."""
+        return set(self.chosen) | self.structured
 
 
 def frame_starts(
@@ -127,8 +132,7 @@ def frame_starts(
     """
     every = evidence.groups()  # once: each call reads the tokens between the values
     lists = written_lists(evidence, every)
-    reading = Reading.of(evidence, evidence, slots, lists, bound, None)
-    taken = set(reading.chosen) | reading.structured
+    reading = Reading.of(evidence, evidence, slots, lists, bound, 0)
     groups = {k: number for number, group in enumerate(lists) for k in group}
     units = _bracketed(evidence, arrays, every)
     inner = {k for group in every if group[0] in units for k in group[1:]}  # inside a list in brackets
@@ -141,7 +145,7 @@ def frame_starts(
         if k in units:
             fits = [(UNIT_POINTS, slot, units[k]) for slot in arrays if slot.name not in reading.filled]
             fits = fits or [(UNIT_POINTS, arrays[0], units[k])]
-        if k in inner or _passed_over(evidence, reading, taken, k, k in units):
+        if k in inner or _passed_over(evidence, reading, k, k in units):
             continue
         group = groups.get(k)
         if _placed(reading, k, value, fits, group):
@@ -153,11 +157,10 @@ def frame_starts(
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
         rest, bound = bind_evidence(tool, evidence.text[cut : cut + WINDOW])  # binding's choices from here
         reading = Reading.of(evidence, rest, slots, lists, bound, cut)
-        taken = set(reading.chosen) | reading.structured
     return starts
 
 
-def _passed_over(evidence: Evidence, reading: Reading, taken: set[int], k: int, unit: bool) -> bool:
+def _passed_over(evidence: Evidence, reading: Reading, k: int, unit: bool) -> bool:
     """A value binding put in a list or an object, the region written after a name ("Porto,
     Portugal"), or words binding read as another value ("'2024-05-01'" as a date)."""
     value = evidence.values[k]
@@ -165,7 +168,9 @@ def _passed_over(evidence: Evidence, reading: Reading, taken: set[int], k: int, 
         return True
     if any(fill.value.start <= value.start < _reach(fill.value) for fill in reading.filled.values()):
         return True
-    return k not in reading.chosen and any(j != k and _overlap(evidence.values[j], value) for j in taken)
+    return k not in reading.chosen and any(
+        j != k and _overlap(evidence.values[j], value) for j in reading.taken
+    )
 
 
 def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int | None) -> bool:
@@ -223,36 +228,8 @@ def _new_frame(
     )
 
 
-def _structured(
-    part: Evidence, bound: dict[str, Any], evidence: Evidence | None = None, offset: int = 0
-) -> set[int]:
-    """Indices (in `evidence`) of the values binding `part` put in a list or an object,
-    or that are items of a list it bound ("avoid 'tolls' and 'ferries'")."""
-    evidence = evidence or part
-    listed = {_key(item) for value in bound.values() if isinstance(value, list) for item in value}
-    at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
-    used = part.used - set(part.chosen.values())
-    found = {at.get((part.values[k].start + offset, part.values[k].kind, part.values[k].text)) for k in used}
-    found |= {k for k, v in enumerate(evidence.values) if v.start >= offset and _key(v.value) in listed}
-    return {k for k in found if k is not None}
-
-
 def _key(item: Any) -> str:
     return item.casefold() if isinstance(item, str) else repr(item)
-
-
-def _chosen(evidence: Evidence, part: Evidence, slots: list[Slot], offset: int) -> dict[int, Slot]:
-    """Value index -> the slot binding chose it for, when binding `part` (the text from
-    `offset` on)."""
-    by_name = {slot.name: slot for slot in slots}
-    at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
-    chosen = {}
-    for name, index in part.chosen.items():
-        value = part.values[index]
-        k = at.get((value.start + offset, value.kind, value.text))
-        if k is not None and name in by_name:
-            chosen[k] = by_name[name]
-    return chosen
 
 
 def _bracketed(evidence: Evidence, arrays: list[Slot], groups: list[list[int]]) -> dict[int, tuple[Any, ...]]:

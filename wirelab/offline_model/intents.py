@@ -92,11 +92,7 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         return "."
     if token.norm in THEN:
         return None if k and tokens[k - 1].norm in INSIDE and token.norm == "also" else "then"
-    if (
-        token.norm == "as"
-        and k + 2 < len(tokens)
-        and [t.norm for t in tokens[k + 1 : k + 3]] == ["well", "as"]
-    ):
+    if token.norm == "as" and [t.norm for t in tokens[k + 1 : k + 3]] == ["well", "as"]:
         return "then"
     if _between_values(tokens, k):
         return None

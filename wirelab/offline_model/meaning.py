@@ -1,13 +1,10 @@
 """Stage 2c, select by meaning: a multilingual sentence encoder and learned weights.
 
-When the tools' words choose no tool (`selection.plan` finds none) and name no
-tool's topic (`selection.names_a_topic`: where "alarm clocks used to be
-mechanical" names an alarm tool's, the words' "no" stands), the request may
-still mean one: "get me up at seven" for an alarm tool, 找几个咖啡的视频素材
-for a tool described in English. This stage embeds the
-request and each tool ("name words: description") with the course's encoder
-(`wirelab.encoder`: Universal Sentence Encoder multilingual v3, one space for
-sixteen languages) and scores each tool by named features:
+When the tools' words choose no tool and name no tool's topic (`selection.names_a_topic`),
+the request may still mean one: "get me up at seven" for an alarm tool, 找几个咖啡的视频素材
+for a tool described in English. This stage embeds the request and each tool ("name words:
+description") with the course's encoder (`wirelab.encoder`: Universal Sentence Encoder
+multilingual v3, one space for sixteen languages) and scores each tool by named features:
 
     cosine       how close the request is to the tool, by meaning
     margin       that cosine minus the best other tool's (0 for a lone tool)
@@ -67,19 +64,13 @@ class Feature:
 
 
 FEATURES = (
-    Feature(
-        "cosine", "cosine of the request and 'name: description'", "'wake me at 6' vs an alarm tool: 0.4"
-    ),
+    Feature("cosine", "cosine of the request and 'name: description'", "'wake me at 6' vs an alarm tool"),
     Feature("margin", "cosine minus the best other tool's cosine", "0.2 when it stands out, < 0 when not"),
     Feature("lexical", "the tool's own words the request names, 0 to 1", "'convert 3 EUR' vs a money tool"),
     Feature("negated", "a negation word (0 or 1)", "'don't roll back the search service'"),
-    Feature(
-        "chatter", "log-odds that the request wants no tool (a probe on its vector)", "'why is the sky blue?'"
-    ),
-    Feature(
-        "values_fit", "the request clearly gives every required value (0 or 1)", "'flight LH400 on May 2'"
-    ),
-    Feature("fills", "binding finds a value for every required parameter (0 or 1)", "'from Ghent to Namur'"),
+    Feature("chatter", "log-odds that the request wants no tool (a probe)", "'why is the sky blue?'"),
+    Feature("values_fit", "the request clearly gives every required value", "'flight LH400 on May 2'"),
+    Feature("fills", "binding finds a value for every required parameter", "'from Ghent to Namur'"),
 )
 NAMES = tuple(f.name for f in FEATURES)
 

@@ -2,40 +2,28 @@
 
     normalize → intents → selection → extraction → binding → (tools run) → correction → answer
 
-The model keeps no state between requests: each decision is read off the
-conversation since the last user message (`context.conversation`).
+No state is kept between requests: each decision is read off the conversation since the last
+user message (`context.conversation`).
 
-1. The user's message is cut into intents, each matched to a tool or to none
-   (`selection.plan`); each is bound to arguments, one call per value of a
-   list ("Paris and Rome", `calls.bind_all`), gaps filled from the intents around it
-   (`sharing`). A fresh message whose words select no tool and name no tool's topic
-   is read for its meaning (`selection.plan_by_meaning`). A message that selects nothing
-   it can fill but says what changes ("and in Rome?", "And 75 CHF?") continues the last
-   calls (`context.continued`); one that answers the model's question completes the
-   message before (`context.completed`). With
-   `tool_choice="required"` the best tool is used even below the threshold;
-   with a named tool, that tool is called.
-   An intent whose tool the request cannot fill is given to the tool closest to it in
-   meaning, if that one it fills (`callable_reading`).
-   An intent whose tool requires a value the request does not give (a city, a
-   date, an option only the user can choose) is not called: the model asks for
-   it (`answer.ask_for`), as a careful assistant would, rather than make it up.
-   Forced tool choices and the teaching faults still call.
-2. The calls made since the user's message are paired with the plan's items,
-   in order; a call right after a failed one of the same item is its correction.
-3. The next response holds, in this order: the call an `obey_injection` fault
-   follows; one correction per item whose first call failed with a correctable
-   error (`correction.correct`); a call per item not called yet (only one in
-   all when `parallel_tool_calls` is false).
-4. With nothing left to call, it answers from the results in the user's
-   language (`answer.say`).
+1. Plan (`items_for`): each intent of the message with the tool its words choose
+   (`selection.plan`), or, when they choose none and name no tool's topic, its meaning
+   (`selection.plan_by_meaning`); bound to arguments, one call per value of a list, gaps filled
+   from the intents around it (`sharing.bind_plan`). A message that says only what changes
+   ("and in Rome?") continues the last calls; one that answers the model's question completes
+   the message before (`context`). An intent whose tool the request cannot fill goes to the
+   tool nearest in meaning that it fills (`callable_reading`); one that lacks a value only the
+   user can give is asked for (`answer.ask_for`), not made up, unless a call is forced.
+2. The calls made since the user's message are paired with the items, in order; a call right
+   after a failed one of the same item is its correction (`walk`).
+3. The next response: the call an `obey_injection` fault follows, one correction per item whose
+   first call failed (`correction.correct`), then a call per item not called yet (only one when
+   `parallel_tool_calls` is false).
+4. With nothing left to call, it answers from the results in the user's language (`answer.say`).
 
-Like the real API, `tool_choice="required"` or a named tool forces a call in
-*every* response, so a loop must switch back to "auto" after the first turn.
-Instructions found in tool descriptions or results are never followed, except
-under the `obey_injection` fault. System messages are read for one thing only: a date
-they state ("Today is 11 March 2026"), from which "tomorrow" or "周五" become ISO dates;
-a user may state it too ("…, today is 2023.10.1").
+As in the real API, `tool_choice="required"` or a named tool forces a call in *every* response.
+Instructions in tool descriptions or results are never followed, except under the
+`obey_injection` fault. System messages are read only for a date they state ("Today is 11
+March 2026"), which turns "tomorrow" or "周五" into ISO dates; a user may state it too.
 """
 
 from __future__ import annotations
@@ -90,8 +78,7 @@ class Track:
 
 def warm_up() -> None:
     """Load what the first request would otherwise wait for: the metaschema check, and in the
-    Chinese edition jieba's dictionary (about 120 MB, so an English kernel loads it only when a
-    message first holds Chinese, which costs that message about a second)."""
+    Chinese edition jieba's dictionary (an English kernel loads it when a message first holds Chinese)."""
     compile_metaschema()
     if language() == "zh":
         load_segmenter()
@@ -170,11 +157,8 @@ def _callable(item: PlanItem) -> bool:
 def walk(
     items: list[PlanItem], turns: list[list[Attempt]], names: set[str]
 ) -> tuple[list[Track], list[Attempt]]:
-    """Pair each call made so far with its plan item; calls that fit none are extras.
-
-    A call of a tool not in `names` (a misspelt one) is paired with the next
-    item not called yet.
-    """
+    """Pair each call made so far with its plan item; calls that fit none are extras. A call of a
+    tool not in `names` (a misspelt one) is paired with the next item not called yet."""
     tracks, extras = [Track(item) for item in items], []
     for number, turn in enumerate(turns):
         for call, result in turn:
@@ -188,23 +172,17 @@ def walk(
 
 
 def _retried(tracks: list[Track], call: Call, turn: int) -> Track | None:
-    return next(
-        (
-            t
-            for t in tracks
-            if t.needs_correction()
-            and t.turn < turn
-            and call.name in (t.item.tool.name, t.attempts[0][0].name)
-        ),
-        None,
-    )
+    for t in tracks:
+        if t.needs_correction() and t.turn < turn and call.name in (t.item.tool.name, t.attempts[0][0].name):
+            return t
+    return None
 
 
 def _first_free(tracks: list[Track], call: Call, names: set[str]) -> Track | None:
-    return next(
-        (t for t in tracks if not t.attempts and (call.name == t.item.tool.name or call.name not in names)),
-        None,
-    )
+    for t in tracks:
+        if not t.attempts and (call.name == t.item.tool.name or call.name not in names):
+            return t
+    return None
 
 
 def next_calls(

@@ -5,22 +5,18 @@
     >>> score("What's the weather in Paris?", weather)
     Match(points=3.0, own=3.0, topic=True, coverage=0.5, given=False)
 
-A tool is described by three fields, each word weighted by where it appears:
-its name (3), its description (2) and its parameters' names, descriptions and
-enum values (1). A request word counts once, with the weight of the best field
-it matches; words are compared as *concepts* (`lexicon.concept`), so "forecast"
-matches "weather" and "天气" matches both, and a word of four letters or more
-matches a word it begins ("temp" ~ "temperature") at 0.7. Generic words
-("get", "data", "value") count a quarter.
+A tool's words weigh by where they appear: its name 3, its description 2, its parameters'
+names, descriptions and options 1. A request word counts once, at its best field's weight;
+words are compared as *concepts* (`lexicon.concept`: "forecast" ~ "weather" ~ "天气"), a word
+of four letters or more matches a word it begins ("temp" ~ "temperature") at 0.7, and generic
+words ("get", "data") count a quarter.
 
-The "no tool" decision (`THRESHOLD`) asks two things, as a careful reader would:
-is the request *about* this tool's topic (it names most of the nouns of the tool's
-name, or, for a tool with an uninformative name, a word of its description; or it
-names some of them and clearly gives every value the tool requires: "the lap count of
-runner 7 over 400 m" for `lap_count(runner_id, track_length)`), and does it score enough?
-Before any ranking, a message that is only small talk ("thanks, that's all!"), an
-opinion without a request ("I love trains"), or a negated action ("don't convert
-anything", "不要查天气") selects nothing.
+A tool is chosen (`Match.chosen`) when the request scores `THRESHOLD` and is *about* its topic:
+it names most of the nouns of the tool's name (or a word of its description, for an
+uninformative name), or names some and clearly gives every value the tool requires ("the lap
+count of runner 7 over 400 m" for `lap_count(runner_id, track_length)`). Before any ranking,
+small talk ("thanks, that's all!"), an opinion without a request ("I love trains") or a negated
+action ("don't convert anything", "不要查天气") selects nothing.
 """
 
 from __future__ import annotations
@@ -139,14 +135,15 @@ def profile(tool: Tool) -> Profile:
     weights: dict[str, float] = {}
     name = concepts_of(" ".join(identifier_words(tool.name)))
     description = concepts_of(tool.description[:1000])
+    parameters, options = _parameter_words(tool)
     for words, weight in (
-        (_parameter_words(tool), PARAMETER_WEIGHT),
+        (parameters, PARAMETER_WEIGHT),
         (description, DESCRIPTION_WEIGHT),
         (name, NAME_WEIGHT),
     ):
         for word in words:
             weights[word] = max(weight, weights.get(word, 0.0))
-    for option in _options(tool):  # a request that names an option names the tool's topic
+    for option in options:  # a request that names an option names the tool's topic
         weights[option] = max(DESCRIPTION_WEIGHT, weights.get(option, 0.0))
     verbs = {concept(v) for v in TOPIC_VERBS}
     generic = GENERIC | {concept(w) for w in GENERIC}  # "controller" is the concept "control"
@@ -157,34 +154,28 @@ def profile(tool: Tool) -> Profile:
     if not named:
         first = tool.description.split(". ")[0]
         nouns = [w for w in concepts_of(first) if w not in GENERIC | ACTION_WORDS and w not in EN_NUMBERS]
-    own = frozenset(name) | frozenset(description) | frozenset(_options(tool))
-    return Profile(weights, frozenset(nouns), own, named, frozenset(_options(tool)))
+    own = frozenset(name) | frozenset(description) | frozenset(options)
+    return Profile(weights, frozenset(nouns), own, named, frozenset(options))
 
 
-def _options(tool: Tool) -> list[str]:
-    """The concepts of the tool's enum options ("PIZZA", "BURGER"), up to 50 per parameter."""
-    properties = tool.parameters.get("properties", {})
-    options, units = [], []
-    for schema in list(properties.values())[:50] if isinstance(properties, dict) else []:
-        enum = resolve(schema, tool.parameters).get("enum")
-        for option in enum[:50] if isinstance(enum, list) else []:
-            unit = unit_named(str(option))
-            if unit:  # an option that is a unit ("kg") is named by any of its names ("kilograms")
-                units.append(f"unit:{unit.symbol}")
-            elif isinstance(option, str) and len(option) > 2:
-                options.append(option)
-    return concepts_of(" ".join(options)) + units
-
-
-def _parameter_words(tool: Tool) -> list[str]:
-    parts = []
+def _parameter_words(tool: Tool) -> tuple[list[str], list[str]]:
+    """The concepts of the parameters' names, descriptions and enum values (up to 50 of each);
+    and of the options longer than two letters ("PIZZA"), one that is a unit as `unit:kg`, so
+    that any of the unit's names ("kilograms") names it."""
+    parts, options, units = [], [], []
     properties = tool.parameters.get("properties", {})
     for name, schema in list(properties.items())[:50] if isinstance(properties, dict) else []:
         schema = resolve(schema, tool.parameters)
-        parts += identifier_words(name) + [str(schema.get("description", ""))[:300]]
         enum = schema.get("enum")
-        parts += [str(v) for v in enum[:50]] if isinstance(enum, list) else []
-    return concepts_of(" ".join(parts))
+        enum = enum[:50] if isinstance(enum, list) else []
+        parts += identifier_words(name) + [str(schema.get("description", ""))[:300]] + [str(v) for v in enum]
+        for option in enum:
+            unit = unit_named(str(option))
+            if unit:
+                units.append(f"unit:{unit.symbol}")
+            elif isinstance(option, str) and len(option) > 2:
+                options.append(option)
+    return concepts_of(" ".join(parts)), concepts_of(" ".join(options)) + units
 
 
 def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Match:
@@ -325,17 +316,14 @@ def _opinion(tokens: list[str], k: int) -> bool:
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
-    """One item per intent that selects a tool (see `intents` and the module docstring).
+    """One item per intent that selects a tool (see `intents`).
 
-    A piece that selects no tool belongs to the item before it ("…, with a play time of
-    20 minutes"); a piece before the first item, or after a full stop, waits for the next
-    item and joins it, and so do the pieces after it until one selects a tool, unless
-    the item before takes more of their values.
-    Neighbouring items for the same tool are one intent, whose frames `calls.bind_all`
-    finds ("€12 in Lyon, €19 in Turin"), unless the second names the tool again after
-    "then" or "also" ("…; also, how long for the attic?"), or sets a flag the other way
-    ("… with ice. What if it is without ice?"): that asks for the call again, and
-    `sharing` lets it keep what the first one said.
+    A piece that selects no tool belongs to the item before it ("…, with a play time of 20
+    minutes"); one before the first item, or after a full stop, waits and joins the next item,
+    unless the item before takes more of its values. Neighbouring items for one tool are one
+    intent (its frames: "€12 in Lyon, €19 in Turin"), unless the second names the tool again
+    after "then" ("…; also, how long for the attic?") or flips a flag ("… with ice. What if it
+    is without ice?"): a call again, which keeps what the first said (`sharing`).
     """
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
@@ -420,12 +408,9 @@ def _leaves(value: Any) -> int:
 
 
 def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
-    """One item per intent whose tool `meaning.choose` picks, for a message whose words choose no tool.
-
-    Pieces are read as in `plan`: small talk picks nothing, and a piece that picks no tool
-    belongs to the item before it (or, before the first, to the one after); neighbours
-    picking the same tool are one intent. When no piece picks a tool, the whole message is tried once.
-    """
+    """One item per intent whose tool `meaning.choose` picks, for a message whose words choose no
+    tool. As in `plan`, a piece that picks none belongs to the item before it (before the first,
+    to the next); neighbours picking one tool are one intent. With no pick, the whole message is tried."""
     text = unwrap(clean(text))
     found = [(p.start, p.end) for p in pieces(text)]
     meaning.encode_once([text[start:end] for start, end in found])

@@ -11,21 +11,17 @@
 
 A careful reader fills a gap in one request from the requests next to it:
 
-- **the same call again**: an item that asks for the previous item's tool again
-  ("…; also, the same for the attic") keeps every argument it does not change;
-- **a value another intent gave**: a required parameter an item gives no value
-  for, or only unmarked words ("for the same period"), takes the value of a
-  parameter of the same name (or sharing a word of it and its type) from the
-  nearest item before it, else after it ("the tide and wind report for Brest":
-  the tide item takes Brest from the next one). When that item made one call
-  per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
-  those values in turn instead ("the time in Oslo and Lima, and how many hours
-  apart the two are": `from_zone` Oslo, `to_zone` Lima);
-- **said once**: an intent that names a tool again with nothing of its own, or
-  a call another intent already makes with as much, is not called twice.
+- **the same call again** ("…; also, the same for the attic") keeps every argument it does not change;
+- **a value another intent gave**: a required parameter an item gives no value for, or only
+  unmarked words ("for the same period"), takes the value of a parameter of the same name (or
+  sharing a word of it and its type) from the nearest item before it, else after it. When that
+  item made one call per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
+  those values in turn ("the time in Oslo and Lima, and how many hours apart they are");
+- **said once**: an intent that names a tool again with nothing of its own, or a call another
+  intent already makes with as much, is not called twice.
 
-What is still missing is guessed from the item's own text (`calls.guessed`), or,
-when nothing could say it, reported as `missing` so the model asks.
+What is still missing is guessed from the item's own text (`calls.guessed`), or, when nothing
+could say it, reported as `missing` so the model asks.
 """
 
 from __future__ import annotations
@@ -85,19 +81,11 @@ def _restates(items: list[PlanItem], own: list[dict[str, Any]], k: int) -> bool:
     """Whether item k asks again for an earlier intent of its tool (not the one right before
     it), with no value that intent's words did not already say: a closing question that lists
     what was asked ("So: the price of the house, and the lawsuits against Mr. Lee?")."""
-    if not own[k]:
-        return False
-    said = [
-        str(item).casefold()
-        for value in own[k].values()
-        for item in (value if isinstance(value, list) else [value])
-    ]
-    for j in range(k - 1):
-        if items[j].tool is items[k].tool and own[j]:
-            earlier = items[j].request.casefold()
-            if all(word in earlier for word in said):
-                return True
-    return False
+    said = [str(item).casefold() for v in own[k].values() for item in (v if isinstance(v, list) else [v])]
+    return bool(own[k]) and any(
+        items[j].tool is items[k].tool and own[j] and all(w in items[j].request.casefold() for w in said)
+        for j in range(k - 1)
+    )
 
 
 def _distinct(bound: list[tuple[int, PlanItem]]) -> list[PlanItem]:

@@ -11,8 +11,8 @@ from wirelab.offline_model.binding import bind
 from wirelab.offline_model.calls import bind_all
 from wirelab.offline_model.extraction import chinese_number, extract, list_items
 from wirelab.offline_model.intents import pieces
-from wirelab.offline_model.lexicon import SYNONYM_GROUPS, concept, sections
-from wirelab.offline_model.normalize import clean, segment, stem
+from wirelab.offline_model.lexicon import SYNONYM_GROUPS, concept, sections, stem
+from wirelab.offline_model.normalize import clean, segment
 from wirelab.offline_model.selection import asks_for_nothing, plan
 
 CURRENCY = model_tool(

@@ -1,4 +1,4 @@
-"""Dates: where a request writes one, and what a relative one means on a stated day.
+"""Dates and clock times: where a request writes one, and what a relative one means on a stated day.
 
     >>> import datetime
     >>> token = TODAY.set(datetime.date(2026, 3, 11))  # a Wednesday
@@ -6,8 +6,9 @@
     ('2026-03-12', '2026-03-16', '2026-03-13')
     >>> TODAY.reset(token)
 
-`find_dates` finds "today", "tomorrow", weekdays ("next Monday"), month-day
-dates ("May 1st") and their Chinese forms ("明天", "下周一"). `resolve_date`
+`date_values` finds "today", "tomorrow", weekdays ("next Monday"), month-day
+dates ("May 1st") and their Chinese forms ("明天", "下周一"); `time_values`
+clock times ("3pm", "15:30", "晚上七点", "half past six"). `resolve_date`
 counts a relative one from `TODAY`, which the model sets from a date the
 system message states ("Today is 11 March 2026", `reference_date`); without
 one nothing is resolved, because the model never reads the clock: the same
@@ -20,28 +21,17 @@ import bisect
 import datetime
 import math
 import re
+from collections.abc import Iterator
 from contextvars import ContextVar
 
-from wirelab.offline_model.lexicon import count_of
+from wirelab.offline_model.lexicon import count_of, lexicon_words
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.spans import Spans
+from wirelab.offline_model.values import Value
 
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-RELATIVE_DAYS = {"today", "tonight", "tomorrow", "yesterday", "now"}
+MONTHS = lexicon_words("months")
+WEEKDAYS = lexicon_words("weekdays")
+EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}  # days from today
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
 ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
@@ -53,8 +43,6 @@ ZH_DAYS = re.compile(
 EN_RELATIVE = re.compile(
     r"\b(?:the )?day after tomorrow\b|\bin (\w+) days?\b|\b(\w+) days? (?:from now|later)\b", re.I
 )
-
-
 _MONTH = (
     r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -71,12 +59,21 @@ WRITTEN_DATES = [
 ]
 
 
-def find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
+def date_values(tokens: list[Token], text: str) -> list[Value]:
+    """The dates a request writes; a date it gives as today's ("today is …") sets the day and is
+    no value; a day written alone at the other end of a range is one ("from 4 to 9 June")."""
+    stated = Spans(_stated(text))
+    spans = [(a, b) for a, b in _find_dates(tokens, text) if not stated.overlaps(a, b)]
+    found = [Value.at("date", text, a, b) for a, b in spans]
+    return found + [Value("date", day, day, a, b) for a, b, day in _range_days(text, spans)]
+
+
+def _find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
     """Where dates are written: relative days and weekdays, month-day dates with or without a
     year, numeric dates, in English and Chinese."""
     found = []
     for k, token in enumerate(tokens):
-        if token.norm in RELATIVE_DAYS or token.norm in WEEKDAYS:
+        if token.norm in EN_OFFSETS or token.norm in WEEKDAYS:
             start = (
                 tokens[k - 1].start if k and tokens[k - 1].norm in ("next", "last", "this") else token.start
             )
@@ -116,7 +113,7 @@ DAY_IN_DATE = re.compile(r"(?<!\d)(\d{1,2})(?![\d月/.:-])")  # the day of "9 Ju
 MONTH_NAMED = re.compile(r"[A-Za-z]{3}|月")
 
 
-def range_days(text: str, dates: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def _range_days(text: str, dates: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """A day written alone at the other end of a range from a date with its month ("from 4 to 9
     June", "6月4日取车，9号还车"): where it is, and that date with its day, as text."""
     found = []
@@ -144,31 +141,21 @@ TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是
 
 def today_stated(text: str) -> datetime.date | None:
     """The date a message says today is ("…, today is Friday 3 May 2024"), or None."""
-    for match in TODAY_IS.finditer(text[:4000]):
-        written = _written_at(text, match.end())
-        if written:
-            return written
-    return None
+    return next(filter(None, (written_date(found.group()) for _, found in _today_is(text))), None)
 
 
-def stated_spans(text: str) -> list[tuple[int, int]]:
+def _stated(text: str) -> list[tuple[int, int]]:
     """Where a message states today's date: context for other dates, not a value of its own."""
-    spans = []
+    return [(start, found.end()) for start, found in _today_is(text)]
+
+
+def _today_is(text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each "today is" and the written date after it: where the phrase starts, and the date."""
     for match in TODAY_IS.finditer(text[:4000]):
-        for pattern in WRITTEN_DATES:
-            found = pattern.match(text, match.end())
-            if found:
-                spans.append((match.start(), found.end()))
-                break
-    return spans
-
-
-def _written_at(text: str, at: int) -> datetime.date | None:
-    for pattern in WRITTEN_DATES:
-        found = pattern.match(text, at)
+        at = match.end()
+        found = next(filter(None, (pattern.match(text, at) for pattern in WRITTEN_DATES)), None)
         if found:
-            return written_date(found.group())
-    return None
+            yield match.start(), found
 
 
 def written_date(written: str, year: int | None = None) -> datetime.date | None:
@@ -178,11 +165,7 @@ def written_date(written: str, year: int | None = None) -> datetime.date | None:
         m = pattern.fullmatch(written.strip())
         if not m:
             continue
-        month = (
-            m["m"]
-            if m["m"].isdigit()
-            else next(i for i, n in enumerate(MONTHS, 1) if n[:3] == m["m"][:3].lower())
-        )
+        month = m["m"] if m["m"].isdigit() else _month(m["m"])
         today = TODAY.get()
         year = int(m["y"]) if m["y"] else year or (today.year if today else None)
         try:
@@ -237,15 +220,17 @@ def _format_of(description: str) -> str:
     return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
 
 
+def _month(name: str) -> int | None:
+    """A month's number from its name or the name's first three letters: "Sept" -> 9."""
+    return next((k for k, month in enumerate(MONTHS, 1) if month[:3] == name[:3].lower()), None)
+
+
 TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
 ZH_WEEKDAYS = "一二三四五六日"
-ZH_OFFSETS = {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
-EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}
+OFFSETS = EN_OFFSETS | {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
 DATE_IN_TEXT = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})|(\d{1,2}) ([A-Za-z]{3,9}) (\d{4})|([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})"
 )
-
-
 ZH_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]")
 
 
@@ -258,19 +243,15 @@ def reference_date(text: str) -> datetime.date | None:
             return datetime.date(*map(int, chinese.groups()))
         except ValueError:
             pass
-    for match in DATE_IN_TEXT.finditer(text[:2000]):
-        iso, (day, month, year), (month2, day2, year2) = (
-            match.group(1, 2, 3),
-            match.group(4, 5, 6),
-            match.group(7, 8, 9),
-        )
+    for m in DATE_IN_TEXT.finditer(text[:2000]):
+        if m[1]:
+            year, month, day = m.group(1, 2, 3)
+        else:
+            name, day, year = m.group(5, 4, 6) if m[4] else m.group(7, 8, 9)
+            month = _month(name)
         try:
-            if iso[0]:
-                return datetime.date(int(iso[0]), int(iso[1]), int(iso[2]))
-            name, number, year = (month, day, year) if day else (month2, day2, year2)
-            months = [m for m in MONTHS if m.startswith(name.lower()[:3])]
-            if months:
-                return datetime.date(int(year), MONTHS.index(months[0]) + 1, int(number))
+            if month:
+                return datetime.date(int(year), int(month), int(day))
         except ValueError:
             continue
     return None
@@ -287,7 +268,7 @@ def resolve_date(written: str) -> str | None:
     if today is None:
         return None
     word = written.casefold().strip().removesuffix("'s").removesuffix("’s")  # "tomorrow's"
-    offset = EN_OFFSETS.get(word, ZH_OFFSETS.get(word))
+    offset = OFFSETS.get(word)
     if offset is None:
         offset = _days_ahead(word)
     if offset is not None:
@@ -320,6 +301,43 @@ def _days_ahead(word: str) -> int | None:
         return count_of(m[1] or m[2]) if m[1] or m[2] else 2
     m = ZH_DAYS_LATER.fullmatch(word)
     return count_of(m[1]) if m else None
+
+
+CLOCK = re.compile(
+    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
+)
+DAYPART = re.compile(
+    r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
+)
+ZH_CLOCK = re.compile(
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
+    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "傍晚6:30": a day part before a clock time
+)
+SPOKEN_CLOCK = re.compile(r"\b(?:(half|quarter) (past|to) )?([a-z]+|\d{1,2})(?(1)\b| o'clock\b)", re.I)
+AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
+
+
+def time_values(text: str) -> list[Value]:
+    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "傍晚6:30" (18:30),
+    "4 in the afternoon" (4pm), "quarter to four" (03:45)."""
+    found = []
+    for m in ZH_CLOCK.finditer(text):
+        hour, minute = count_of(m[2] or m[5]), 30 if m[3] == "半" else count_of(m[4] or m[6] or "0")
+        if hour is not None and minute is not None and hour < 24 and minute < 60:
+            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
+            found.append(Value.matched("time", m, f"{hour:02d}:{minute:02d}"))
+    said = Spans.of(found)
+    found += [Value.matched("time", m) for m in CLOCK.finditer(text) if not said.overlaps(m.start(), m.end())]
+    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
+        half = "am" if (m[3] or "").lower() == "morning" else "pm"
+        found.append(Value.matched("time", m, f"{m[1]}:{m[2] or '00'}{half}"))
+    clocks = Spans.of(found)
+    for m in SPOKEN_CLOCK.finditer(text):  # "half past six" is 6:30, "quarter to 8" 7:45, "ten o'clock"
+        hour, minute = count_of(m[3]), {"half": 30, "quarter": 15}.get((m[1] or "").casefold(), 0)
+        if hour is not None and 0 < hour <= 12 and not clocks.overlaps(m.start(), m.end()):
+            hour, minute = (hour - 1, 60 - minute) if (m[2] or "").casefold() == "to" else (hour, minute)
+            found.append(Value.matched("time", m, f"{hour:02d}:{minute:02d}"))
+    return found
 
 
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)

@@ -33,17 +33,15 @@ import re
 from collections.abc import Iterator
 
 from wirelab.offline_model.budget import spend
-from wirelab.offline_model.dates import find_dates, range_days, stated_spans
+from wirelab.offline_model.dates import date_values, time_values
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
     EN_SCALES,
     QUESTION_WORDS,
     ROMAN,
     STOPWORDS,
-    ZH_DIGITS,
-    ZH_UNITS,
+    ZH_NUMERALS,
     chinese_number,
-    count_of,
     lexicon_list,
     singular,
 )
@@ -73,54 +71,32 @@ ADDRESS = re.compile(
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
 )
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
-CLOCK = re.compile(
-    r"(?<![\d:])\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|(?<![\d:])\d{1,2}:\d{2}(?![\d:])", re.I
-)
-DAYPART = re.compile(
-    r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
-)
-ZH_CLOCK = re.compile(
-    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
-    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "傍晚6:30": a day part before a clock time
-)
-SPOKEN_CLOCK = re.compile(r"\b(?:(half|quarter) (past|to) )?([a-z]+|\d{1,2})(?(1)\b| o'clock\b)", re.I)
-AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
-ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万亿]{1,12}")
+ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
 ZH_PERCENT = "百分之"  # "per hundred": 百分之三十五 is 35 %
-FILE_EXTENSIONS = {
-    *("txt", "csv", "tsv", "json", "jsonl", "pdf", "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp"),
-    *("py", "ipynb", "md", "rst", "html", "htm", "xml", "yaml", "yml", "toml", "ini", "cfg", "log"),
-    *("doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "zip", "tar", "gz", "tgz", "bz2", "7z", "rar"),
-    *("mp3", "mp4", "wav", "avi", "mov", "mkv", "exe", "dll", "so", "js", "ts", "java", "c", "cpp", "h"),
-    *("hpp", "go", "rs", "rb", "php", "sh", "bat", "ps1", "sql", "db", "sqlite", "parquet"),
-}
+FILE_EXTENSIONS = lexicon_list("file_extensions")
 YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
-ORDINAL_ENDS = {"st", "nd", "rd", "th", "am", "pm", "k"}
+NUMBER_ENDS = lexicon_list("number_ends")
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
-    stated = stated_spans(text)  # "today is 2023.10.1" sets the day; it is not a value
-    spans = [(a, b) for a, b in find_dates(tokens, text) if not Spans(stated).overlaps(a, b)]
-    dates = [Value("date", text[a:b], text[a:b], a, b) for a, b in spans]
-    dates += [Value("date", day, day, a, b) for a, b, day in range_days(text, spans)]  # "from 4 to 9 June"
-    patterns = _patterns(text) + dates
-    spans = Spans((v.start, v.end) for v in patterns if v.kind != "quoted")
+    patterns = _patterns(text) + date_values(tokens, text)
+    spans = Spans.of(v for v in patterns if v.kind != "quoted")
     found = patterns + [
         n for n in _numbers(tokens, text) if not _overlaps(n, spans)
     ]  # not 2026 of 2026-05-01
     names = _with_model_codes(proper_names(tokens, text), found, text)
-    taken = Spans((v.start, v.end) for v in found)
+    taken = Spans.of(found)
     names = [v for v in names if not _overlaps(v, taken)]
     world = world_values(tokens, text)
     holders = _holders(names)
     found += [
         w for w in world if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
     ]
-    taken = Spans((v.start, v.end) for v in found)
+    taken = Spans.of(found)
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
@@ -146,15 +122,14 @@ def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list
             joined.append(name)
             continue
         found.remove(code)
-        whole = text[name.start : code.end]
-        joined.append(Value("name", whole, whole, name.start, code.end))
+        joined.append(Value.at("name", text, name.start, code.end))
     return joined
 
 
 def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
     """Units named on their own ("in Fahrenheit") or after a number ("4 inches"), as written."""
     after_number = {v.end for v in found if v.kind == "number"}
-    taken = Spans((v.start, v.end) for v in found if v.kind != "name")
+    taken = Spans.of(v for v in found if v.kind != "name")
     units, k = [], 0
     while k < len(tokens):
         spend()
@@ -181,67 +156,29 @@ def _overlaps(value: Value, spans: Spans) -> bool:
 def _patterns(text: str) -> list[Value]:
     """The values patterns find: addresses on the web, quotes, clock times, street addresses,
     phone numbers, paths, year spans, versions and codes, each clear of those found before it."""
-    found = _web_values(text)
+    found = [Value.matched("email", m) for m in EMAIL.finditer(text)]
+    found += [Value.matched("url", m) for m in URL.finditer(text)]
+    found += _hosts(found, text)
     for m in QUOTED.finditer(text):
-        inner = next(g for g in m.groups() if g is not None)
+        inner = next(g for g in m.groups() if g is not None)  # its text is what the marks hold
         found.append(Value("quoted", inner, inner, m.start(), m.end()))
-    found += _times(text)
-    for m in ADDRESS.finditer(text):  # "2020 Addison Street, Berkeley, CA": one place, not a number
-        found.append(Value("name", m.group(), m.group(), m.start(), m.end()))
-    for m in PHONE.finditer(text):  # "+39 333 1234567": one number to dial, not three values
-        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+    found += time_values(text)
+    found += [Value.matched("name", m) for m in ADDRESS.finditer(text)]  # "2020 Addison Street, Berkeley, CA"
+    found += [Value.matched("code", m) for m in PHONE.finditer(text)]  # "+39 333 1234567": one number to dial
     found += _paths(found, text)
-    for m in YEAR_SPAN.finditer(text):  # "the 1998-99 term": one span, not two numbers
-        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    for m in _each_clear_of(found, VERSION.finditer(text)):
-        found.append(Value("code", m.group(), m.group(), m.start(), m.end()))
-    taken = Spans((v.start, v.end) for v in found if v.kind in ("name", "url", "email", "code", "quoted"))
-    for m in CODE.finditer(text):
-        word = m.group()
-        if _looks_like_code(word) and not taken.holds(m.start()):
-            found.append(Value("code", word.lstrip("#"), word, m.start(), m.end()))
-    return found
+    found += [Value.matched("code", m) for m in YEAR_SPAN.finditer(text)]  # "the 1998-99 term": one span
+    found += [Value.matched("code", m) for m in _each_clear_of(found, VERSION.finditer(text))]
+    taken = Spans.of(v for v in found if v.kind in ("name", "url", "email", "code", "quoted"))
+    codes = (m for m in CODE.finditer(text) if _looks_like_code(m.group()) and not taken.holds(m.start()))
+    return found + [Value.matched("code", m, m.group().lstrip("#")) for m in codes]
 
 
-def _web_values(text: str) -> list[Value]:
-    """E-mail addresses, URLs, and host names or IP addresses outside them ("10.0.0.5:8080")."""
-    found = [Value("email", m.group(), m.group(), m.start(), m.end()) for m in EMAIL.finditer(text)]
-    found += [Value("url", m.group(), m.group(), m.start(), m.end()) for m in URL.finditer(text)]
-    urls = Spans((v.start, v.end) for v in found)
-    for m in HOST.finditer(text):
-        if m.group().rsplit(".", 1)[-1].casefold() in FILE_EXTENSIONS:
-            continue  # "notes.txt" is a file, not a host
-        host = Value("url", m.group(), m.group(), m.start(), m.end())
-        if not _overlaps(host, urls):
-            found.append(host)
-    return found
-
-
-def _times(text: str) -> list[Value]:
-    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "傍晚6:30" (18:30),
-    "4 in the afternoon" (4pm), "quarter to four" (03:45)."""
-    found = []
-    for m in ZH_CLOCK.finditer(text):
-        hour, minute = count_of(m[2] or m[5]), 30 if m[3] == "半" else count_of(m[4] or m[6] or "0")
-        if hour is not None and minute is not None and hour < 24 and minute < 60:
-            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
-            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
-    said = Spans((v.start, v.end) for v in found)
-    found += [
-        Value("time", m.group(), m.group(), m.start(), m.end())
-        for m in CLOCK.finditer(text)
-        if not said.overlaps(m.start(), m.end())
-    ]
-    for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
-        half = "am" if (m[3] or "").lower() == "morning" else "pm"
-        found.append(Value("time", f"{m[1]}:{m[2] or '00'}{half}", m.group(), m.start(), m.end()))
-    clocks = Spans((v.start, v.end) for v in found)
-    for m in SPOKEN_CLOCK.finditer(text):  # "half past six" is 6:30, "quarter to 8" 7:45, "ten o'clock"
-        hour, minute = count_of(m[3]), {"half": 30, "quarter": 15}.get((m[1] or "").casefold(), 0)
-        if hour is not None and 0 < hour <= 12 and not clocks.overlaps(m.start(), m.end()):
-            hour, minute = (hour - 1, 60 - minute) if (m[2] or "").casefold() == "to" else (hour, minute)
-            found.append(Value("time", f"{hour:02d}:{minute:02d}", m.group(), m.start(), m.end()))
-    return found
+def _hosts(found: list[Value], text: str) -> list[Value]:
+    """Host names and IP addresses ("10.0.0.5:8080") outside the e-mail addresses and URLs `found`;
+    "notes.txt" is a file, not a host."""
+    urls = Spans.of(found)
+    hosts = (m for m in HOST.finditer(text) if m.group().rsplit(".", 1)[-1].casefold() not in FILE_EXTENSIONS)
+    return [Value.matched("url", m) for m in hosts if not urls.overlaps(m.start(), m.end())]
 
 
 def _paths(found: list[Value], text: str) -> list[Value]:
@@ -252,7 +189,7 @@ def _paths(found: list[Value], text: str) -> list[Value]:
         stem, _, extension = m.group().rpartition(".")
         known = extension.casefold() in FILE_EXTENSIONS and len(stem) > 1  # "U.K." is no file
         if (foldered or known) and len(m.group()) > 2:
-            seen.append(Value("code", m.group(), m.group(), m.start(), m.end()))
+            seen.append(Value.matched("code", m))
     return seen[len(found) :]
 
 
@@ -261,7 +198,7 @@ def _each_clear_of(found: list[Value], *runs: Iterator[re.Match[str]]) -> Iterat
     extend as it goes: one run's matches never overlap each other, so what the caller adds
     is seen from the next run on."""
     for run in runs:
-        taken = Spans((v.start, v.end) for v in found)
+        taken = Spans.of(found)
         yield from (m for m in run if not taken.overlaps(m.start(), m.end()))
 
 
@@ -276,67 +213,64 @@ def _looks_like_code(word: str) -> bool:
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
     if letters and digits:
         measure = re.fullmatch(r"\d+(?:\.\d+)?-?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd", "5-day"
-        return not (measure and (unit_named(measure[1]) or measure[1].lower() in ORDINAL_ENDS))
+        return not (measure and (unit_named(measure[1]) or measure[1].lower() in NUMBER_ENDS))
     return word.isupper() and word.isalpha() and 2 <= len(word) <= 5
 
 
 def _numbers(tokens: list[Token], text: str) -> list[Value]:
-    """Digit numbers, English number words and Chinese numerals, each with the unit after it."""
+    """Digit numbers, English number words and Chinese numerals, each with the unit after it;
+    not a number word that counts the numbers after it, nor "one" standing for a thing."""
     found, k = [], 0
     while k < len(tokens):
-        token = tokens[k]
-        if k and tokens[k - 1].text in ("^", "*") and tokens[k - 1].end == token.start:
-            k += 1  # an exponent in a formula ("x^2", "m/s^2") is not a value of its own
-            continue
-        if token.kind == "number" and "," in token.text and _digits(token.text) is None:
-            found += _comma_list(token)  # "5,10" written without a space is two numbers
-            k += 1
-            continue
-        percent, length = _zh_percent(tokens, k)
-        if percent is not None:  # "百分之三十五" is 35 %
-            end = tokens[k + length - 1].end
-            found.append(Value("number", percent, text[token.start : end], token.start, end, "%", "percent"))
-            k += length
-            continue
-        value, length = _number_at(tokens, k)
-        if value is None:
-            k += 1
-            continue
-        last = tokens[k + length - 1]
-        negative = k > 0 and tokens[k - 1].text == "-" and tokens[k - 1].end == token.start
-        negative = negative and not (
-            k > 1 and tokens[k - 2].kind == "number" and tokens[k - 2].end == tokens[k - 1].start
-        )
-        start = tokens[k - 1].start if negative else token.start
-        after = k + length
-        hyphened = (  # "a 5-day forecast": 5 days, the hyphen touching both
-            after + 1 < len(tokens)
-            and tokens[after].text == "-"
-            and last.end == tokens[after].start
-            and tokens[after].end == tokens[after + 1].start
-        )
-        unit, written, words = unit_at(tokens, after + 1, text) if hyphened else (None, "", 0)
-        if unit is None:
-            unit, written, words = unit_at(tokens, after, text)
-        else:
-            words += 1  # the hyphen
-        dimension = unit.dimension if unit else ""
-        found.append(
-            Value(
-                "number",
-                -value if negative else value,
-                token.text,
-                start,
-                last.end,
-                written,
-                dimension,
-                words,
-            )
-        )
+        values, length = _numbers_at(tokens, k, text)
+        found += values
         k += length
     digits = sorted(v.start for v in found if v.text[:1].isdigit())
     starts = [t.start for t in tokens]
     return [v for v in found if not _count(v, digits) and not _pronoun(v, tokens, starts)]
+
+
+def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], int]:
+    """The numbers written from token k on, and how many tokens they take."""
+    token = tokens[k]
+    if k and tokens[k - 1].text in ("^", "*") and tokens[k - 1].end == token.start:
+        return [], 1  # an exponent in a formula ("x^2", "m/s^2") is not a value of its own
+    if token.kind == "number" and "," in token.text and _digits(token.text) is None:
+        return _comma_list(token), 1  # "5,10" written without a space is two numbers
+    percent, length = _zh_percent(tokens, k)
+    if percent is not None:  # "百分之三十五" is 35 %
+        end = tokens[k + length - 1].end
+        return [Value("number", percent, text[token.start : end], token.start, end, "%", "percent")], length
+    value, length = _number_at(tokens, k)
+    if value is None:
+        return [], 1
+    return [_measured(value, tokens, k, length, text)], length
+
+
+def _measured(value: int | float, tokens: list[Token], k: int, length: int, text: str) -> Value:
+    """The number `value` written in tokens k to k + length, with its sign ("-3", not the "-" of
+    "5-3") and the unit written after it ("5 km", "a 5-day forecast": the hyphen touching both)."""
+    token, last, after = tokens[k], tokens[k + length - 1], k + length
+    minus = k > 0 and tokens[k - 1].text == "-" and tokens[k - 1].end == token.start
+    negative = minus and not (
+        k > 1 and tokens[k - 2].kind == "number" and tokens[k - 2].end == tokens[k - 1].start
+    )
+    hyphened = (
+        after + 1 < len(tokens)
+        and tokens[after].text == "-"
+        and last.end == tokens[after].start
+        and tokens[after].end == tokens[after + 1].start
+    )
+    unit, written, words = unit_at(tokens, after + 1, text) if hyphened else (None, "", 0)
+    if unit:
+        words += 1  # the hyphen
+    else:
+        unit, written, words = unit_at(tokens, after, text)
+    start = tokens[k - 1].start if negative else token.start
+    dimension = unit.dimension if unit else ""
+    return Value(
+        "number", -value if negative else value, token.text, start, last.end, written, dimension, words
+    )
 
 
 def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
@@ -463,7 +397,7 @@ def _han_item(text: str) -> str:
     "番茄可以炒什么" -> "番茄"); nothing for a thing a question word asks about ("炒什么菜")."""
     run: list[Token] = []
     for token in segment(text):
-        numeral = token.tag[:1] == "m" and any(ch in ZH_DIGITS or ch in ZH_UNITS for ch in token.text)
+        numeral = token.tag[:1] == "m" and any(ch in ZH_NUMERALS for ch in token.text)
         function = token.kind == "punct" or token.tag[:1] in FUNCTION_TAGS or token.tag[:1] == "s" or numeral
         if token.text in QUESTION_WORDS:
             return text[run[0].start : run[-1].end] if run else ""

@@ -17,13 +17,21 @@ from __future__ import annotations
 import re
 
 from wirelab.encoder import encode
-from wirelab.offline_model.lexicon import ACTION_WORDS, STOPWORDS, ZH_DIGITS, ZH_UNITS, concept, names_a_thing
+from wirelab.offline_model.lexicon import (
+    ACTION_WORDS,
+    LISTS,
+    STOPWORDS,
+    ZH_NUMERALS,
+    concept,
+    lexicon_list,
+    names_a_thing,
+)
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
-LEADS = ("is ", "of ", "saying ", "that ", "called ", "named ", "as ", "to be ", "should be ", "will be ")
+LEADS = [lead + " " for lead in LISTS["text_leads"]]  # "a note saying buy milk"
 
 
 def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | None:
@@ -133,7 +141,7 @@ def _edge(token: Token) -> bool:
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and (
-        len(token.text) == 1 or any(ch in ZH_DIGITS or ch in ZH_UNITS or ch == FEW for ch in token.text)
+        len(token.text) == 1 or any(ch in ZH_NUMERALS or ch == FEW for ch in token.text)
     )
     return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS or numeral)
 
@@ -153,7 +161,7 @@ COMMAND_LEAD = re.compile(
     r"|\bcommands?\s*:?\s+",
     re.I,
 )
-NOT_A_PROGRAM = {"the", "a", "an", "my", "your", "this", "that", "it", "me", "some", "care", "help"}
+NOT_A_PROGRAM = lexicon_list("not_programs")
 
 
 def command_text(text: str) -> str | None:

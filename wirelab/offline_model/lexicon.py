@@ -19,18 +19,12 @@ tool described with the user's own words is always found.
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
-from wirelab.offline_model.normalize import stem
-
-
-def _words(text: str) -> frozenset[str]:
-    """The words of a whitespace-separated list."""
-    return frozenset(text.split())
-
-
-LEXICON = Path(__file__).resolve().parent / "data" / "lexicon.txt"
+DATA = Path(__file__).resolve().parent / "data"
+LEXICON = DATA / "lexicon.txt"
 
 
 def sections(path: Path = LEXICON) -> dict[str, list[str]]:
@@ -48,18 +42,23 @@ def sections(path: Path = LEXICON) -> dict[str, list[str]]:
     return sections
 
 
-_LISTS = sections()
-VERBS = sections(LEXICON.with_name("verbs.txt"))  # switches and the words around verbs
-SYNONYM_GROUPS = tuple(tuple(line.split()) for line in _LISTS["synonyms"])
+LISTS = sections()
+VERBS = sections(DATA / "verbs.txt")  # switches and the words around verbs
+SYNONYM_GROUPS = tuple(tuple(line.split()) for line in LISTS["synonyms"])
 
 
-def lexicon_list(name: str, lists: dict[str, list[str]] = _LISTS) -> frozenset[str]:
-    """The words of one section of data/lexicon.txt, or of another file's `lists` (a KeyError
-    names a missing section)."""
-    return _words(" ".join(lists[name]))
+def lexicon_words(name: str, lists: dict[str, list[str]] = LISTS) -> list[str]:
+    """The words of one section of data/lexicon.txt, or of another file's `lists`, in order (a
+    KeyError names a missing section)."""
+    return " ".join(lists[name]).split()
 
 
-CURRENCY_NAMES = {name: line.split()[0] for line in _LISTS["currency_names"] for name in line.split()[1:]}
+def lexicon_list(name: str, lists: dict[str, list[str]] = LISTS) -> frozenset[str]:
+    """The words of one section, as a set (see `lexicon_words`)."""
+    return frozenset(lexicon_words(name, lists))
+
+
+CURRENCY_NAMES = {name: line.split()[0] for line in LISTS["currency_names"] for name in line.split()[1:]}
 STOPWORDS = lexicon_list("stopwords")
 GENERIC = lexicon_list("generic")
 SMALL_TALK = lexicon_list("small_talk")
@@ -71,51 +70,33 @@ PLANETS = lexicon_list("planets")
 QUESTION_WORDS = lexicon_list("question_words")  # "什么菜": which dish is asked
 CLOSED_CLASSES = {"color": COLORS, "colour": COLORS, "颜色": COLORS, "planet": PLANETS, "行星": PLANETS}
 
-EN_NUMBERS = {
-    word: n
-    for n, word in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+EN_NUMBERS = {word: n for n, word in enumerate(lexicon_words("numbers"))}
+EN_NUMBERS |= {word: 10 * n for n, word in enumerate(lexicon_words("tens"), 2)}
 ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")  # a numeral of a name: "Leo XIII", "Rocky II"
 EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
-ZH_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
+ZH_DIGITS = {ch: n for n, chars in enumerate(["零〇", "一", "二两", *"三四五六七八九"]) for ch in chars}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+ZH_NUMERALS = "".join(ZH_DIGITS) + "".join(ZH_UNITS)  # the characters a Chinese numeral is written with
+
+
+_stemmer_lock = threading.Lock()
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """An English word's Snowball stem, so that forms of one word meet: 'cities' and 'city' ->
+    'citi', 'movies' and 'movie' -> 'movi', 'booking' -> 'book'. Other scripts are kept."""
+    if not word.isascii() or not word.isalpha():
+        return word
+    with _stemmer_lock:
+        return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # noqa: ANN202 - PyStemmer's Snowball stemmer (the knowledge base uses it too)
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=1)
@@ -141,27 +122,15 @@ def known(word: str) -> bool:
     return word in _concepts() or stem(word) in _concepts()
 
 
-WORDS = Path(__file__).resolve().parent / "data" / "words.tsv"
+WORDS = DATA / "words.tsv"
 
 
 @lru_cache(maxsize=1)
 def _word_classes() -> tuple[frozenset[str], dict[str, str]]:
     """The words that are only verbs or adverbs, and plural nouns with their singular, from
     data/words.tsv (LemmInflect's lemma table, MIT; written by scripts/make_word_classes.py)."""
-    actions: set[str] = set()
-    plurals: dict[str, str] = {}
-    section = ""
-    for line in WORDS.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or not line:
-            continue
-        if line.startswith("["):
-            section = line
-        elif section == "[action]":
-            actions.add(line)
-        else:
-            plural, _, lemma = line.partition("\t")
-            plurals[plural] = lemma
-    return frozenset(actions), plurals
+    table = sections(WORDS)
+    return frozenset(table["action"]), dict(line.split("\t") for line in table["plural"])
 
 
 def singular(word: str) -> str:
@@ -223,6 +192,6 @@ def count_of(word: str) -> int | None:
         return int(word)
     if word in EN_NUMBERS:
         return EN_NUMBERS[word]
-    if word and all(ch in ZH_DIGITS or ch in ZH_UNITS for ch in word):
+    if word and all(ch in ZH_NUMERALS for ch in word):
         return chinese_number(word)
     return None

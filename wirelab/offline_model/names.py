@@ -21,14 +21,22 @@ from functools import lru_cache
 from babel import Locale
 
 from wirelab.offline_model.budget import spend
-from wirelab.offline_model.lexicon import ACTION_WORDS, CURRENCY_NAMES, GENERIC, ROMAN, STOPWORDS, known
+from wirelab.offline_model.lexicon import (
+    ACTION_WORDS,
+    CURRENCY_NAMES,
+    GENERIC,
+    ROMAN,
+    STOPWORDS,
+    known,
+    lexicon_list,
+)
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
 from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
-NAME_JOINERS = {"de", "da", "del", "of", "la", "le", "van", "von", "du", "los", "las", "san", "vs", "v"}
+NAME_JOINERS = lexicon_list("name_joiners")
 
 
 @lru_cache(maxsize=1)
@@ -110,8 +118,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             while token.tag == "ns" and end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
                 end += 1
             sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
-            written = text[token.start : tokens[end].end]
-            found.append(Value("name", written, written, token.start, tokens[end].end, sort=sort))
+            found.append(Value.at("name", text, token.start, tokens[end].end, sort=sort))
             k = end
         elif token.capitalised and not _sentence_start_word(tokens, k):
             end = k
@@ -132,9 +139,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
                 phrase = phrase.removesuffix("'s").removesuffix("’s")  # ("at Chez Marie's" stays)
             if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
-                found.append(
-                    Value("name", phrase, phrase, token.start, token.start + len(phrase), region=region)
-                )
+                found.append(Value.at("name", text, token.start, token.start + len(phrase), region=region))
                 if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
                     part = region[len(phrase) + 1 :].strip()
                     at = text.find(part, tokens[end].end)
@@ -144,8 +149,8 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
     return found
 
 
-TITLES = {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "mt", "ft"}
-PERSON_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam", "mx"}
+TITLES = lexicon_list("titles")
+PERSON_TITLES = lexicon_list("person_titles")
 
 
 def _abbreviated(tokens: list[Token], end: int) -> bool:
@@ -170,7 +175,7 @@ def _numbered(tokens: list[Token], end: int) -> bool:
     return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
 
 
-PLACE_PREPOSITIONS = {"in", "at", "near", "from", "to", "around", "for"}
+PLACE_PREPOSITIONS = lexicon_list("place_prepositions")
 
 
 def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
@@ -194,8 +199,7 @@ def _cities_after_prepositions(tokens: list[Token], text: str) -> list[Value]:
     return found
 
 
-CHINESE_NAMES = {"ns", "nr", "nrt", "nrfg", "nt", "nz", "eng"}  # jieba's tags for proper nouns
-FACILITY_ENDS = set("店场站馆园院校学路街道区县镇村湖山桥厦港寺宫城楼庙塔门府堂")
+FACILITY_ENDS = lexicon_list("facility_ends")
 
 
 def _facility(token: Token) -> bool:
@@ -204,6 +208,7 @@ def _facility(token: Token) -> bool:
 
 
 CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}
+CHINESE_NAMES = {*CHINESE_SORTS, "nz", "eng"}  # jieba's tags for proper nouns
 
 
 def _region(tokens: list[Token], first: int, end: int, text: str) -> str:

@@ -16,9 +16,7 @@ Three steps, each a well-known technique:
    "北京" "明天" "的" "天气"), which also tags each word's part of speech
    ("北京" is a place name, `ns`), so later stages can find Chinese names.
 
-`stem` reduces an English word to its Snowball stem (PyStemmer, which the
-knowledge base's BM25 uses too), so 'booking' matches 'book' and 'movies'
-'movie'. Every pass here is linear in the input's length.
+Every pass here is linear in the input's length.
 """
 
 from __future__ import annotations
@@ -29,6 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from wirelab.offline_model.lexicon import ZH_NUMERALS
 from wirelab.offline_model.units import unit_named
 
 MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
@@ -43,10 +42,9 @@ _TOKEN = re.compile(
     rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
     r"|(?P<punct>[^\s\w]|_)"
 )
-_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿几]+")
+_NUMERAL = re.compile(f"[{ZH_NUMERALS}几]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _jieba_lock = threading.Lock()
-_stemmer_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -141,28 +139,6 @@ def warm_up() -> None:
 def has_chinese(text: str) -> bool:
     """Whether `text` holds any Han character."""
     return re.search(f"[{_HAN}]", text) is not None
-
-
-def words(text: str) -> list[str]:
-    """The case-folded words and numbers of `text`, punctuation dropped."""
-    return [t.norm for t in segment(clean(text)) if t.kind != "punct"]
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """An English word's Snowball stem, so that forms of one word meet: 'cities' and 'city' ->
-    'citi', 'movies' and 'movie' -> 'movi', 'booking' -> 'book'. Other scripts are kept."""
-    if not word.isascii() or not word.isalpha():
-        return word
-    with _stemmer_lock:
-        return _stemmer().stemWord(word)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():  # noqa: ANN202 - PyStemmer's Snowball stemmer (the knowledge base uses it too)
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
 
 
 def identifier_words(name: str) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 from itertools import accumulate
+from typing import Any
 
 
 class Spans:
@@ -24,6 +25,11 @@ class Spans:
         ordered = sorted(spans)
         self._starts = [start for start, _ in ordered]
         self._reach = list(accumulate((end for _, end in ordered), max))  # furthest end so far
+
+    @classmethod
+    def of(cls, values: Iterable[Any]) -> Spans:
+        """The spans of values (anything with a `start` and an `end`, as `Value` has)."""
+        return cls((v.start, v.end) for v in values)
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether some span `(a, b)` has `a < end` and `start < b`."""

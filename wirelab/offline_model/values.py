@@ -8,6 +8,7 @@ the words as written and where they sit, so binding can use position cues.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,3 +28,14 @@ class Value:
     region: str = ""  # for a name, the name with the region written after it: "Riga, Latvia"
     owner: str = ""  # for an example or an option: the parameter whose description or enum names it
     sort: str = ""  # for a name, what it names when that is known: "place", "person" or "org"
+
+    @classmethod
+    def at(cls, kind: str, text: str, start: int, end: int, **details: Any) -> Value:
+        """The value written at `text[start:end]`, as written."""
+        return cls(kind, text[start:end], text[start:end], start, end, **details)
+
+    @classmethod
+    def matched(cls, kind: str, match: re.Match[str], value: Any = None) -> Value:
+        """The value a pattern matched: `value`, else the words it matched."""
+        written = match.group()
+        return cls(kind, written if value is None else value, written, match.start(), match.end())

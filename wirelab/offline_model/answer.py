@@ -7,21 +7,25 @@
     >>> say(done, "巴黎天气怎么样？")
     'get_weather（city：Paris）的结果：temp_c 为 18，sky 为 cloudy。'
 
-Chinese in, Chinese out: a request with Chinese characters is answered in
-Chinese. Each result becomes one sentence that names the tool and the
-arguments it was called with (so the reader can check the call), then its
-fields in words; an error says what went wrong, in the tool's own words. Long results are shortened.
-The other texts the model writes (no suitable tool, `tool_choice: "none"`, a
-request with no tools) are here too, in both languages.
+A request with Chinese characters is answered in Chinese. Each result becomes one sentence
+that names the tool and the arguments it was called with, so the reader can check the call,
+then the result's fields in words (not those that repeat an argument); an error says what went
+wrong in the tool's own words. Long results are shortened. The model's other texts (no
+suitable tool, `tool_choice: "none"`, no tools offered) are here too, in both languages.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from wirelab.edition import language
+from wirelab.offline_model.faults import compact
 from wirelab.offline_model.normalize import has_chinese, identifier_words
 from wirelab.offline_model.request import MODEL_ID, Call
-from wirelab.offline_model.results import ToolResult, shorten
+from wirelab.offline_model.results import ToolResult, text_parts
 
+SUMMARY_LIMIT = 300
 QUOTE_LIMIT = 200
 ARGUMENT_LIMIT = 3
 
@@ -34,18 +38,20 @@ def say(results: list[tuple[Call, ToolResult]], request: str) -> str:
 
 def _sentence(call: Call, result: ToolResult, chinese: bool) -> str:
     if result.error is not None:
-        if chinese:
-            return f"{call.name} 调用失败：{result.message()}"
-        return f'{call.name} failed: "{result.message()}"'
-    called = call.name + _arguments(call, chinese)
-    asked = set(_shown(call).values())
-    facts = [(key, value) for key, value in result.facts() if value not in map(str, asked)] or result.facts()
+        error = result.error
+        said = shorten(str(error.get("message") or error.get("code") or compact(error)))
+        return f"{call.name} 调用失败：{said}" if chinese else f'{call.name} failed: "{said}"'
+    shown = _shown(call)
+    every = facts(result.value)
+    asked = set(shown.values())
+    told = [(key, value) for key, value in every if value not in map(str, asked)] or every
     if chinese:
-        parts = [f"{key} 为 {value}" if key else value for key, value in facts]
-        return shorten(f"{called}的结果：{'，'.join(parts) or '（空）'}。")
-    parts = [f"{key} {value}" if key else value for key, value in facts]
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts) or "nothing"
-    return shorten(f"{called} returned {listed}.")
+        called = "（" + "，".join(f"{k}：{v}" for k, v in shown.items()) + "）" if shown else ""
+        parts = [f"{key} 为 {value}" if key else value for key, value in told]
+        return shorten(f"{call.name}{called}的结果：{'，'.join(parts) or '（空）'}。")
+    called = " (" + ", ".join(f"{k} {v}" for k, v in shown.items()) + ")" if shown else ""
+    parts = [f"{key} {value}" if key else value for key, value in told]
+    return shorten(f"{call.name}{called} returned {_and(parts) or 'nothing'}.")
 
 
 def _shown(call: Call) -> dict[str, str | int | float]:
@@ -57,18 +63,34 @@ def _shown(call: Call) -> dict[str, str | int | float]:
     return dict(scalars[:ARGUMENT_LIMIT])
 
 
-def _arguments(call: Call, chinese: bool) -> str:
-    """' (city Paris)', or '（city：Paris）' in Chinese."""
-    shown = _shown(call)
-    if not shown:
-        return ""
-    if chinese:
-        return "（" + "，".join(f"{k}：{v}" for k, v in shown.items()) + "）"
-    return " (" + ", ".join(f"{k} {v}" for k, v in shown.items()) + ")"
+def facts(value: Any, key: str = "", depth: int = 0) -> list[tuple[str, str]]:
+    """A result's (field, value) pairs, the field as written ('' for a bare value); of an MCP
+    result, its structured content, else its text.
+
+    >>> facts({"city": "Paris", "temp_c": 18, "sky": "cloudy"})
+    [('city', 'Paris'), ('temp_c', '18'), ('sky', 'cloudy')]
+    """
+    if depth == 0 and isinstance(value, dict) and isinstance(value.get("content"), list):
+        value = value.get("structuredContent") or text_parts(value)
+    if depth > 8:
+        return [(key, compact(value))]
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in facts(v, str(k), depth + 1)]
+    if isinstance(value, list):
+        return [f for v in value for f in facts(v, key, depth + 1)]
+    if value is None:
+        return []
+    return [(key, json.dumps(value) if isinstance(value, bool) else str(value))]
 
 
-def _quote(text: str) -> str:
-    return shorten(text, QUOTE_LIMIT)
+def shorten(text: str, limit: int = SUMMARY_LIMIT) -> str:
+    """The text, cut to `limit` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _and(parts: list[str]) -> str:
+    """'a, b and c'."""
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
 def ask_for(tool: str, missing: tuple[str, ...], request: str) -> str:
@@ -76,8 +98,7 @@ def ask_for(tool: str, missing: tuple[str, ...], request: str) -> str:
     named = [" ".join(identifier_words(name)) for name in missing]
     if has_chinese(request):
         return f"要调用 {tool}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
-    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
-    return f"To call {tool} I need the {listed}, which the request does not say. What should I use?"
+    return f"To call {tool} I need the {_and(named)}, which the request does not say. What should I use?"
 
 
 def no_tool_found(request: str, names: list[str]) -> str:
@@ -110,11 +131,14 @@ def without_tools(request: str) -> str:
     if has_chinese(request) or language() == "zh":
         return (
             f"我是 {MODEL_ID}，课程的离线模型：规则加一个小型句子编码器，不是大语言模型。"
-            "我会选择并调用请求描述的工具，"
-            f"再报告结果。这个请求没有提供工具，所以我只能复述它：“{_quote(request)}”"
+            f"我会选择并调用请求描述的工具，再报告结果。这个请求没有提供工具，所以我只能复述它：“{_quote(request)}”"
         )
     return (
         f"I am {MODEL_ID}, the course's offline model: rules and a small sentence encoder, "
         "not an LLM. I choose and call the tools a request describes and report their results. "
         f'This request offers no tools, so I can only repeat it: "{_quote(request)}"'
     )
+
+
+def _quote(request: str) -> str:
+    return shorten(request, QUOTE_LIMIT)

@@ -6,15 +6,13 @@
     >>> correct(sent, {"field": "unit", "allowed": ["celsius", "fahrenheit"]}, weather, "weather in Paris")
     Call(id='', name='get_weather', arguments='{"city":"Paris","unit":"celsius"}')
 
-The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or
-text, as MCP's `isError` results are ("unit must be one of: celsius,
-fahrenheit"). Malformed arguments are written again from the request, a wrong
-tool name becomes the intended tool's, the field the error names (by a key,
-in quotes, or as a word) gets the allowed value the request names, else the one closest to
-what was sent (and a field named like it, `source_unit` beside `target_unit`, that is
-wrong too gets the one the request names), a value of the wrong type is converted, and
-missing required properties are filled from the request again. Nothing that would change
-nothing is sent.
+The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or text, as MCP's
+`isError` results are ("unit must be one of: celsius, fahrenheit"). Malformed arguments are
+written again from the request, a wrong tool name becomes the intended tool's, the field the
+error names (by a key, in quotes or as a word) gets the allowed value the request names, else the
+one closest to what was sent (so does a wrong field named like it: `source_unit` beside
+`target_unit`), a value of the wrong type is converted, and missing required properties are read
+again. A call that would change nothing is not sent.
 """
 
 from __future__ import annotations
@@ -27,11 +25,17 @@ from wirelab.offline_model.binding import bind, bind_one
 from wirelab.offline_model.calls import guessed
 from wirelab.offline_model.extraction import QUOTED
 from wirelab.offline_model.faults import compact
+from wirelab.offline_model.lexicon import LEXICON, sections
 from wirelab.offline_model.normalize import clean, identifier_words
 from wirelab.offline_model.request import Call, Tool
-from wirelab.offline_model.results import ALLOWED_KEYS, LIST_CUE
 
-FIELD_KEYS = ("field", "param", "parameter", "property", "argument", "path", "loc")
+KEYS = sections(LEXICON.with_name("tool_errors.txt"))
+FIELD_KEYS, ALLOWED_KEYS = (tuple(" ".join(KEYS[name]).split()) for name in ("field_keys", "allowed_keys"))
+LIST_CUE = re.compile(  # what comes before a list of allowed values in an error's text
+    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices|permitted"
+    r"|(?:must|should) be)\b|允许的值|可选值|只能是|必须是",
+    re.I,
+)
 EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bsuch as\b|例如|比如", re.I)  # a description, then one value
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
 
@@ -84,7 +88,7 @@ def _quotes(text: str) -> list[str]:
     return [next(g for g in m.groups() if g is not None) for m in QUOTED.finditer(text)]
 
 
-def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
+def _allowed(error: dict[str, Any], schema: Any, sent: Any) -> list[Any]:
     """Allowed values: a list in an allowed-like key, else the values quoted or listed in the text."""
     for key in ALLOWED_KEYS:
         value = error.get(key)
@@ -100,10 +104,8 @@ def _allowed(error: dict[str, Any], schema: Any, sent: Any = None) -> list[Any]:
     cues = list(LIST_CUE.finditer(text))
     listed = _listed(text[cues[-1].end() :]) if cues else []
     enum = schema.get("enum") if isinstance(schema, dict) else None
-    if isinstance(enum, list) and listed:
-        return [v for v in listed if v in map(str, enum)] or listed
-    if listed:
-        return listed
+    if listed:  # the enum's own values first
+        return [v for v in listed if isinstance(enum, list) and v in map(str, enum)] or listed
     return [suggestion] if suggestion and len(suggestion.split()) == 1 else []  # "suggestion": "EUR"
 
 
@@ -136,10 +138,8 @@ def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> An
     """The field read from the request again, the error's words added to its description
     ("start: use HH:MM on a 24-hour clock": 6pm is 18:00); a field not sent is guessed."""
     properties = dict(tool.parameters.get("properties", {}))
-    schema = properties.get(field)
-    if isinstance(schema, dict):
-        described = f"{schema.get('description', '')} {said}".strip()
-        properties[field] = {**schema, "description": described}
+    if isinstance(schema := properties.get(field), dict):
+        properties[field] = {**schema, "description": f"{schema.get('description', '')} {said}".strip()}
     told = Tool(tool.name, tool.description, {**tool.parameters, "properties": properties})
     if sent is None:
         return bind_one(told, request, field)
@@ -147,16 +147,15 @@ def _described(tool: Tool, field: str, said: str, request: str, sent: Any) -> An
 
 
 def _closest(sent: Any, allowed: list[Any]) -> Any:
-    """The allowed value equal to `sent` ignoring case, else the most similar, else the first
-    (also when nothing was sent: the error's first suggestion)."""
+    """The allowed value equal to `sent` ignoring case, else the most similar (the first, the
+    error's first suggestion, when nothing was sent)."""
     if sent is None:
         return allowed[0]
     text = str(sent).lower()
     by_lower = {str(option).lower(): option for option in allowed}
     if text in by_lower:
         return by_lower[text]
-    close = difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.0)
-    return by_lower[close[0]] if close else allowed[0]
+    return by_lower[difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.0)[0]]
 
 
 def _coerce(value: Any, expected: str) -> Any:

@@ -20,7 +20,6 @@ false side says so ("true for metric, false for imperial").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from wirelab.offline_model.evidence import Evidence
@@ -51,7 +50,7 @@ FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
 
 def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
     """The flag's value as the request sets it, None when it says nothing of it."""
-    own = _side_of(_own_words(slot))
+    own = next((concept(w) for w in _own_words(slot) if concept(w) in SIDES), None)  # a side it names
     words = {w for w in {concept(w) for w in identifier_words(slot.name)} - PREFIXES if w not in STOPWORDS}
     subject = words - SIDES.keys()  # what it switches: `wifi` of `enable_wifi`, nothing of `muted`
     named = [t for t in evidence.tokens if concept(t.norm) in subject]
@@ -60,9 +59,8 @@ def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
         if said is not None:
             return said == SIDES[own][0]
     words = (words - evidence.tool_name or words) | _asked_whether(slot)
-    norms = [t.norm for t in evidence.tokens]
-    if _said_false(slot, norms) - words:
-        return False
+    if _described(FALSE_MEANS, slot) & {concept(t.norm) for t in evidence.tokens} - words:
+        return False  # "true for metric, false for imperial", and the request says imperial
     found = next((t for t in evidence.tokens if concept(t.norm) in words), None)
     return None if found is None else not _negated(evidence, found.start)
 
@@ -72,11 +70,6 @@ def _own_words(slot: Slot) -> list[str]:
     where its own side of a switch is named."""
     true_side = " ".join(TRUE_SIDE.findall(str(slot.schema.get("description", ""))))
     return [*identifier_words(slot.name), *(t.norm for t in segment(clean(true_side)))]
-
-
-def _side_of(words: Iterable[str]) -> str | None:
-    """The first of `words` that names a side of a switch, as its concept."""
-    return next((concept(w) for w in words if concept(w) in SIDES), None)
 
 
 def _said_side(evidence: Evidence, pairs: frozenset[int]) -> bool | None:
@@ -110,20 +103,13 @@ def _asked_whether(slot: Slot) -> set[str]:
     {gift-wrap}, "true for metric" -> {metric}."""
     described = str(slot.schema.get("description", ""))
     m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
-    true_side = {
-        concept(w.casefold()) for w in TRUE_MEANS.findall(described) if w.casefold() not in STOPWORDS
-    }
-    return true_side | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
+    return _described(TRUE_MEANS, slot) | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
 
 
-def _said_false(slot: Slot, norms: list[str]) -> set[str]:
-    """What the request says of the false side a flag's description spells out ("true for metric,
-    false for imperial" -> {imperial}, when the request says "imperial" or a word of its group)."""
+def _described(side: re.Pattern[str], slot: Slot) -> set[str]:
+    """The words a flag's description gives one side ("true for metric" -> {metric})."""
     described = str(slot.schema.get("description", ""))
-    false_side = {
-        concept(w.casefold()) for w in FALSE_MEANS.findall(described) if w.casefold() not in STOPWORDS
-    }
-    return false_side & {concept(norm) for norm in norms}
+    return {concept(w.casefold()) for w in side.findall(described) if w.casefold() not in STOPWORDS}
 
 
 def flag_option(slot: Slot, evidence: Evidence) -> Any:

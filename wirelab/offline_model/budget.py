@@ -7,13 +7,11 @@ used its CPU seconds or its client has gone.
 
     reply = await in_budget(request, complete, body)   # a route: both, with the app's budget
 
-Every stage is linear in the message (`normalize.MAX_TEXT` caps it), so a
-request that hits the budget is rare; the budget bounds what a missed case, or
-a slow machine, could cost. `spend()` is a no-op outside `Budget.run`, so a
-notebook calling `complete` directly is never cut short. It reads the thread's
-CPU clock (`time.thread_time`): time spent waiting for a core on a busy machine
-is not charged to the request. Left out: preempting work between two `spend()`
-calls (a thread cannot be stopped from outside); the stages call it often.
+Every stage is linear in the message (`normalize.MAX_TEXT` caps it), so the budget bounds what
+a missed case or a slow machine could cost. `spend()` is a no-op outside `Budget.run`, so a
+notebook calling `complete` directly is never cut short. The budget reads the thread's CPU clock
+(`time.thread_time`): waiting for a core on a busy machine is not charged. A thread cannot be
+stopped from outside, so work stops only at the next `spend()`; the stages call it often.
 """
 
 from __future__ import annotations

@@ -14,15 +14,14 @@
     >>> reply["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]  # only what changed
     '{"amount":50,"from_currency":"GBP","to_currency":"EUR"}'
 
-The model keeps no state between requests: `conversation` reads the last user
-message and the tool calls made since. `continued` reads the plan as one more frame
-of the last turn's calls: a call of their tool keeps their value for a required one
-the message does not state ("The attic lamp as well": on again, not a guessed off);
-a message that asks for no call it can fill makes them again with what it changes
-(a typed value or a name; a phrase after "same", 呢 or an opening "And"; "X instead
-of Y" changes the parameter that held Y). `completed` reads an answer to the
-model's question with the message before it; `made` keeps the tools of the calls
-made for this message, so their errors are repaired, not answered with another tool.
+The model keeps no state between requests: `conversation` reads the last user message and the
+tool calls made since. `continued` reads the plan against the last turn's calls: a call of their
+tool keeps their value for a required one the message does not state ("The attic lamp as well":
+on again, not a guessed off); a message that asks for no call it can fill makes them again with
+what it changes (a typed value or a name; a phrase after "same", 呢 or an opening "And"; "X
+instead of Y" changes the parameter that held Y). `completed` reads an answer to the model's
+question with the message before it; `made` keeps the tools of the calls already made for this
+message, so that their errors are repaired, not answered with another tool.
 """
 
 from __future__ import annotations
@@ -53,8 +52,8 @@ class Conversation:
 
     text: str
     turns: list[list[Attempt]]
-    earlier: tuple[Call, ...] = ()  # the calls of the last turn before it
-    before: str = ""  # the user's message before, when it was answered in words
+    earlier: tuple[Call, ...]  # the calls of the last turn before it
+    before: str  # the user's message before, when it was answered in words
 
 
 def conversation(messages: tuple[Message, ...]) -> Conversation:

@@ -4,18 +4,15 @@
     >>> reply["candidates"][0]["finishReason"], list(reply["candidates"][0]["content"]["parts"][0])
     ('STOP', ['text'])
 
-`contents` are turns of `parts`: the model's turn holds `functionCall` parts
-(`name`, `args` as an object, no id), and the next user turn holds one
-`functionResponse` part per call (`name`, `response` as an object) - paired
-by name, in order, or by `id` when a call carries one. An error result is a
-`response` with an `error` member. Tools are `functionDeclarations` (types
-may be upper case, as in OpenAPI); `toolConfig.functionCallingConfig.mode` is
-AUTO, ANY (with `allowedFunctionNames`) or NONE. `chunks` cuts a reply for
-`:streamGenerateContent?alt=sse`: text a word at a time, each call whole.
-The real `google-genai` client talks to it with
-`HttpOptions(base_url="http://127.0.0.1:PORT", api_version="v1beta")`. Left out: every
-other part kind (inline data, files, code execution), safety ratings, candidate counts
-above 1. Errors have Google's shape (`error_body`).
+`contents` are turns of `parts`: the model's turn holds `functionCall` parts (`name`, `args` as an
+object, no id), and the next user turn holds one `functionResponse` part per call (`name`, `response` as
+an object) - paired by name, in order, or by `id` when a call carries one. An error result is a
+`response` with an `error` member. Tools are `functionDeclarations` (types may be upper case, as in
+OpenAPI); `toolConfig.functionCallingConfig.mode` is AUTO, ANY (with `allowedFunctionNames`) or NONE.
+`chunks` cuts a reply for `:streamGenerateContent?alt=sse`: text a word at a time, each call whole. The
+real `google-genai` client talks to it with `HttpOptions(base_url="http://127.0.0.1:PORT",
+api_version="v1beta")`. Left out: every other part kind (inline data, files, code execution), safety
+ratings, candidate counts above 1. Errors have Google's shape (`error_body`).
 """
 
 from __future__ import annotations
@@ -127,13 +124,8 @@ def chat_messages(instruction: Any, contents: Any, origins: Origins) -> list[dic
                 origins.paths[f"messages[{len(chat)}].tool_calls[{n}]"] = f"contents[{i}].parts[{j}]"
                 arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
                 tool_calls.append(chat_call(call_id, call.get("name"), arguments))
-            chat.append(
-                {
-                    "role": "assistant",
-                    "content": text or None,
-                    **({"tool_calls": tool_calls} if calls else {}),
-                }
-            )
+            message = {"role": "assistant", "content": text or None}
+            chat.append({**message, "tool_calls": tool_calls} if calls else message)
         elif text:
             chat.append({"role": "user", "content": text})
     if open_calls:

@@ -3,21 +3,18 @@
     tools=[{"type": "mcp", "server_label": "notes", "server_url": "http://127.0.0.1:PORT/mcp",
             "require_approval": "never"}]
 
-For each `mcp` tool the offline model connects to `server_url` with the course's
-own client, which lesson 17 hands it (`use_mcp_client`, called by
-`wirelab.formats.enable_hosted_mcp()`: the offline model comes before MCP), lists the
-tools (an `mcp_list_tools` item, once per conversation) and offers them to the
-pipeline beside the function tools. A call of one of them is run on the server
-at once (an `mcp_call` item with its `output` or `error`) when `require_approval`
-allows it ("never", or {"never": {"tool_names": […]}}); otherwise the response
-ends with an `mcp_approval_request` item, and the call runs only when a later
-request answers it with `{"type": "mcp_approval_response", "approval_request_id",
-"approve": true}` (a refusal reaches the model as an error). A server that
-cannot be reached gives an `mcp_list_tools` item with an `error`, and the model
-answers without it. Only servers on this machine are reached (127.0.0.1,
-localhost, ::1); streamed, the items come with their `response.mcp_list_tools.*`
-and `response.mcp_call*` events (`responses_events.events`). Left out: `headers` and
-`authorization` sent on, connectors.
+For each `mcp` tool the offline model connects to `server_url` with the course's own client, which
+lesson 17 hands it (`use_mcp_client`, called by `wirelab.formats.enable_hosted_mcp()`: the offline model
+comes before MCP), lists the tools (an `mcp_list_tools` item, once per conversation) and offers them to
+the pipeline beside the function tools. A call of one of them is run on the server at once (an
+`mcp_call` item with its `output` or `error`) when `require_approval` allows it ("never", or {"never":
+{"tool_names": […]}}); otherwise the response ends with an `mcp_approval_request` item, and the call
+runs only when a later request answers it with `{"type": "mcp_approval_response", "approval_request_id",
+"approve": true}` (a refusal reaches the model as an error). A server that cannot be reached gives an
+`mcp_list_tools` item with an `error`, and the model answers without it. Only servers on this machine
+are reached (127.0.0.1, localhost, ::1); streamed, the items come with their `response.mcp_list_tools.*`
+and `response.mcp_call*` events (`responses_events.events`). Left out: `headers` and `authorization`
+sent on, connectors.
 """
 
 from __future__ import annotations

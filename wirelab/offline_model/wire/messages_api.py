@@ -5,15 +5,13 @@
     >>> reply["type"], reply["stop_reason"], [block["type"] for block in reply["content"]]
     ('message', 'end_turn', ['text'])
 
-The request is rewritten as a Chat Completions body (`to_chat`) and answered by
-`edge.think`. Calls come back as `tool_use` blocks (`id`, `name`, `input` as an
-object) with `stop_reason: "tool_use"`; results go back as `tool_result` blocks
-(`tool_use_id`, `content`, `is_error`) at the start of the next *user* message,
-and the API refuses anything else with its own messages. A result marked
-`is_error` reaches the model as an error (`{"error": …}`), so it can correct its
-call. `tool_choice` is auto, any (some tool), tool (that tool) or none;
-`disable_parallel_tool_use` makes one call at most. `events` cuts a message into
-the streamed events. Left out: images, documents, thinking blocks, server tools.
+The request is rewritten as a Chat Completions body (`to_chat`) and answered by `edge.think`. Calls come
+back as `tool_use` blocks (`id`, `name`, `input` as an object) with `stop_reason: "tool_use"`; results
+go back as `tool_result` blocks (`tool_use_id`, `content`, `is_error`) at the start of the next *user*
+message, and the API refuses anything else with its own messages. A result marked `is_error` reaches the
+model as an error (`{"error": …}`), so it can correct its call. `tool_choice` is auto, any (some tool),
+tool (that tool) or none; `disable_parallel_tool_use` makes one call at most. `events` cuts a message
+into the streamed events. Left out: images, documents, thinking blocks, server tools.
 """
 
 from __future__ import annotations
@@ -105,10 +103,8 @@ def chat_messages(system: Any, messages: Any, origins: Origins) -> list[dict[str
         for n, (j, _) in enumerate(uses):
             origins.paths[f"messages[{len(chat)}].tool_calls[{n}]"] = f"messages.{i}.content.{j}"
         calls = [_call(block) for _, block in uses]
-        add(
-            {"role": "assistant", "content": _text(blocks) or None, "tool_calls": calls or None},
-            f"messages.{i}",
-        )
+        message = {"role": "assistant", "content": _text(blocks) or None, "tool_calls": calls or None}
+        add(message, f"messages.{i}")
     if open_ids:
         raise _unanswered(len(messages) - 1, open_ids)
     return chat

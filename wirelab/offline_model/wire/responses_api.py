@@ -4,15 +4,14 @@
     >>> reply["object"], reply["status"], [item["type"] for item in reply["output"]]
     ('response', 'completed', ['message'])
 
-The request is rewritten as a Chat Completions body (`to_chat`) and answered
-by `edge.think`; the reply is written back as output items: a `message` with
-`output_text`, or one `function_call` item per call (`call_id` pairs its
-`function_call_output`; `id` names the item). With `reasoning` set the model
-also emits a `reasoning` item first, which must be passed back with its calls,
-as a reasoning model's must. A response is stored (unless `store: false`) so
-that `previous_response_id` continues it. `responses_events.events` cuts a
-response into the streamed events. Hosted `mcp` tools are run by `hosted_mcp`. Left out:
-built-in tools other than `mcp`, images and files, `conversation`, background mode.
+The request is rewritten as a Chat Completions body (`to_chat`) and answered by `edge.think`; the reply
+is written back as output items: a `message` with `output_text`, or one `function_call` item per call
+(`call_id` pairs its `function_call_output`; `id` names the item). With `reasoning` set the model also
+emits a `reasoning` item first, which must be passed back with its calls, as a reasoning model's must. A
+response is stored (unless `store: false`) so that `previous_response_id` continues it.
+`responses_events.events` cuts a response into the streamed events. Hosted `mcp` tools are run by
+`hosted_mcp`. Left out: built-in tools other than `mcp`, images and files, `conversation`, background
+mode.
 """
 
 from __future__ import annotations
@@ -167,8 +166,12 @@ def to_chat(
     if tools:
         chat["tools"] = tools
         chat["parallel_tool_calls"] = body.get("parallel_tool_calls")
-    if body.get("tool_choice") is not None and tools:
-        chat["tool_choice"] = chat_tool_choice(body["tool_choice"])
+    choice = body.get("tool_choice")
+    if choice is not None and tools:  # {"type": "function", "name"} is Chat's {"type", "function": {"name"}}
+        named = isinstance(choice, dict) and choice.get("type") == "function"
+        chat["tool_choice"] = (
+            {"type": "function", "function": {"name": choice.get("name")}} if named else choice
+        )
     if body.get("max_output_tokens") is not None:
         chat["max_completion_tokens"] = body["max_output_tokens"]
     text_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
@@ -188,14 +191,11 @@ def read_input(given: Any) -> list[dict[str, Any]]:
     return given
 
 
-def input_messages(
-    items: list[dict[str, Any]], origins: Origins | None = None, first: int = 0
-) -> list[dict[str, Any]]:
+def input_messages(items: list[dict[str, Any]], origins: Origins, first: int = 0) -> list[dict[str, Any]]:
     """Input items as Chat Completions messages: consecutive `function_call` items become one
     assistant message with `tool_calls`; a `function_call_output` becomes a `tool` message.
-    `origins`, if given, learns which item each came from (the first is message `first`)."""
+    `origins` learns which item each came from (the first is message `first`)."""
     messages: list[dict[str, Any]] = []
-    paths: dict[str, str] = {}
     for k, item in enumerate(items):
         kind, made = item.get("type", "message"), len(messages)
         if kind == "message":
@@ -203,7 +203,7 @@ def input_messages(
         elif kind == "function_call":
             _add_call(messages, item, k)
             call = f"messages[{first + len(messages) - 1}].tool_calls[{len(messages[-1]['tool_calls']) - 1}]"
-            paths[call] = f"input[{k}]"
+            origins.paths[call] = f"input[{k}]"
         elif kind == "function_call_output":
             messages.append({"role": "tool", "tool_call_id": _call_id(item, k), "content": _output(item, k)})
         elif kind == "mcp_call":
@@ -214,9 +214,7 @@ def input_messages(
                 f"Invalid value: '{kind}'. The offline model reads message, "
                 "function_call, function_call_output, reasoning and mcp items.",
             )
-        paths |= {f"messages[{first + n}]": f"input[{k}]" for n in range(made, len(messages))}
-    if origins is not None:
-        origins.paths |= paths
+        origins.paths |= {f"messages[{first + n}]": f"input[{k}]" for n in range(made, len(messages))}
     return messages
 
 
@@ -224,9 +222,8 @@ def _mcp_call(item: dict[str, Any], k: int) -> list[dict[str, Any]]:
     """A hosted MCP call passed back: the call and its result (or error) as the model read them."""
     arguments = str(item.get("arguments") or "{}")
     result = item.get("output") if item.get("error") is None else json.dumps({"error": item.get("error")})
-    return answered_call(
-        str(item.get("id") or f"mcp_{k}"), str(item.get("name")), arguments, str(result or "")
-    )
+    call_id = str(item.get("id") or f"mcp_{k}")
+    return answered_call(call_id, str(item.get("name")), arguments, str(result or ""))
 
 
 def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
@@ -238,10 +235,10 @@ def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
         )
     if isinstance(content, list):
         for j, part in enumerate(content):
-            if (
-                not isinstance(part, dict)
-                or part.get("type") not in TEXT_PARTS
-                or not isinstance(part.get("text"), str)
+            if not (
+                isinstance(part, dict)
+                and part.get("type") in TEXT_PARTS
+                and isinstance(part.get("text"), str)
             ):
                 raise invalid(
                     f"input[{k}].content[{j}]",
@@ -325,13 +322,6 @@ def chat_tool(tool: Any, k: int) -> dict[str, Any]:
     return {"type": "function", "function": {key: tool[key] for key in keys if tool.get(key) is not None}}
 
 
-def chat_tool_choice(choice: Any) -> Any:
-    """'auto' | 'none' | 'required' | {"type": "function", "name"} in Chat's shape."""
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        return {"type": "function", "function": {"name": choice.get("name")}}
-    return choice
-
-
 def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]:
     """The output items of a reply: an optional reasoning item, then a message or calls."""
     digest, reply = request_digest(body), thought.reply
@@ -401,7 +391,9 @@ def response_object(body: dict[str, Any], thought: Thought) -> dict[str, Any]:
 
 def _as_chat(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Output items as the Chat Completions messages they continue a conversation with."""
-    return input_messages([item for item in output if item["type"] in ("message", "function_call")])
+    return input_messages(
+        [item for item in output if item["type"] in ("message", "function_call")], Origins()
+    )
 
 
 def _reasoning_map(response: dict[str, Any]) -> dict[str, str]:

@@ -4,12 +4,11 @@
     >>> [event["type"] for event in events(respond({"model": "wirelab-offline", "input": "Hi"}))][:3]
     ['response.created', 'response.in_progress', 'response.output_item.added']
 
-`response.created` and `.in_progress` carry the response without its output; then each output
-item is added, filled and done: a message's text a word at a time (`output_text.delta`), a
-call's arguments in `FRAGMENT`-character pieces (`function_call_arguments.delta`, then
-`.done`), a hosted MCP item with its `mcp_list_tools.*` or `mcp_call*` events; last,
-`response.completed` (or `.incomplete`) with the whole response. Every event is numbered
-by `sequence_number`.
+`response.created` and `.in_progress` carry the response without its output; then each output item is
+added, filled and done: a message's text a word at a time (`output_text.delta`), a call's arguments in
+`FRAGMENT`-character pieces (`function_call_arguments.delta`, then `.done`), a hosted MCP item with its
+`mcp_list_tools.*` or `mcp_call*` events; last, `response.completed` (or `.incomplete`) with the whole
+response. Every event is numbered by `sequence_number`.
 """
 
 from __future__ import annotations

@@ -6,18 +6,16 @@
     ...                       "required": ["city"], "additionalProperties": False})
     {'city': '3'}
 
-A real provider keeps a strict call inside its schema by constrained decoding: the
-sampler may only emit tokens the schema allows. The offline model gets the same
-guarantee after the fact: `conform` keeps every value that already fits and
-replaces the rest with the nearest value that does (a number read from text, an
-enum's value in another case, `null` where the type allows it, else the type's
-simplest value). So strict mode fixes the *shape* and the *syntax*; it cannot
-fix the *meaning* (an order id that does not exist still fits `"type": "string"`).
+A real provider keeps a strict call inside its schema by constrained decoding: the sampler may only emit
+tokens the schema allows. The offline model gets the same guarantee after the fact: `conform` keeps
+every value that already fits and replaces the rest with the nearest value that does (a number read from
+text, an enum's value in another case, `null` where the type allows it, else the type's simplest value).
+So strict mode fixes the *shape* and the *syntax*; it cannot fix the *meaning* (an order id that does
+not exist still fits `"type": "string"`).
 
-`strict_problem` applies OpenAI's rules for strict schemas, in its wording: the
-root is an object; every object lists all its properties in `required` and sets
-`additionalProperties: false`; only the keywords in `KEYWORDS`; at most
-`MAX_DEPTH` levels of nesting. Left out: the limits on total properties and on
+`strict_problem` applies OpenAI's rules for strict schemas, in its wording: the root is an object; every
+object lists all its properties in `required` and sets `additionalProperties: false`; only the keywords
+in `KEYWORDS`; at most `MAX_DEPTH` levels of nesting. Left out: the limits on total properties and on
 the length of names and enum values.
 """
 

@@ -3,11 +3,10 @@
     >>> count_tokens("Paris, 18 °C")  # 'Paris' ',' '18' '°' 'C'
     5
 
-Real models use byte-pair encodings (OpenAI's `tiktoken`), which need a
-vocabulary download; this course runs offline, so it counts with one regular
-expression instead: each run of letters/digits is a token, and so is each
-other non-space character. The counts are the same order of magnitude as a
-real tokeniser's, good enough to watch usage grow, not to estimate a bill.
+Real models use byte-pair encodings (OpenAI's `tiktoken`), which need a vocabulary download; this course
+runs offline, so it counts with one regular expression instead: each run of letters/digits is a token,
+and so is each other non-space character. The counts are the same order of magnitude as a real
+tokeniser's, good enough to watch usage grow, not to estimate a bill.
 """
 
 from __future__ import annotations

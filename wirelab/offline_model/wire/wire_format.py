@@ -7,14 +7,12 @@
     >>> whole == complete({"model": "wirelab-offline", "messages": [{"role": "user", "content": "Hi"}]})
     True
 
-Everything is derived from the request, never from the clock or a random
-source: ids come from `digest` (a hash of the request), `created` is the fixed
-`CREATED`. `chunks()` cuts a completion into `chat.completion.chunk` objects the
-way the API streams: a first delta with the role, text a word at a time, each
-tool call opened with its index, id and name and then its arguments in
-`FRAGMENT`-character pieces, a last chunk with the finish reason, and with
-`include_usage` a usage chunk with no choices. Token counts are the estimate of
-`tokens.py`. Left out: logprobs (always null), `n` > 1, audio.
+Everything is derived from the request, never from the clock or a random source: ids come from `digest`
+(a hash of the request), `created` is the fixed `CREATED`. `chunks()` cuts a completion into
+`chat.completion.chunk` objects the way the API streams: a first delta with the role, text a word at a
+time, each tool call opened with its index, id and name and then its arguments in `FRAGMENT`-character
+pieces, a last chunk with the finish reason, and with `include_usage` a usage chunk with no choices.
+Token counts are the estimate of `tokens.py`. Left out: logprobs (always null), `n` > 1, audio.
 """
 
 from __future__ import annotations
@@ -46,8 +44,12 @@ class Thought:
 
 
 def written(request: Request, reply: Reply, digest: str) -> Thought:
-    """The reply as it is written: each call with its id (`with_ids`), cut to `max_tokens`."""
-    reply, finish = limited(with_ids(reply, digest), request.max_tokens)
+    """The reply as it is written: each call with an id derived from the request ('call_' + 24 hex
+    digits), cut to `max_tokens`."""
+    calls = tuple(
+        replace(call, id="call_" + hex_id(digest, k, length=24)) for k, call in enumerate(reply.calls)
+    )
+    reply, finish = limited(replace(reply, calls=calls), request.max_tokens)
     return Thought(request, reply, finish, digest)
 
 
@@ -66,14 +68,6 @@ def hex_id(*parts: object, length: int) -> str:
 def item_id(prefix: str, digest: str, k: int | str = "") -> str:
     """An output item's id, 'fc_' + 32 hex digits: the Responses API's items, hosted MCP's too."""
     return prefix + hex_id(digest, prefix, k, length=32)
-
-
-def with_ids(reply: Reply, digest: str) -> Reply:
-    """The reply with each call's id derived from the request: 'call_' + 24 hex digits."""
-    calls = tuple(
-        replace(call, id="call_" + hex_id(digest, k, length=24)) for k, call in enumerate(reply.calls)
-    )
-    return replace(reply, calls=calls)
 
 
 def limited(reply: Reply, max_tokens: int | None) -> tuple[Reply, str]:
@@ -115,14 +109,10 @@ def tokens_of(items: list[dict[str, Any]]) -> int:
     return sum(count_tokens(json.dumps(item, ensure_ascii=False)) for item in items)
 
 
-def usage(request: Request, reply: Reply) -> dict[str, int]:
-    prompt, made = prompt_tokens(request), completion_tokens(reply)
-    return {"prompt_tokens": prompt, "completion_tokens": made, "total_tokens": prompt + made}
-
-
 def completion(thought: Thought) -> dict[str, Any]:
     """The whole `chat.completion` object for a thought."""
     request, reply = thought.request, thought.reply
+    prompt, made = prompt_tokens(request), completion_tokens(reply)
     message: dict[str, Any] = {"role": "assistant", "content": reply.content, "refusal": None}
     if reply.calls:
         message["tool_calls"] = [chat_call(call.id, call.name, call.arguments) for call in reply.calls]
@@ -132,7 +122,7 @@ def completion(thought: Thought) -> dict[str, Any]:
         "created": CREATED,
         "model": request.model,
         "choices": [{"index": 0, "message": message, "finish_reason": thought.finish, "logprobs": None}],
-        "usage": usage(request, reply),
+        "usage": {"prompt_tokens": prompt, "completion_tokens": made, "total_tokens": prompt + made},
     }
 
 
@@ -171,9 +161,8 @@ def chunks(thought: Thought) -> Iterator[dict[str, Any]]:
             **extra,
         }
 
-    yield chunk(
-        {"role": "assistant", "content": "" if message["content"] is not None else None, "refusal": None}
-    )
+    started = "" if message["content"] is not None else None
+    yield chunk({"role": "assistant", "content": started, "refusal": None})
     for piece in words_of(message["content"] or ""):
         yield chunk({"content": piece})
     for index, call in enumerate(message.get("tool_calls", [])):
@@ -198,12 +187,8 @@ def words_of(text: str) -> list[str]:
 
 def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:
     function = call["function"]
-    yield {
-        "index": index,
-        "id": call["id"],
-        "type": "function",
-        "function": {"name": function["name"], "arguments": ""},
-    }
+    opened = {"index": index, "id": call["id"], "type": "function"}
+    yield {**opened, "function": {"name": function["name"], "arguments": ""}}
     for piece in fragments(function["arguments"]):
         yield {"index": index, "function": {"arguments": piece}}
 

@@ -185,8 +185,7 @@ class Evidence:
         return token.kind == "word" and first and not plural and after in OBJECTS | PARTICLES
 
     def _noun_follows(self, k: int, named: set[str]) -> bool:
-        after = self.tokens[k + 1] if k + 1 < len(self.tokens) else None
-        return after is not None and self._phrase_word(after, named)
+        return k + 1 < len(self.tokens) and self._phrase_word(self.tokens[k + 1], named)
 
     def _modifiers(self) -> list[Value]:
         """The kind a hyphenated compound names by its first part: "solar" of "solar-powered",

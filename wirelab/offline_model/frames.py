@@ -121,6 +121,16 @@ class Reading:
         """The values binding chose or put in a list or an object."""
         return set(self.chosen) | self.structured
 
+    def fill(self, value: Value, fit: Fit, chosen: bool, group: int | None) -> None:
+        points, slot, typed = fit
+        self.filled[slot.name] = Fill(value, typed, points, chosen, group)
+        if group is not None:
+            self.owners.setdefault(group, {})[slot.name] = slot.kind
+
+    def sure(self, fill: Fill) -> bool:
+        """Whether the value is one of a list that fills several parameters."""
+        return fill.group is not None and _tuple(self.owners.get(fill.group, {}))
+
 
 def frame_starts(
     tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot], bound: dict[str, Any]
@@ -180,20 +190,18 @@ def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int 
     filled, chosen = reading.filled, reading.chosen
     slot = chosen.get(k) or reading.members.get(k)
     held = filled.get(slot.name) if slot is not None else None
-    if slot is not None and (
-        held is None or k in chosen and not held.chosen and not _sure(held, reading.owners)
-    ):
+    if slot is not None and (held is None or k in chosen and not held.chosen and not reading.sure(held)):
         # binding's choice (or a list of it), where nothing binding chose is
         fit = next((f for f in fits if f[1] is slot), None)
         if fit is not None:
-            _fill(filled, reading.owners, value, fit, k in chosen, group)
+            reading.fill(value, fit, k in chosen, group)
             return True
     if k in reading.members:
         return True
     margin = LISTED_MARGIN if group is not None else MARGIN
     free = [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]
     if free:
-        _fill(filled, reading.owners, value, free[0], False, group)
+        reading.fill(value, free[0], False, group)
     return bool(free)
 
 
@@ -214,8 +222,8 @@ def _new_frame(
     held = reading.filled[slot.name]
     tuples = group is not None and _tuple(reading.owners.get(group, {}))  # "3 and 4, 5 and 12"
     listed = group is not None and held.group == group and not tuples
-    if not _sure(held, reading.owners) and points > held.points + PEER and not listed:
-        _fill(reading.filled, reading.owners, value, fits[0], k in reading.chosen, group)
+    if not reading.sure(held) and points > held.points + PEER and not listed:
+        reading.fill(value, fits[0], k in reading.chosen, group)
         return None  # a stray value was there
     if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
         return None  # the same value said again, or the next value of a list
@@ -268,28 +276,9 @@ def _candidates(
     return found
 
 
-def _fill(
-    filled: dict[str, Fill],
-    owners: dict[int, dict[str, str]],
-    value: Value,
-    fit: Fit,
-    chosen: bool,
-    group: int | None,
-) -> None:
-    points, slot, typed = fit
-    filled[slot.name] = Fill(value, typed, points, chosen, group)
-    if group is not None:
-        owners.setdefault(group, {})[slot.name] = slot.kind
-
-
 def _tuple(kinds: dict[str, str]) -> bool:
     """Whether a written list filled several parameters of one kind ("a 6 by 8 grid")."""
     return len(kinds) > 1 and len(set(kinds.values())) == 1
-
-
-def _sure(fill: Fill, owners: dict[int, dict[str, str]]) -> bool:
-    """The value is one of a list that fills several parameters."""
-    return fill.group is not None and _tuple(owners.get(fill.group, {}))
 
 
 def _apposed(text: str, held: Value, value: Value) -> bool:
@@ -410,13 +399,12 @@ def _reach(value: Value) -> int:
 def _fits(slots: list[Slot], value: Value, evidence: Evidence) -> list[Fit]:
     """The slots the value fits, best first (on a tie, the slot listed first)."""
     fits = []
-    for rank, slot in enumerate(slots):
+    for slot in slots:
         typed = typed_value(slot, value)
         points = score(slot, value, evidence) if typed is not None else None
         if points is not None:
-            fits.append((points, -rank, slot, typed))
-    fits.sort(key=lambda fit: (fit[0], fit[1]), reverse=True)
-    return [(points, slot, typed) for points, _, slot, typed in fits]
+            fits.append((points, slot, typed))
+    return sorted(fits, key=lambda fit: -fit[0])  # stable: a tie keeps the order of the slots
 
 
 def _same(one: Any, other: Any) -> bool:

@@ -341,7 +341,7 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
                 and items
                 and _serves_before(items[-1][2], tool, text[waiting : piece.start])
             ):
-                _continue(items, waiting, piece.start)
+                _continue(items, piece.start)
                 start = piece.start
             again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
             items.append((start, piece.end, tool, again))
@@ -352,13 +352,13 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             and piece.joiner in ("and", "then", ",", "")
             and not (piece.sentence and piece.joiner == "then")
         ):
-            _continue(items, start, piece.end)
+            _continue(items, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             waiting = start
             continue
         waiting = None
     if waiting is not None and items:
-        _continue(items, waiting, len(text))
+        _continue(items, len(text))
     if not items and waiting is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
@@ -463,7 +463,7 @@ def _serves_before(before: Tool, after: Tool, context: str) -> bool:
     return takes(before, context) > takes(after, context)
 
 
-def _continue(items: list[tuple[int, int, Tool, bool]], start: int, end: int) -> None:
+def _continue(items: list[tuple[int, int, Tool, bool]], end: int) -> None:
     """Add the piece ending at `end` to the last item."""
     first, _, tool, again = items[-1]
     items[-1] = (first, end, tool, again)

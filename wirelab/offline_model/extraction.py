@@ -43,6 +43,7 @@ from wirelab.offline_model.lexicon import (
     ZH_NUMERALS,
     chinese_number,
     lexicon_list,
+    lexicon_words,
     singular,
 )
 from wirelab.offline_model.names import proper_names, world_values
@@ -65,7 +66,7 @@ PATH = re.compile(
     r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
 )
 FOLDER = re.compile(r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)(?:[\w.-]{1,64}[\\/]?){0,12}(?![\w/\\])")
-_STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Place|Pl|Court|Ct|Square)"
+_STREET = f"(?:{'|'.join(lexicon_words('street_types'))})"
 ADDRESS = re.compile(
     rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
@@ -83,18 +84,17 @@ NUMBER_ENDS = lexicon_list("number_ends")
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
-    patterns = _patterns(text) + date_values(tokens, text)
-    spans = Spans.of(v for v in patterns if v.kind != "quoted")
-    found = patterns + [
-        n for n in _numbers(tokens, text) if not _overlaps(n, spans)
-    ]  # not 2026 of 2026-05-01
+    found = _patterns(text) + date_values(tokens, text)
+    clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one
+    found += [n for n in _numbers(tokens, text) if not _overlaps(n, clear)]  # not 2026 of 2026-05-01
     names = _with_model_codes(proper_names(tokens, text), found, text)
     taken = Spans.of(found)
     names = [v for v in names if not _overlaps(v, taken)]
-    world = world_values(tokens, text)
-    holders = _holders(names)
+    holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
     found += [
-        w for w in world if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
+        w
+        for w in world_values(tokens, text)
+        if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
     ]
     taken = Spans.of(found)
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
@@ -287,6 +287,7 @@ def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
 
 
 POINTERS = lexicon_list("pointers")  # "the back one": a "one" after them is a thing
+ONE_FOLLOWERS = lexicon_list("one_followers")  # "one with a radius of 5": a thing
 
 
 def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
@@ -300,7 +301,7 @@ def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
     before = [t.norm for t in tokens[max(0, first - 2) : first]]
     if before[-1:] and before[-1] in POINTERS or len(before) == 2 and before[0] in POINTERS:
         return True  # "which one", "the blue one": a thing pointed at
-    return after is None or after.norm in ("with", "of", "that", "which", "who", "and", "or", "is", "for")
+    return after is None or after.norm in ONE_FOLLOWERS
 
 
 def _count(value: Value, digits: list[int]) -> bool:

@@ -164,25 +164,19 @@ COMMAND_LEAD = re.compile(
 NOT_A_PROGRAM = lexicon_list("not_programs")
 
 
-def command_text(text: str) -> str | None:
-    """A shell command a request writes out, after what introduces one ("using", "run", "the
-    command"): the rest of its sentence, as written.
-
-    >>> command_text("show my files using ls -la ~/notes")
-    'ls -la ~/notes'
-    >>> command_text("free some space, run the command du -sh /tmp.")
-    'du -sh /tmp'
-    >>> command_text("tidy the build using the make clean command")
-    'make clean'
-    >>> command_text("show my files, please") is None
-    True
-    """
-    span = command_span(text)
-    return text[span[0] : span[1]] if span else None
-
-
 def command_span(text: str) -> tuple[int, int] | None:
-    """Where `command_text` finds a command: the last lead followed by what can be one."""
+    """Where a request writes out a shell command: after the last of what introduces one
+    ("using", "run", "the command") followed by what can be one, the rest of its sentence.
+
+    >>> for text in ("show my files using ls -la ~/notes", "free some space, run the command du -sh /tmp.",
+    ...              "tidy the build using the make clean command", "show my files, please"):
+    ...     span = command_span(text)
+    ...     print(text[span[0] : span[1]] if span else None)
+    ls -la ~/notes
+    du -sh /tmp
+    make clean
+    None
+    """
     found = None
     for lead in COMMAND_LEAD.finditer(text):
         rest = re.split(r"[.?!;](?:\s|$)|,\s+(?:and|then|please)\b", text[lead.end() :] + " ")[0]

@@ -8,11 +8,13 @@ is *told*, in a few readable lists, the sections of data/lexicon.txt:
 - `STOPWORDS`: words that carry no topic ("the", "please", "的", "一下").
 - `GENERIC`: words that appear in almost every tool ("get", "data", "value"):
   they count for little when ranking tools.
-- Small talk, negation and number words for `selection` and `extraction`.
+- Small talk, negations, number words, months, and the other short lists a stage
+  reads (`lexicon_list`, `lexicon_words`).
 - `VERBS`: the sections of data/verbs.txt, the two sides of a switch and the small words
   around a verb, for `flags` and `evidence`.
 
-A word the lexicon does not know still matches itself (and its stem), so a
+A word the lexicon does not know still matches itself and its `stem` (Snowball, from
+PyStemmer, which the knowledge base's BM25 uses too: 'booking' matches 'book'), so a
 tool described with the user's own words is always found.
 """
 
@@ -185,8 +187,8 @@ def chinese_number(text: str) -> int:
 
 
 def count_of(word: str) -> int | None:
-    """A whole number written in digits, in English words up to twenty, or in Chinese numerals:
-    '3', 'three', '三', '十五' -> 3, 3, 3, 15; None for anything else."""
+    """A whole number written in digits, as one English number word, or in Chinese numerals:
+    '3', 'three', 'forty', '三', '十五' -> 3, 3, 40, 3, 15; None for anything else."""
     word = word.strip().casefold()
     if word.isdigit():
         return int(word)

@@ -97,15 +97,10 @@ def as_asked(written: str, name: str, description: str, city_only: bool = False)
         found = city(written)
         return found.name if found and _initials(written) else written  # initials: the city's name
     place, _, region = written.partition(",")
-    region = region.strip()
-    if (
-        not region
-        and " " in written
-        and state_code(written.rsplit(" ", 1)[1])
-        and city(written.rsplit(" ", 1)[0])
-    ):
-        place, region = written.rsplit(" ", 1)  # "Pittsburg PA"
-    if region:
+    head, _, last = written.rpartition(" ")
+    if not region.strip() and head and state_code(last) and city(head):
+        place, region = head, last  # "Pittsburg PA"
+    if region.strip():
         code = state_code(region)
         return f"{place.strip()}, {code}" if code else written
     found = city(name or written)

@@ -61,9 +61,10 @@ def conversation(messages: tuple[Message, ...]) -> Conversation:
     start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     text = messages[start].text if start >= 0 else ""
     turns = [
-        [(call, _results_after(messages, i).get(call.id, ToolResult(""))) for call in messages[i].tool_calls]
+        [(call, results.get(call.id, ToolResult(""))) for call in messages[i].tool_calls]
         for i in range(start + 1, len(messages))
         if messages[i].tool_calls
+        for results in [_results_after(messages, i)]  # read once per turn, not once per call
     ]
     earlier = next((m.tool_calls for m in reversed(messages[: max(start, 0)]) if m.tool_calls), ())
     asked = max((i for i, m in enumerate(messages[: max(start, 0)]) if m.role == "user"), default=-1)

@@ -210,6 +210,8 @@ _EXAMPLES = [
 
 
 def _format_of(description: str) -> str:
+    """The `strftime` format a description asks a date in: a pattern ("MM/DD/YYYY", "yyyy.mm.dd"),
+    an order in words ("month-day-year"), a month and year ("mm-yyyy") or an example date."""
     spec = _SPEC.search(description)
     parts = {"yyy": "%Y", "yyyy": "%Y", "mm": "%m", "dd": "%d", "year": "%Y", "month": "%m", "day": "%d"}
     if spec:

@@ -331,6 +331,7 @@ def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, i
 
 
 def _comma_list(token: Token) -> list[Value]:
+    """The numbers of "5,10,15", written without spaces."""
     found, at = [], token.start
     for part in token.text.split(","):
         number = _digits(part)
@@ -341,12 +342,15 @@ def _comma_list(token: Token) -> list[Value]:
 
 
 def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
+    """The number written from token k on, in digits ("8.5 billion"), English words ("twenty five")
+    or a Chinese numeral ("两千"), and how many tokens it takes."""
     token = tokens[k]
     if token.kind == "number":
         number = _digits(token.text)
         scale = tokens[k + 1].norm if k + 1 < len(tokens) else ""
         if number is not None and scale in EN_SCALES:  # "213 million", "8.5 billion"
-            return _whole(number * EN_SCALES[scale]), 2
+            scaled = number * EN_SCALES[scale]
+            return (int(scaled) if float(scaled).is_integer() else scaled), 2
         return number, 1
     if token.kind == "word" and token.norm in EN_NUMBERS:
         total, length = EN_NUMBERS[token.norm], 1
@@ -367,21 +371,13 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     if token.kind == "han":
         match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
         one = match is not None and match.group() in "一两"  # "一下", "两人": a count only before a unit
-        if match and (not one or _unit_next(tokens, k)):
+        if match and (not one or k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None):
             return chinese_number(match.group()), 1
     return None, 1
 
 
-def _unit_next(tokens: list[Token], k: int) -> bool:
-    """Whether a unit's name is the word after token k ("两 磅")."""
-    return k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None
-
-
-def _whole(number: float) -> int | float:
-    return int(number) if float(number).is_integer() else number
-
-
 def _digits(text: str) -> int | float | None:
+    """A number written in digits ("1,250.5", "42"), or None (a clock time, a fraction)."""
     if ":" in text or "/" in text:
         return None
     plain = text.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text) else text

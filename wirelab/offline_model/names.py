@@ -230,10 +230,8 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
         )
         return "" if listed else text[tokens[first].start : tokens[last].end]
     after = tokens[end + 1] if end + 1 < len(tokens) else None
-    lower_state = (
-        after is not None and after.text.islower() and len(after.text) > 2 and state_code(after.text)
-    )
-    if after is not None and after.kind == "word" and lower_state:
+    lower_state = after and after.kind == "word" and after.text.islower() and len(after.text) > 2
+    if lower_state and state_code(after.text):
         return f"{text[tokens[first].start : tokens[end].end]}, {after.text}"  # "San Leandro california"
     return ""
 
@@ -259,9 +257,8 @@ def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     follower = tokens[k + 1] if k + 1 < len(tokens) else None
     lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
     adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
-    return (
-        word in STOPWORDS or known(word) or _is_verb(tokens[k]) or lower_next or adverb or _marker(tokens, k)
-    )
+    verb = word in ACTION_WORDS or word in GENERIC  # "Book", "Find": an imperative
+    return word in STOPWORDS or known(word) or verb or lower_next or adverb or _marker(tokens, k)
 
 
 def _marker(tokens: list[Token], k: int) -> bool:
@@ -275,7 +272,3 @@ def _marker(tokens: list[Token], k: int) -> bool:
         and (follower.norm in STOPWORDS or follower.text.islower())
         and city(tokens[k].text) is None
     )
-
-
-def _is_verb(token: Token) -> bool:
-    return token.norm in ACTION_WORDS or token.norm in GENERIC

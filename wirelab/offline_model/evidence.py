@@ -53,8 +53,8 @@ PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked te
 SPEAKER_IS = {"i'm", "i’m", "im", "am", "we're", "we’re"}  # "I'm curious", "we're planning": how the user is
 LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
-LIST_GLUE = {",", "and", "or", "&", "the", "和", "与", "及", "、", "或", "以及", "还有"}
 LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+LIST_GLUE = LIST_JOINERS | {"the"}
 OBJECTS, PARTICLES, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "particles", "subjects"))
 
 

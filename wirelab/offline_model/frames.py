@@ -33,24 +33,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from wirelab.offline_model.binding import bind_evidence
-from wirelab.offline_model.evidence import Binding, Evidence
+from wirelab.offline_model.evidence import LIST_JOINERS, Binding, Evidence
 from wirelab.offline_model.fit import score, typed_value
-from wirelab.offline_model.intents import AND, THEN
+from wirelab.offline_model.intents import AND, STRONG, THEN
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
+from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 MARGIN = 1.0  # how much better a filled parameter must fit a value for it to start a frame
 LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fill width and height)
 PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
 SKIPPED = {"phrase", "unit"}
-LIST_WORDS = {"and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+LIST_WORDS = LIST_JOINERS - {","}
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 SCALAR = ("array", "object", "boolean")
 MAX_FRAMES = 8
 WINDOW = 600  # characters after a cut that binding reads again for the next frame (bounded work)
-STRENGTH = {".": 2.0, "?": 2.0, "!": 2.0, ";": 2.0, "。": 2.0, "？": 2.0, "！": 2.0, "；": 2.0, ",": 0.5}
+STRENGTH = dict.fromkeys(STRONG | {"."}, 2.0) | {",": 0.5}  # how strongly a mark parts two frames
 WORD_STRENGTH = 0.3  # "and", "then", … between two frames
 
 Fit = tuple[float, Slot, Any]  # how well, which parameter, the value as it would take it
@@ -320,14 +321,12 @@ def _best_cut(
     order = sorted(filled.values(), key=lambda fill: fill.value.start)
     gains = [_moved_gain(order[j:], slot, slots, evidence) for j in range(len(order) + 1)]
     positions = [fill.value.start for fill in order]
-    shut = _merged(closed)
-    shut_starts = [start for start, _ in shut]
+    shut = Spans(closed)
     best: tuple[float, int] | None = None
     low = bisect.bisect_left(evidence.starts, held.value.end)
     high = bisect.bisect_left(evidence.starts, value.start)
     for token in evidence.tokens[low:high]:
-        at = bisect.bisect_right(shut_starts, token.start) - 1
-        if at >= 0 and token.start < shut[at][1]:
+        if shut.holds(token.start):
             continue  # inside a value or a list
         strength = STRENGTH.get(token.text, WORD_STRENGTH if token.norm in AND | THEN else None)
         if strength is None:
@@ -347,17 +346,6 @@ def _moved_gain(moved: list[Fill], slot: Slot, slots: list[Slot], evidence: Evid
         gain += (fits[0][0] if fits else 0.0) - fill.points
         taken |= {fits[0][1].name} if fits else set()
     return gain
-
-
-def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Overlapping spans joined, in order."""
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[int]]) -> dict[int, Slot]:

@@ -118,19 +118,18 @@ def _decide(request: Request) -> Reply:
 
 def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     """The plan: bound items for the intents, a follow-up of the last call, or the forced tool."""
-    text = talk.text
+    text, tools = talk.text, request.tools
     if request.tool_choice not in ("auto", "required"):
-        tool = next(t for t in request.tools if t.name == request.tool_choice)
+        tool = next(t for t in tools if t.name == request.tool_choice)
         return bind_plan([PlanItem(best_piece(text, tool), tool)])
-    read = [callable_reading(with_calls(item), request.tools) for item in plan(text, request.tools)]
-    items = bind_plan(read)
-    items = completed(continued(items, talk, request.tools), talk, request.tools)  # "And 75 CHF?"
+    items = bind_plan([callable_reading(with_calls(item), tools) for item in plan(text, tools)])
+    items = completed(continued(items, talk, tools), talk, tools)  # "And 75 CHF?"
     fresh = not items and not talk.turns and not asks_for_nothing(text)
-    if fresh and not names_a_topic(text, request.tools):  # words chose no tool and saw none's topic
-        items = bind_plan(plan_by_meaning(text, request.tools))
-    items = made(items, talk, request.tools)  # a call made for this message (by any model) is ours to fix
+    if fresh and not names_a_topic(text, tools):  # words chose no tool and saw none's topic
+        items = bind_plan(plan_by_meaning(text, tools))
+    items = made(items, talk, tools)  # a call made for this message (by any model) is ours to fix
     if not items and (request.forced or request.fault == "endless_calls"):
-        tool, _ = best_tool(text, request.tools)
+        tool, _ = best_tool(text, tools)
         items = bind_plan([PlanItem(text, tool)]) if tool else []
     return items
 

@@ -30,7 +30,16 @@ import numpy as np
 from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import list_items
-from wirelab.offline_model.fit import CLOCK_PARTS, clock_part, cue_weight, score, typed_value, wants_code
+from wirelab.offline_model.fit import (
+    CLOCK_PARTS,
+    clock_part,
+    cue_weight,
+    features,
+    typed_value,
+    wants_code,
+    weigh,
+    weights,
+)
 from wirelab.offline_model.flags import flag_option, flag_value
 from wirelab.offline_model.free_text import (
     after_colon,
@@ -57,7 +66,6 @@ from wirelab.offline_model.slots import (
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
-REQUIRED_FIRST = 1.0  # in the assignment, what the call needs goes before what it may take
 MEANT = 0.6  # the cosine of a word and the option it names by meaning ("puppy": dog, 小猫: cat)…
 MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
 MEANT_WORDS = 12  # the words compared, at most
@@ -239,6 +247,26 @@ def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
 def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]:
     """Greedy assignment of scalar values to slots, best-scoring pairs first."""
     scalar = [s for s in slots if s.kind not in ("array", "object", "boolean")]
+    pairs = []
+    for rank, index, typed, row in weighed(scalar, evidence):
+        points = weigh(scalar[rank], evidence.values[index], row)
+        if points is not None:
+            pairs.append((points, rank, index, scalar[rank], typed))
+    pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
+    done: set[str] = set()
+    chosen = []
+    for _, _, index, slot, typed in pairs:
+        if slot.name in done or index in evidence.used or _overlaps_used(evidence, evidence.values[index]):
+            continue
+        done.add(slot.name)
+        evidence.used.add(index)
+        chosen.append((slot, typed, index))
+    return chosen
+
+
+def weighed(scalar: list[Slot], evidence: Evidence) -> list[tuple[int, int, Any, dict[str, float]]]:
+    """(slot rank, value index, typed value, features) for every pair no veto rules out: the
+    pair's `fit.features` and its place in the assignment (required, in step, out of order)."""
     enums = Spans((v.start, v.end) for v in evidence.values if v.kind == "enum")
     fits: list[tuple[int, int, Any]] = []  # (slot rank, value index, typed value)
     for rank, slot in enumerate(scalar):
@@ -251,25 +279,14 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
     # On a tie, the n-th slot takes the n-th value that fits it: "GCD of 96 and 128".
     value_place, taker_place = _places(fits)
     paired = _in_step(scalar, evidence)
-    pairs = []
+    rows = []
     for rank, index, typed in fits:
-        points = score(scalar[rank], evidence.values[index], evidence)
-        if points is None:
-            continue
-        points += 3.0 if paired.get(index) == rank else 0.0
-        points += REQUIRED_FIRST * scalar[rank].required  # what the call needs before what it may take
-        order = abs(taker_place[rank, index] - value_place[rank, index])
-        pairs.append((points - 0.05 * order, rank, index, scalar[rank], typed))
-    pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
-    done: set[str] = set()
-    chosen = []
-    for _, _, index, slot, typed in pairs:
-        if slot.name in done or index in evidence.used or _overlaps_used(evidence, evidence.values[index]):
-            continue
-        done.add(slot.name)
-        evidence.used.add(index)
-        chosen.append((slot, typed, index))
-    return chosen
+        row = features(scalar[rank], evidence.values[index], evidence)
+        if row is not None:
+            order = abs(taker_place[rank, index] - value_place[rank, index])
+            row |= {"required": float(scalar[rank].required), "in_step": float(paired.get(index) == rank)}
+            rows.append((rank, index, typed, row | {"out_of_order": float(order)}))
+    return rows
 
 
 Places = dict[tuple[int, int], int]  # (slot rank, value index) -> a place in a list
@@ -423,3 +440,21 @@ def _fallback(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> Any:
         evidence.used.add(evidence.values.index(free[0]))
         return free[0].value
     return left_over(evidence) or evidence.text.strip()
+
+
+def reasons(tool: Tool, text: str) -> dict[str, dict[str, Any]]:
+    """For each argument the assignment bound from `text`: the value, each feature's contribution
+    (its value times its weight), and the points they add up to with the bias (`explain` shows them)."""
+    evidence, bound = bind_evidence(tool, text)
+    slots = {slot.name: slot for slot in slots_of(tool.parameters, tool.parameters)}
+    table = weights()
+    found = {}
+    for name, index in evidence.chosen.items():
+        row = features(slots[name], evidence.values[index], evidence) or {}
+        contributions = {feature: round(v * table.weights[feature], 3) for feature, v in row.items()}
+        found[name] = {
+            "value": bound[name],
+            "contributions": contributions,
+            "points": round(table.points(row), 3),
+        }
+    return found

@@ -12,33 +12,23 @@
     ['Oslo']
 
 `typed_value` says whether a value can fill a parameter at all, and in what form (a date as
-the description asks, a city with its region, a currency as its ISO code); `score` says how
-well, and `binding.assign` lets the best pairs win. What raises a pair's score:
-
-- **type**: a parameter takes only values of its kind: an integer takes a
-  whole number, `format: email` an e-mail, a `currency` parameter a currency,
-  an enum one of its options (matched in any case, by its words, a synonym, or
-  the unit it names: "miles" is `mi`);
-- **name and description**: the parameter's words right before or after the
-  value ("radius 5", "the username will be 'ann'", "5 people"); small words
-  ("of", "is", "=") do not count as distance, and a word stops counting once
-  another value stands between it and this one;
-- **unit**: a number's unit says what it measures ("5 seconds" is a time), so
-  it fills the parameter that measures the same thing (`duration`);
-- **position**: "from X to Y", "X in Y", "从X到Y": an origin-like parameter
-  (`from_*`, `source`, `initial_*`) takes the value after "from"/"从", a
-  target (`to_*`, `destination`) the value after "to"/"into"/"到";
-- **examples and codes**: a value the parameter's description gives as an example
-  ("such as kayak, canoe") or a meaning it gives a code ("2 for business class").
-
-A value that needs a label (a number or a name for a string parameter) gets none without it,
-and an optional parameter takes a value only when the text clearly gives it.
+the description asks, a city with its region, a currency as its ISO code). A value of another
+kind, a measured quantity for a name, a number or a name for a string parameter without its
+label next to it are vetoed: that is type checking. `features` names what else a pair has for
+it (`FEATURES`: the parameter's words next to the value, its unit, "from"/"to" (从/到) before
+it, the examples its description gives, ...), `score` weighs them, and `binding.assign` lets
+the best pairs win. An optional parameter takes a value of a specific kind, or one whose
+points reach the threshold.
 """
 
 from __future__ import annotations
 
 import bisect
+import json
 import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
@@ -80,6 +70,85 @@ AT_MOST = ("at most", "up to", "no more than", "最多", "以内")  # words that
 CAPS = lexicon_list("caps")  # the words of a parameter that caps a number
 HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
 PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
+
+
+WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
+LABELLED = 2.0  # the label cue a number or a name needs to fill a string: its name within two words
+OPTIONAL_PHRASE = 0.5  # unmarked words fill an optional parameter only this far above the threshold
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One named feature: what it tests and an example."""
+
+    name: str
+    test: str
+    example: str
+
+
+FEATURES = (
+    Feature("example", "the description gives it as an example, or one like it", "'kayak': 'such as kayak'"),
+    Feature("example_named", "the example itself, not one like it by meaning", "'canoe', not 'boat'"),
+    Feature("label", "the parameter's words next to it: 3 its name right before, less further", "'radius 5'"),
+    Feature("same_dimension", "its unit measures what the parameter measures", "'5 seconds' for `duration`"),
+    Feature("other_dimension", "its unit measures something else", "'5 km' for `duration`"),
+    Feature("converted_from", "a unit a number before it is written in, for an origin", "'30 inches, in cm'"),
+    Feature("measured_count", "a measured number for a parameter that measures nothing", "'12 years'"),
+    Feature("position", "'from'/'to' (从/到) on its parameter's side, a number before it", "'from Oslo'"),
+    Feature("position_opposite", "'from'/'to' on the other side", "'to Oslo' for `origin`"),
+    Feature("place_mark", "'in', 'at', 'near', 在 right before a place", "'in Lyon' for `city`"),
+    Feature("names_the_parameter", "a name holding a word of the parameter's name", "'Hotel Aurora'"),
+    Feature("closed_class", "a member of the class the parameter names", "'teal' for `color`"),
+    Feature("a_state", "a US state for `state`", "'Texas' in 'Austin, Texas'"),
+    Feature("not_a_state", "a name that is no state for `state`", "'Austin' for `state`"),
+    Feature("speaker", "'my name is' before a name, for who asks", "'I'm Ada' for `user_name`"),
+    Feature("not_speaker", "'my name is' before a name, for anyone else", "'I'm Ada' for `recipient`"),
+    Feature("city_for_code", "a city the gazetteer knows, for a language, currency or code", "'Lagos'"),
+    Feature("written_date", "a date written out, for a date", "'May 4th 2027'"),
+    Feature("specific", "a value of a specific kind, or a name for a code, person or place", "'ann@x.org'"),
+    Feature("same_kind", "the value is of the parameter's kind", "'Liam' for `person`"),
+    Feature("other_sort", "a name known as another sort", "'上海' for `person`"),
+    Feature("full_name", "a name of several words, for a person", "'Liam Neeson'"),
+    Feature("weak_kind", "a country, language or currency for a parameter of no kind", "'Thai'"),
+    Feature("year", "a four-digit year for `year`", "'released in 1999'"),
+    Feature("unlabelled_code", "digits with no label, for a code", "'5' for `order_id`"),
+    Feature("number_word", "a number written as a word", "'two numbers: 40 and 50'"),
+    Feature("phrase", "unmarked words, not a typed value or a name", "'some jazz'"),
+    Feature("tool_words", "only words of the tool's own text", "'weather' for a weather tool"),
+    Feature("ends_in_tool_word", "unmarked words ending in a word of the tool's", "蛋糕含糖量"),
+    Feature("called", "a quote right after 'called', 'named', 'titled'", "'a speaker called \"Aria\"'"),
+    Feature("tool_name", "a name made of the tool's own name", "'Zigbee' for `pair_zigbee`"),
+    Feature("required", "the parameter is required (in the assignment)", "`city` of a weather tool"),
+    Feature("in_step", "names listed in step with values (in the assignment)", "'x and y are 3 and 4'"),
+    Feature("out_of_order", "how far apart the value's and the slot's places are", "'GCD of 96 and 128'"),
+)
+NAMES = tuple(f.name for f in FEATURES)
+PLACED = ("in_step", "required", "out_of_order")  # the features of a pair's place in the assignment
+
+
+@dataclass(frozen=True)
+class Weights:
+    """One weight per feature, a bias, and the points an optional parameter's value needs."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+
+    def points(self, row: dict[str, float]) -> float:
+        """The weighed sum of a row's features."""
+        total = self.bias
+        for name, v in row.items():
+            total += self.weights[name] * v
+        return total
+
+
+@cache
+def weights() -> Weights:
+    """The weights in `data/binding_weights.json`: set by hand, not fitted yet (issue 22)."""
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    if set(data["weights"]) != set(NAMES):
+        raise ValueError(f"{WEIGHTS} has weights for {sorted(data['weights'])}, not {list(NAMES)}")
+    return Weights(dict(data["weights"]), float(data["bias"]), float(data["threshold"]))
 
 
 def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
@@ -175,32 +244,50 @@ def wants_code(slot: Slot) -> bool:
 
 
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
-    """How well a value fits a slot (None: not at all). See the module docstring. The points are
-    added in steps, in this order: labels, unit, position, naming, kinds, unmarked words."""
+    """How well a value fits a slot: the weighed sum of its `features` (None: not at all; see `weigh`)."""
+    row = features(slot, value, evidence)
+    return None if row is None else weigh(slot, value, row)
+
+
+def weigh(slot: Slot, value: Value, row: dict[str, float]) -> float | None:
+    """The weighed sum of a feature row; None for an optional slot, unless the value is of a
+    specific kind or its own features (not its place) score at least the threshold."""
+    table = weights()
+    points = table.points({name: v for name, v in row.items() if name not in PLACED})
+    optional = not slot.required and value.kind not in SPECIFIC and value.kind != "example"
+    if optional and points < table.threshold + OPTIONAL_PHRASE * row.get("phrase", 0.0):
+        return None
+    for name in PLACED:
+        points += table.weights[name] * row.get(name, 0.0)
+    return points
+
+
+def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:
+    """The named features of a (slot, value) pair (`FEATURES`; those that hold), or None when
+    the value cannot fill the slot: a veto is type checking, not weighing."""
     if value.kind == "example":  # the parameter's own description names this value, or one like it
         named = value.value in slot.examples or any(value.value == code for _, code in slot.codes)
-        return 3.5 if named else 2.0
+        return {"example": 1.0, "example_named": float(named)}
     cue, seen = _label_cue(slot, value, evidence)
     if _never_fits(slot, value):
         return None
     year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
-    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < 2.0 and not year:
+    if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < LABELLED and not year:
         return None  # a number or a name for a string parameter only right next to its label
-    points = _measure_fit(1.0 + cue, slot, value, evidence)
-    if points is None:
+    measured = _measure_fit(slot, value, evidence)
+    phrase = _phrase_fit(slot, value, evidence, seen, cue) if value.kind == "phrase" else {}
+    if measured is None or phrase is None:
         return None
-    points = _position_fit(points, slot, value, evidence, seen)
-    points = _kind_fit_points(_name_fit(points, slot, value, seen), slot, value, cue, year)
-    points = _phrase_fit(points, slot, value, evidence, seen, cue) if value.kind == "phrase" else points
-    if points is None:
-        return None
-    if value.kind == "quoted" and set(seen[:1]) & {"called", "named", "titled", "entitled"}:
-        points += 1.0  # "a speaker called 'Aria 2'": what the thing is named
-    if value.kind == "name" and {concept(w) for w in value.text.casefold().split()} <= evidence.tool_name:
-        points -= 1.0  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
-    if not slot.required and points < 2.0 + 0.5 * (value.kind == "phrase") and value.kind not in SPECIFIC:
-        return None
-    return points
+    row = (
+        {"label": cue} | measured | _position_fit(slot, value, evidence, seen) | _name_fit(slot, value, seen)
+    )
+    row |= _kind_fit(slot, value, cue, year) | phrase
+    row["called"] = float(
+        value.kind == "quoted" and bool(set(seen[:1]) & {"called", "named", "titled", "entitled"})
+    )
+    if value.kind == "name":  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
+        row["tool_name"] = float({concept(w) for w in value.text.casefold().split()} <= evidence.tool_name)
+    return {name: v for name, v in row.items() if v}
 
 
 def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, list[str]]:
@@ -247,85 +334,84 @@ def _never_fits(slot: Slot, value: Value) -> bool:
     return value.kind == "number" and bool(value.unit) and slot.kind in SPELLED
 
 
-def _measure_fit(points: float, slot: Slot, value: Value, evidence: Evidence) -> float | None:
+def _measure_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:
     """A unit for a unit parameter, a quantity for a parameter that measures the same thing."""
     if slot.kind == "unit" and value.kind == "unit":
-        fit = _unit_fit(slot, value, evidence)
-        return None if fit is None else points + fit
+        return _unit_fit(slot, value, evidence)
     if slot.dimension and value.dimension:
-        return points + (1.5 if slot.dimension == value.dimension else -2.0)
-    if value.dimension and slot.kind in ("integer", "number"):
-        return points - 0.5  # a count ("number of guests") is more likely "6" than "12 years"
-    return points
+        same = slot.dimension == value.dimension
+        return {"same_dimension": float(same), "other_dimension": float(not same)}
+    return {"measured_count": float(bool(value.dimension) and slot.kind in ("integer", "number"))}
 
 
-def _position_fit(points: float, slot: Slot, value: Value, evidence: Evidence, seen: list[str]) -> float:
-    """ "from X to Y", "between 12 and 20", "in Oslo", "13 miles": where the value stands."""
+def _position_fit(slot: Slot, value: Value, evidence: Evidence, seen: list[str]) -> dict[str, float]:
+    """ "from X to Y", "between 12 and 20", "in Oslo", "500 US dollars": where the value stands."""
     last = set(seen[:2])
     if "between" in seen[:3]:
         last |= {"from"}  # "between 12 and 20": the first is where a range starts
     elif _second_of_a_range(evidence, value):
         last |= {"to"}
-    if slot.role == "origin":
-        points += 1.5 if last & AFTER_FROM else -0.5 if last & AFTER_TO else 0.0
-    elif slot.role == "target":
-        points += 1.5 if last & AFTER_TO else -0.5 if last & AFTER_FROM else 0.0
-    elif slot.kind == "place" and set(seen[:1]) & AFTER_AT:
-        points += 1.0
-    if value.kind in ("currency", "enum") and slot.role and _follows_a_number(evidence, value):
-        points += 1.5 if slot.role == "origin" else -0.5  # "500 US dollars", "13 miles": what is converted
-    return points
+    if not slot.role:
+        return {"place_mark": float(slot.kind == "place" and bool(set(seen[:1]) & AFTER_AT))}
+    mine, theirs = (AFTER_FROM, AFTER_TO) if slot.role == "origin" else (AFTER_TO, AFTER_FROM)
+    row = {
+        "position": float(bool(last & mine)),
+        "position_opposite": float(not last & mine and bool(last & theirs)),
+    }
+    if value.kind in ("currency", "enum") and _follows_a_number(evidence, value):
+        row["position" if slot.role == "origin" else "position_opposite"] += 1.0  # what is converted
+    return row
 
 
-def _name_fit(points: float, slot: Slot, value: Value, seen: list[str]) -> float:
+def _name_fit(slot: Slot, value: Value, seen: list[str]) -> dict[str, float]:
     """A name that says what the parameter is: "Hotel Aurora", a colour, a state, the speaker."""
-    if value.kind == "name" and slot.name_words & {concept(w) for w in value.text.casefold().split()}:
-        points += 1.5  # "Hotel Aurora" for `hotel_name`: the value names what the parameter is
-    if any(value.text.casefold() in CLOSED_CLASSES[word] for word in slot.name_words & CLOSED_CLASSES.keys()):
-        points += (
-            2.5  # "blend teal and orange" for `color1`, `color2`: a colour for a colour; Mars for `planet`
-        )
-    if value.kind == "name" and "state" in slot.name_words:
-        points += 1.5 if state_code(value.text) else -1.0  # "in Austin, Texas" for `state`: Texas
-    if value.kind == "name" and slot.kind == "person" and set(seen[:3]) & {"name", "i'm", "am"}:
-        points += 1.5 if slot.name_words & SPEAKER else -0.5  # "my name is Ada" for `user_name`
-    if value.kind == "name" and slot.kind in ("language", "currency", "country", "code") and city(value.text):
-        points -= 1.5  # "films in Lagos": a city the gazetteer knows is where, not a language
-    return points
+    name = value.kind == "name"
+    words = {concept(w) for w in value.text.casefold().split()}
+    closed = slot.name_words & CLOSED_CLASSES.keys()
+    row = {
+        "names_the_parameter": float(name and bool(slot.name_words & words)),
+        "closed_class": float(any(value.text.casefold() in CLOSED_CLASSES[word] for word in closed)),
+        "city_for_code": float(
+            name and slot.kind in ("language", "currency", "country", "code") and bool(city(value.text))
+        ),
+    }
+    if name and "state" in slot.name_words:
+        row["a_state" if state_code(value.text) else "not_a_state"] = 1.0
+    if name and slot.kind == "person" and set(seen[:3]) & {"name", "i'm", "am"}:
+        row["speaker" if slot.name_words & SPEAKER else "not_speaker"] = 1.0
+    return row
 
 
-def _kind_fit_points(points: float, slot: Slot, value: Value, cue: float, year: bool) -> float:
-    """What the kinds say: a date written out, a specific kind, a year for `year`, digits."""
-    if value.kind == "date" and slot.kind == "date" and written_date(value.text):
-        points += 0.5  # "next Tuesday, May 4th 2027": the date written out is the one to send
-    if value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name":
-        points += 0.5
-    points += _kind_fit(slot, value)
-    if year:
-        points += 2.0  # "released in 1999" for `year`
-    if slot.kind == "code" and value.kind == "number" and not cue:
-        points -= 0.8
-    if value.kind == "number" and not value.text[:1].isdigit() and not value.text.startswith("-"):
-        points -= 0.3  # "two numbers: 40 and 50": a number word often counts, digits are the values
-    return points
+def _kind_fit(slot: Slot, value: Value, cue: float, year: bool) -> dict[str, float]:
+    """What the kinds say: a date written out, a specific kind, a year, a code without its label, digits."""
+    written = value.kind == "date" and slot.kind == "date" and bool(written_date(value.text))
+    specific = value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name"
+    return (
+        {"written_date": float(written), "specific": float(specific)}
+        | _kinds(slot, value)
+        | {
+            "year": float(year),
+            "unlabelled_code": float(slot.kind == "code" and value.kind == "number" and not cue),
+            "number_word": float(
+                value.kind == "number" and not value.text[:1].isdigit() and value.text[:1] != "-"
+            ),
+        }
+    )
 
 
 def _phrase_fit(
-    points: float, slot: Slot, value: Value, evidence: Evidence, seen: list[str], cue: float
-) -> float | None:
+    slot: Slot, value: Value, evidence: Evidence, seen: list[str], cue: float
+) -> dict[str, float] | None:
     """Unmarked words: a typed value or a name is the likelier reading, and the parameter's or the
     tool's own words are no value for it."""
     if slot.kind in ("place", "person") and not (set(seen[:2]) & (AFTER_AT | AFTER_FROM | AFTER_TO) or cue):
         return None  # a place or a person is named, or introduced: "to the airport", "for Ann"
-    points -= 0.7  # unmarked words: a typed value or a name is the likelier reading
     words = [concept(t.norm) for t in evidence.tokens if value.start <= t.start < value.end]
     if all(w in slot.words for w in words):
         return None  # the parameter's own description ("located"), not a value for it
-    if all(w in evidence.tool_words for w in words):
-        points -= 0.8  # the tool's own words, not a value for it
-    elif words[-1] in evidence.tool_words:
-        points -= 0.3  # 蛋糕含糖量 for a tool that counts 含糖量: the thing is 蛋糕
-    return points
+    own = all(w in evidence.tool_words for w in words)  # the tool's own words, not a value for it
+    last = not own and words[-1] in evidence.tool_words  # 蛋糕含糖量 for a tool that counts 含糖量
+    return {"phrase": 1.0, "tool_words": float(own), "ends_in_tool_word": float(last)}
 
 
 def _not_a_place(value: Value) -> bool:
@@ -363,18 +449,18 @@ def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:
     return any(v.kind == "number" for v in evidence.holding(before))
 
 
-def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> float | None:
+def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:
     """A unit parameter takes a unit of what it measures ("speed_unit": knots, not "hours"); one
     that does not say what it measures takes a unit named on its own ("in Fahrenheit"), not the
     unit of a number another parameter takes ("a load of 30 kg"), unless it is the unit to
     convert from: that is the unit the number is written in."""
     unit = unit_named(str(value.value))
     if slot.dimension and unit:
-        return 1.5 if unit.dimension == slot.dimension else None
+        return {"same_dimension": 1.0} if unit.dimension == slot.dimension else None
     owned = any(v.unit for v in evidence.numbers_just_before(value.start))
     if owned and slot.role == "origin":
-        return 1.0  # "a shelf 30 inches wide, in centimeters": what is converted is in inches
-    return None if owned else 0.0
+        return {"converted_from": 1.0}  # "a shelf 30 inches wide, in centimeters": in inches
+    return None if owned else {}
 
 
 def _label_before(
@@ -397,20 +483,18 @@ def _label_before(
     return before
 
 
-def _kind_fit(slot: Slot, value: Value) -> float:
+def _kinds(slot: Slot, value: Value) -> dict[str, float]:
     """How much the kinds alone say: an id for an id, a country for a country, a name for a
     person or a place; a country or a language for a parameter of no kind is a weak fit."""
-    if slot.kind == value.kind or (slot.kind, value.kind) in (("code", "code"), ("url", "url")):
-        return 1.0
+    if slot.kind == value.kind:
+        return {"same_kind": 1.0}
     if slot.kind == "place" and (value.kind == "country" or value.kind == "quoted" and city(value.text)):
-        return 1.0  # a country, or a city the gazetteer knows in quotes, is a place
+        return {"same_kind": 1.0}  # a country, or a city the gazetteer knows in quotes, is a place
     if slot.kind in ("person", "place") and value.kind == "name":
         if value.sort and value.sort != slot.kind and value.sort != "org":
-            return -1.0  # "王芳" is a person, "上海" a place
-        return 1.0 + 0.5 * (slot.kind == "person" and " " in value.text)  # "Liam Neeson"
-    if slot.kind == "other" and value.kind in ("country", "language", "currency"):
-        return -0.5
-    return 0.0
+            return {"other_sort": 1.0}  # "王芳" is a person, "上海" a place
+        return {"same_kind": 1.0, "full_name": float(slot.kind == "person" and " " in value.text)}
+    return {"weak_kind": float(slot.kind == "other" and value.kind in ("country", "language", "currency"))}
 
 
 def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:

@@ -78,3 +78,17 @@ def test_reasons_give_each_bound_argument_its_features_and_points():
     assert departure["points"] == pytest.approx(
         fit.weights().bias + sum(departure["contributions"].values()), abs=0.01
     )
+
+
+def test_explain_shows_the_features_behind_each_bound_argument():
+    from wirelab.offline_model.explain import explain
+
+    tool = {"type": "function", "function": {"name": FERRY.name, "description": FERRY.description}}
+    tool["function"]["parameters"] = FERRY.parameters
+    message = {"role": "user", "content": "Book a ferry crossing from Visby to Nynashamn"}
+    stages = {
+        s["stage"]: s["decision"]
+        for s in explain({"model": "wirelab-offline", "tools": [tool], "messages": [message]})["stages"]
+    }
+    assert stages["bind"]["book_ferry"]["arrival_port"]["value"] == "Nynashamn"
+    assert "position" in stages["bind"]["book_ferry"]["arrival_port"]["contributions"]

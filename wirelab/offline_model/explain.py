@@ -16,7 +16,8 @@ The stages are those of `policy.items_for` for a fresh message: the small-talk a
 check; selection by the tools' words (`selection.plan`); where the words tie on several tools
 in a piece of the message, each one's cosine (the closest wins); selection by meaning, only
 when the words chose no tool and named no tool's topic, with every tool's features, the fitted
-weights and the probability; and the calls the model returns.
+weights and the probability; for each tool called, the features and weights behind each argument
+binding gave it from the whole message (`binding.reasons`); and the calls the model returns.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from wirelab.offline_model import meaning, selection
+from wirelab.offline_model.binding import reasons
 from wirelab.offline_model.context import conversation
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.normalize import clean
@@ -48,6 +50,9 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     if not nothing and not by_words and request.tools and not selection.names_a_topic(text, request.tools):
         stages.append(_by_meaning(text, request.tools))
     calls = [{"name": call.name, "arguments": call.arguments} for call in decide(request).calls or ()]
+    named = {tool.name: tool for tool in request.tools}
+    bound = {call["name"]: reasons(named[call["name"]], text) for call in calls if call["name"] in named}
+    stages += [{"stage": "bind", "decision": bound}] if bound else []
     return {"request": text, "stages": [*stages, {"stage": "calls", "decision": calls}]}
 
 

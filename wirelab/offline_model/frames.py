@@ -68,19 +68,6 @@ class Fill:
     group: int | None  # the written list the value is part of
 
 
-def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int], int]:
-    """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
-    above); and where the first value is, which ends the words that lead into every frame
-    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen"). `whole`:
-    binding's reading of `text`, when the caller has it."""
-    evidence, bound = whole or bind_evidence(tool, text)
-    every = slots_of(tool.parameters, tool.parameters)
-    slots = [s for s in every if s.kind not in SCALAR]
-    arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
-    written = [v.start for v in evidence.values if v.kind not in SKIPPED]
-    return frame_starts(tool, evidence, slots, arrays, bound), min(written, default=0)
-
-
 @dataclass
 class Reading:
     """The frame being read: binding's choices for its text (value index -> slot), the values of
@@ -133,20 +120,24 @@ class Reading:
         return fill.group is not None and _tuple(self.owners.get(fill.group, {}))
 
 
-def frame_starts(
-    tool: Tool, evidence: Evidence, slots: list[Slot], arrays: list[Slot], bound: dict[str, Any]
-) -> list[int]:
-    """The cut before each value that begins a new frame (see the module docstring).
-
-    A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a
-    list of numbers: a second such list, when every such parameter has one, is another frame.
-    """
-    every = evidence.groups()  # once: each call reads the tokens between the values
-    lists = written_lists(evidence, every)
+def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int], int]:
+    """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
+    above); and where the first value is, which ends the words that lead into every frame
+    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen"). `whole`:
+    binding's reading of `text`, when the caller has it. A list written in brackets ("[3, 4, 5]")
+    is one value for a parameter that takes a list of numbers: a second such list, when every
+    such parameter has one, is another frame."""
+    evidence, bound = whole or bind_evidence(tool, text)
+    every = slots_of(tool.parameters, tool.parameters)
+    slots = [s for s in every if s.kind not in SCALAR]
+    arrays = [s for s in every if s.kind == "array" and _item_type(s) in ("number", "integer")]
+    written = [v.start for v in evidence.values if v.kind not in SKIPPED]
+    groups = evidence.groups()  # once: each call reads the tokens between the values
+    lists = written_lists(evidence, groups)
     reading = Reading.of(evidence, evidence, slots, lists, bound, 0)
-    groups = {k: number for number, group in enumerate(lists) for k in group}
-    units = _bracketed(evidence, arrays, every)
-    inner = {k for group in every if group[0] in units for k in group[1:]}  # inside a list in brackets
+    in_list = {k: number for number, group in enumerate(lists) for k in group}
+    units = _bracketed(evidence, arrays, groups)
+    inner = {k for group in groups if group[0] in units for k in group[1:]}  # inside a list in brackets
     found = _candidates(evidence, slots, units)
     starts: list[int] = []
     i = 0
@@ -158,7 +149,7 @@ def frame_starts(
             fits = fits or [(UNIT_POINTS, arrays[0], units[k])]
         if k in inner or _passed_over(evidence, reading, k, k in units):
             continue
-        group = groups.get(k)
+        group = in_list.get(k)
         if _placed(reading, k, value, fits, group):
             continue
         cut = _new_frame(evidence, reading, k, fits, group, slots, lists)
@@ -168,7 +159,7 @@ def frame_starts(
         i = next(n for n, (_, v, _) in enumerate(found) if v.start > cut)
         rest, bound = bind_evidence(tool, evidence.text[cut : cut + WINDOW])  # binding's choices from here
         reading = Reading.of(evidence, rest, slots, lists, bound, cut)
-    return starts
+    return starts, min(written, default=0)
 
 
 def _passed_over(evidence: Evidence, reading: Reading, k: int, unit: bool) -> bool:

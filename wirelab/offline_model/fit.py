@@ -358,7 +358,7 @@ def _position_fit(slot: Slot, value: Value, evidence: Evidence, seen: list[str])
         "position": float(bool(last & mine)),
         "position_opposite": float(not last & mine and bool(last & theirs)),
     }
-    if value.kind in ("currency", "enum") and _follows_a_number(evidence, value):
+    if value.kind in ("currency", "enum") and evidence.numbers_just_before(value.start):  # "500 US dollars"
         row["position" if slot.role == "origin" else "position_opposite"] += 1.0  # what is converted
     return row
 
@@ -430,11 +430,6 @@ def _second_of_a_range(evidence: Evidence, value: Value) -> bool:
 def _a_year(value: Value) -> bool:
     """A whole number written as a year: four digits from 1000 to 2999, no unit."""
     return value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
-
-
-def _follows_a_number(evidence: Evidence, value: Value) -> bool:
-    """Whether a number is written right before the value ("500 US dollars")."""
-    return bool(evidence.numbers_just_before(value.start))
 
 
 def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:

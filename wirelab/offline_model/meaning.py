@@ -42,6 +42,7 @@ import numpy as np
 
 from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs, read
 from wirelab.offline_model.evidence import Words
+from wirelab.offline_model.fit import Feature  # one named feature: what it tests and an example
 from wirelab.offline_model.lexicon import NEGATIONS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -52,15 +53,6 @@ LEXICAL_SCALE = 6.0  # own points at which the lexical feature saturates
 CHOOSE = 0.5  # the least probability that selects a tool
 CHINESE_NEGATIONS = ("不要", "不用", "不必", "别")
 LEADING_NEGATIONS = {"先别", "千万别", "可别"}
-
-
-@dataclass(frozen=True)
-class Feature:
-    """One named feature of (request, tool, the tools offered): what it tests and an example."""
-
-    name: str
-    test: str
-    example: str
 
 
 FEATURES = (

@@ -46,14 +46,14 @@ from wirelab.offline_model.normalize import (
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
-DETERMINERS = {"next", "last", "first", "second", "third", "previous", "latest", "recent", "upcoming"}
-DETERMINERS |= {"current", "same", "other", "another", "such", "own", "whole", "certain", "specific"}
+DETERMINERS = lexicon_list("determiners")
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
-SPEAKER_IS = {"i'm", "i’m", "im", "am", "we're", "we’re"}  # "I'm curious", "we're planning": how the user is
-LINKS = {"=", ":", "is", "are", "be", "was", "of", "as", "to", "at", "called", "named", "equal", "equals"}
+SPEAKER_IS = lexicon_list("speaker_is")  # "I'm curious", "we're planning": how the user is
+DEGREE_WORDS = lexicon_list("degree_words")
+LINKS = lexicon_list("links")
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
-LIST_JOINERS = {",", "and", "or", "&", "和", "与", "及", "、", "或", "以及", "还有"}
+LIST_JOINERS = lexicon_list("list_joiners")
 LIST_GLUE = LIST_JOINERS | {"the"}
 OBJECTS, PARTICLES, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "particles", "subjects"))
 
@@ -154,7 +154,7 @@ class Evidence:
                 if not speaking:
                     run.append(token)
                 continue
-            elif token is None or token.norm not in ("a", "an", "very", "really", "so", "quite", "such"):
+            elif token is None or token.norm not in DEGREE_WORDS:
                 speaking = False
             if token is not None and token.norm == "of" and run and self._noun_follows(k, named):
                 run.append(token)  # "law of gravity", "jar of honey": one name for one thing

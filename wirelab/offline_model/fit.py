@@ -58,18 +58,17 @@ ACCEPTS = {
 }
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
 LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
-SPEAKER = {"user", "sender", "my", "self", "requester", "customer"}  # parameters for who is asking
+SPEAKER = lexicon_list("speaker_parameters")  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
-AFTER_TO = {"to", "into", "in", "到", "成", "为", "去", "往", "给", "寄给", "发给", "送给", "至"}
-AFTER_AT = {"in", "at", "near", "for", "around", "在"}
-PREPOSITIONS = {"in", "at", "near", "on", "for", "from", "to", "into", "with", "by", "during", "within"}
+AFTER_TO = lexicon_list("after_to")
+AFTER_AT = lexicon_list("after_at")
+PREPOSITIONS = lexicon_list("prepositions")
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
 AT_MOST = ("at most", "up to", "no more than", "最多", "以内")  # words that cap a number
 CAPS = lexicon_list("caps")  # the words of a parameter that caps a number
-HEDGES = {"around", "about", "approximately", "roughly", "nearly", "almost", "exactly"}
-PREPOSITIONS |= {"after", "before", "since", "until", "over", "under", "between", "via", "using"}
+HEDGES = lexicon_list("hedges")
 
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"

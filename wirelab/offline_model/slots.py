@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.lexicon import GENERIC, STOPWORDS, concept
+from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.units import dimension_of
 
@@ -52,31 +52,10 @@ DEFAULT = re.compile(
 )
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
-ORIGIN = {"from", "origin", "source", "departure", "start", "original", "src", "sender", "old"}
-ORIGIN |= {"initial", "starting", "begin", "pickup", "sender", "lower", "min", "minimum"}  # "between 1 and 9"
-TARGET = {"to", "destination", "target", "arrival", "end", "into", "dest", "recipient", "new", "quote"}
-TARGET |= {"dropoff", "receiver"}
-TARGET |= {"final", "ending", "upper", "max", "maximum"}
+ORIGIN = lexicon_list("origin_words")  # "between 1 and 9": `min_*` is the start
+TARGET = lexicon_list("target_words")
 CURRENCY_WORDS = {"currency", "currencies", "货币", "币种"}  # a description that names its slot's kind
-KIND_WORDS = {
-    "email": {"email", "mail"},
-    "date": {"date", "day", "when", "deadline", "birthday", "datetime", "timestamp"},
-    "time": {"time", "hour", "clock"},
-    "url": {"url", "link", "website", "uri", "site", "host", "domain", "endpoint"},
-    "currency": {"currency"},
-    "country": {"country", "nation"},
-    "language": {"language", "lang", "locale"},
-    "unit": {"unit", "units"},
-    "code": {"id", "code", "sku", "ticker", "symbol", "ticket", "invoice", "tracking", "flight", "isbn"}
-    | {"password", "key", "token", "number"},
-    "place": {"city", "place", "location", "town", "destination", "origin", "address", "region", "where"}
-    | {"airport", "state", "area", "venue", "from", "to", "near", "station", "loc"},
-    "person": {"name", "person", "user", "who", "author", "contact", "customer", "username", "player"}
-    | {"recipient", "owner", "artist", "team", "company", "nickname"}
-    | {"cast", "starring", "actor", "director"},
-    "text": {"query", "q", "text", "topic", "question", "message", "search", "prompt", "keyword", "keywords"}
-    | {"term", "content", "body", "subject", "note", "title", "comment", "description", "input", "sentence"},
-}
+KIND_WORDS = {line.split()[0]: set(line.split()[1:]) for line in LISTS["parameter_kinds"]}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""A Chinese negation before a 把 phrase negates the verb after it; one inside the phrase does not."""
+"""What a negation negates: a Chinese negation before a 把 phrase negates the verb after it, one inside
+the phrase does not; "do not" negates, an emphatic "do" does not."""
 
 import pytest
 
+from wirelab.offline_model.meaning import negates
 from wirelab.offline_model.selection import asks_for_nothing
 
 
@@ -27,3 +29,22 @@ def test_a_negation_before_the_fronted_object_asks_for_nothing(text: str) -> Non
 )
 def test_a_request_with_a_fronted_object_still_asks(text: str) -> None:
     assert not asks_for_nothing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do book a table for two at eight",  # an emphatic "do" asks all the more
+        "Please do water the ferns tonight",
+        "I do want the blue kettle ordered",
+    ],
+)
+def test_an_emphatic_do_is_no_negation(text: str) -> None:
+    assert not asks_for_nothing(text)
+    assert not negates(text)
+
+
+@pytest.mark.parametrize("text", ["Do not book a table", "Don't order the kettle", "Please do not order it"])
+def test_do_not_still_negates(text: str) -> None:
+    assert asks_for_nothing(text)
+    assert negates(text)

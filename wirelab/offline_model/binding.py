@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from wirelab.encoder import encode
-from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
+from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words
 from wirelab.offline_model.extraction import list_items
 from wirelab.offline_model.fit import (
     CLOCK_PARTS,
@@ -78,9 +78,10 @@ def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
     return fill_object(tool.parameters, Evidence.of(tool, text), tool.parameters, guess, 0)
 
 
-def bind_evidence(tool: Tool, text: str) -> tuple[Evidence, dict[str, Any]]:
-    """The text's evidence for `tool` after binding read it (its `chosen` and `used` values),
-    and the arguments bound, nothing guessed."""
+def bind_evidence(tool: Tool, text: str | Words) -> Binding:
+    """Binding's reading of `text` (or of a piece's `Words`) for `tool`, nothing guessed: the
+    evidence (with what binding chose and used) and the arguments. The stages after it read
+    this, not the text again."""
     evidence = Evidence.of(tool, text)
     return evidence, fill_object(tool.parameters, evidence, tool.parameters, False, 0)
 

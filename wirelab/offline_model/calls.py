@@ -31,8 +31,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.binding import bind, fill_object
-from wirelab.offline_model.evidence import Binding, Evidence, Words
+from wirelab.offline_model.binding import bind, bind_evidence, fill_object
+from wirelab.offline_model.evidence import Binding, Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
@@ -77,19 +77,12 @@ def in_order(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     return {k: arguments[k] for k in order} | {k: v for k, v in arguments.items() if k not in order}
 
 
-def read(tool: Tool, text: str | Words) -> Binding:
-    """Binding's reading of `text` for `tool`, nothing guessed: the evidence (with what binding
-    chose and used) and the arguments. The stages after it read this, not the text again."""
-    evidence = Evidence.of(tool, text)
-    return evidence, fill_object(tool.parameters, evidence, tool.parameters, False, 0)
-
-
 def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Bound]:
     """The calls of one intent, nothing guessed: frames bound one by one, lists spread. `whole`
     is binding's reading of all of `text`, when the caller has it: the frames and a frame
     that is all of the text read it instead of binding again."""
     text = clean(text)
-    whole = whole or read(tool, text)
+    whole = whole or bind_evidence(tool, text)
     starts, first = cuts(tool, text, whole)
     bounds = [0, *starts, len(text)]
     lead = _lead(tool, text[:first]) if starts else ""
@@ -99,7 +92,7 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
         last = number > 0 and number == len(bounds) - 2
         part = text[_past_joint(text, start, end) : end]
         part = lead + part if number else part
-        found, later = _spread(tool, whole if part == text else read(tool, part), tail=last)
+        found, later = _spread(tool, whole if part == text else bind_evidence(tool, part), tail=last)
         if frames:
             found = repeat(frames[-1], found)
             shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
@@ -113,7 +106,7 @@ def _lead(tool: Tool, words: str) -> str:
     give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
     if len(words.split()) > LEAD_WORDS:
         return ""
-    evidence, _ = read(tool, words)
+    evidence, _ = bind_evidence(tool, words)
     return "" if evidence.chosen else words
 
 
@@ -170,7 +163,7 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
     head = _first_sentence_end(evidence) if tail else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
-        _, after = read(tool, evidence.text[head:])
+        _, after = bind_evidence(tool, evidence.text[head:])
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first, written)
@@ -205,7 +198,7 @@ def takes(tool: Tool, text: str) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of
     their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
-    evidence, _ = read(tool, text)
+    evidence, _ = bind_evidence(tool, text)
     slots = _slots(tool)
     total = 0.0
     for name, k in evidence.chosen.items():
@@ -370,7 +363,7 @@ def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> 
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
-    evidence, filled = whole or read(tool, text)
+    evidence, filled = whole or bind_evidence(tool, text)
     slots = _slots(tool)
     for name in required:
         if name not in filled or name not in slots:

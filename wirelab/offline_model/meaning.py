@@ -40,7 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs, read
+from wirelab.offline_model.binding import bind_evidence
+from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
 from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.fit import Feature  # one named feature: what it tests and an example
 from wirelab.offline_model.lexicon import NEGATIONS
@@ -136,7 +137,7 @@ def _bound_features(request: str, words: Words, tool: Tool) -> dict[str, float]:
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return {"values_fit": 0.0, "fills": 0.0}
-    whole = read(tool, words)
+    whole = bind_evidence(tool, words)
     fills = any(fills_required(tool, b.arguments) for b in bind_calls(tool, request, whole))
     return {"values_fit": float(gives_what_it_needs(request, tool, whole)), "fills": float(fills)}
 

@@ -20,9 +20,8 @@ import json
 from typing import Any
 
 from wirelab.edition import language
-from wirelab.offline_model.faults import compact
 from wirelab.offline_model.normalize import has_chinese, identifier_words
-from wirelab.offline_model.request import MODEL_ID, Call
+from wirelab.offline_model.request import MODEL_ID, Call, compact
 from wirelab.offline_model.results import ToolResult, text_parts
 
 SUMMARY_LIMIT = 300

@@ -31,10 +31,9 @@ from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.calls import in_order
-from wirelab.offline_model.faults import compact
 from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.normalize import Token, clean, segment
-from wirelab.offline_model.request import Call, Message, Tool
+from wirelab.offline_model.request import Call, Message, Tool, compact
 from wirelab.offline_model.results import ToolResult, read_result
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, plan, plan_by_meaning
 from wirelab.offline_model.sharing import bind_plan

@@ -24,10 +24,9 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_one
 from wirelab.offline_model.calls import guessed
 from wirelab.offline_model.extraction import QUOTED
-from wirelab.offline_model.faults import compact
 from wirelab.offline_model.lexicon import LEXICON, sections
 from wirelab.offline_model.normalize import clean, identifier_words
-from wirelab.offline_model.request import Call, Tool
+from wirelab.offline_model.request import Call, Tool, compact
 
 KEYS = sections(LEXICON.with_name("tool_errors.txt"))
 FIELD_KEYS, ALLOWED_KEYS = (tuple(" ".join(KEYS[name]).split()) for name in ("field_keys", "allowed_keys"))

@@ -22,6 +22,8 @@ import json
 import re
 from typing import Any
 
+from wirelab.offline_model.request import compact
+
 FAULTS: dict[str, str] = {
     "malformed_arguments": "The first call after the user's message has arguments that are not "
     "valid JSON: the closing brace is missing.",
@@ -44,11 +46,6 @@ INSTRUCTION = re.compile(
     r"(?:\s+(?:tool|function))?(?:\s+with\s+(?=\{))?",
     re.IGNORECASE,
 )
-
-
-def compact(arguments: dict[str, Any]) -> str:
-    """Arguments as compact JSON text, keys in the given order."""
-    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
 
 
 def break_call(

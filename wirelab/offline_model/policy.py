@@ -38,9 +38,9 @@ from wirelab.offline_model.calls import fills_required
 from wirelab.offline_model.context import Attempt, Conversation, completed, continued, conversation, made
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
-from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, compact, injected_calls
+from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
-from wirelab.offline_model.request import Call, Request, Tool
+from wirelab.offline_model.request import Call, Request, Tool, compact
 from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import (
     PlanItem,

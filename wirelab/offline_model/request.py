@@ -56,6 +56,11 @@ def json_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def compact(arguments: dict[str, Any]) -> str:
+    """Arguments as compact JSON text, keys in the given order."""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+
+
 @dataclass(frozen=True)
 class Message:
     """One message, its content flattened to text."""

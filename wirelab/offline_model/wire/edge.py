@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wirelab.offline_model.faults import FIRST_CALL_FAULTS, compact
+from wirelab.offline_model.faults import FIRST_CALL_FAULTS
 from wirelab.offline_model.policy import decide
-from wirelab.offline_model.request import Call, Message, Request, RequestError, Tool, invalid
+from wirelab.offline_model.request import Call, Message, Request, RequestError, Tool, compact, invalid
 from wirelab.offline_model.wire.strict import conform, strict_problem
 from wirelab.offline_model.wire.validation import read_request
 from wirelab.offline_model.wire.wire_format import Thought, chunks, completion, request_digest, written

@@ -14,7 +14,9 @@ Three steps, each a well-known technique:
    expression; Chinese has no spaces, so each run of Han characters is cut into
    words by `jieba`, a dictionary-based segmenter ("北京明天的天气" ->
    "北京" "明天" "的" "天气"), which also tags each word's part of speech
-   ("北京" is a place name, `ns`), so later stages can find Chinese names.
+   ("北京" is a place name, `ns`), so later stages can find Chinese names. A word
+   jieba keeps whole is cut where English writes two: a number and its unit
+   (三十米 -> 三十 米), an action word and its result (翻译成 -> 翻译 成).
 
 Every pass here is linear in the input's length.
 """
@@ -27,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wirelab.offline_model.lexicon import ZH_NUMERALS
+from wirelab.offline_model.lexicon import ACTION_WORDS, VERBS, ZH_NUMERALS, lexicon_list
 from wirelab.offline_model.units import unit_named
 
 MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
@@ -43,6 +45,7 @@ _TOKEN = re.compile(
     r"|(?P<punct>[^\s\w]|_)"
 )
 _NUMERAL = re.compile(f"[{ZH_NUMERALS}几]+")
+RESULTATIVES = lexicon_list("resultatives", VERBS)  # what a Chinese verb's result adds to it (发给)
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _jieba_lock = threading.Lock()
 
@@ -93,10 +96,18 @@ def _segment(text: str) -> tuple[Token, ...]:
 def _han_words(run: str, offset: int) -> list[Token]:
     tokens, at = [], offset
     for whole, tag in chinese_words(run):
-        for word, part in _numeral_and_unit(whole, tag):
+        for word, part in _verb_and_result(whole, tag) or _numeral_and_unit(whole, tag):
             tokens.append(Token(word, word, "han", at, at + len(word), part))
             at += len(word)
     return tokens
+
+
+def _verb_and_result(word: str, tag: str) -> tuple[tuple[str, str], ...]:
+    """An action word that jieba keeps with its result, cut in two as "send to" is written:
+    发给 -> 发 给, 翻译成 -> 翻译 成 (nothing when `word` is no such pair)."""
+    if len(word) > 1 and word[-1] in RESULTATIVES and word[:-1] in ACTION_WORDS:
+        return ((word[:-1], tag), (word[-1], "v"))
+    return ()
 
 
 def _numeral_and_unit(word: str, tag: str) -> tuple[tuple[str, str], ...]:

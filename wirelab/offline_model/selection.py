@@ -43,7 +43,6 @@ from wirelab.offline_model.lexicon import (
     SMALL_TALK,
     STOPWORDS,
     TOPIC_VERBS,
-    VERBS,
     concept,
     lexicon_list,
 )
@@ -275,16 +274,16 @@ def asks_for_nothing(text: str) -> bool:
     content = [t for t in tokens if t not in STOPWORDS]
     if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
         return True  # "thanks, that's all", "今天心情很好呀" ("today" asks for nothing)
-    if tokens and tokens[0] in SMALL_TALK and not any(_acts(t) for t in tokens) and len(content) <= 6:
+    if tokens and tokens[0] in SMALL_TALK and ACTION_WORDS.isdisjoint(tokens) and len(content) <= 6:
         return True
-    actions = [k for k, token in enumerate(tokens) if _acts(token) or _opinion(tokens, k)]
+    actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
     if not actions:
         return False
     last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
     if _negated(tokens, last) or "不" in tokens[last] and tokens[last] != "不":
         return True
     first = actions[0]
-    return tokens[first] in OPINIONS and not any(_acts(t) for t in tokens[first:])
+    return tokens[first] in OPINIONS and ACTION_WORDS.isdisjoint(tokens[first:])
 
 
 def _negated(tokens: list[str], action: int) -> bool:
@@ -296,16 +295,8 @@ def _negated(tokens: list[str], action: int) -> bool:
     return bool(set(tokens[max(0, end - 3) : end]) & NEGATIONS)
 
 
-def _acts(token: str) -> bool:
-    """An action word, or one jieba keeps with its resultative complement (翻译成, 发给, 删掉)."""
-    return token in ACTION_WORDS or (
-        len(token) > 1 and token[-1] in RESULTATIVES and token[:-1] in ACTION_WORDS
-    )
-
-
 FRONTED_OBJECT = ("把", "将")  # Chinese markers that put a verb's object before the verb
 FRONTED_REACH = 8  # words between such a marker and its verb, at most
-RESULTATIVES = lexicon_list("resultatives", VERBS)  # what a Chinese verb's result adds to it (发给)
 
 
 def _opinion(tokens: list[str], k: int) -> bool:

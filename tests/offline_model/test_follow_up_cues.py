@@ -1,0 +1,26 @@
+"""A follow-up whose only cue is a Chinese verb with its result (换成) goes on from the last call."""
+
+from __future__ import annotations
+
+from tests.offline_model.conftest import tool
+from tests.offline_model.test_results import arguments
+from tests.offline_model.test_turns import _after
+
+PAINT = tool(
+    "order_wall_paint",
+    "Order a tin of wall paint in one colour.",
+    {"colour": {"type": "string", "description": "The colour of the paint."}},
+    ("colour",),
+)
+KITE = tool(
+    "rent_kite",
+    "Rent a kite for the beach.",
+    {"shape": {"type": "string", "description": "The kite's shape."}},
+    ("shape",),
+)
+
+
+def test_a_follow_up_cued_only_by_a_verb_and_its_result_changes_the_value(client):
+    first = {"colour": "蓝色"}
+    chat = _after(client, [PAINT, KITE], "订一桶蓝色的墙漆。", first, "换成绿色的")
+    assert arguments(chat.send()) == [{"colour": "绿色"}]

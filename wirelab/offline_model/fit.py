@@ -85,6 +85,14 @@ class Feature:
     example: str
 
 
+def read_weights(path: Path, names: tuple[str, ...]) -> dict[str, Any]:
+    """A weights file's JSON, checked to hold one weight for each feature named (binding's and meaning's)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if set(data["weights"]) != set(names):
+        raise ValueError(f"{path} has weights for {sorted(data['weights'])}, not {list(names)}")
+    return data
+
+
 FEATURES = (
     Feature("example", "the description gives it as an example, or one like it", "'kayak': 'such as kayak'"),
     Feature("example_named", "the example itself, not one like it by meaning", "'canoe', not 'boat'"),
@@ -144,9 +152,7 @@ class Weights:
 @cache
 def weights() -> Weights:
     """The weights in `data/binding_weights.json`: set by hand, not fitted yet (issue 22)."""
-    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    if set(data["weights"]) != set(NAMES):
-        raise ValueError(f"{WEIGHTS} has weights for {sorted(data['weights'])}, not {list(NAMES)}")
+    data = read_weights(WEIGHTS, NAMES)
     return Weights(dict(data["weights"]), float(data["bias"]), float(data["threshold"]))
 
 

@@ -31,7 +31,6 @@ again costs nothing; a request costs one encoder pass per piece (about 12 ms).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ import numpy as np
 from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
 from wirelab.offline_model.evidence import Words
-from wirelab.offline_model.fit import Feature  # one named feature: what it tests and an example
+from wirelab.offline_model.fit import Feature, read_weights  # a named feature; a checked weights file
 from wirelab.offline_model.lexicon import NEGATIONS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
@@ -93,9 +92,7 @@ class Choice:
 @cache
 def weights() -> Weights:
     """The weights in `data/meaning_weights.json` (written by scripts/train_offline_model.py)."""
-    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    if set(data["weights"]) != set(NAMES):
-        raise ValueError(f"{WEIGHTS} has weights for {sorted(data['weights'])}, not {list(NAMES)}")
+    data = read_weights(WEIGHTS, NAMES)
     probe = np.array(data["probe"], dtype=np.float32)
     if probe.shape != (513,):
         raise ValueError(f"{WEIGHTS} has a probe of shape {probe.shape}, not (513,)")

@@ -8,9 +8,10 @@ The snapshot holds, for each case of the BFCL CI sample and of the bilingual eva
 calls the model makes and whether they pass (tests/model_snapshot.py). The tests fail on any
 case that differs from it, so after changing the model, run this and commit the snapshot with
 the change. It prints every difference: LOST (passed, now fails), gained, changed calls, new
-and gone cases. A loss is a regression, so the snapshot is left as it is unless
-`--accept-losses` says it is meant; the exit status is then 1. A request that failed
-(the model raised an error) is no decision, and is never written.
+and gone cases; the eval set's with their calls, BFCL's by case id only (BFCL is measured, never
+read: its calls and arguments are not shown). A loss is a regression, so the snapshot is left as
+it is unless `--accept-losses` says it is meant; the exit status is then 1. A request that
+failed (the model raised an error) is no decision, and is never written.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import model_snapshot  # noqa: E402
+
+DETAILED = {"eval_set"}  # suites whose differences show the calls: the course's own cases, not BFCL's
 
 
 def main() -> int:
@@ -39,20 +42,19 @@ def main() -> int:
         print(f"{error}; every case is taken as new.")
         old = {}
     new = model_snapshot.take()
-    diffs = [model_snapshot.compare(model_snapshot.TITLES[n], old.get(n, {}), new[n]) for n in new]
-    for diff in diffs:
-        print("\n".join(diff.lines()) if diff else f"{diff.title}: {diff.score(diff.new)} pass, no change")
+    diffs = {n: model_snapshot.compare(model_snapshot.TITLES[n], old.get(n, {}), new[n]) for n in new}
+    for name, diff in diffs.items():
+        shown = "\n".join(diff.lines(calls=name in DETAILED))
+        print(shown if diff else f"{diff.title}: {diff.score(diff.new)} pass, no change")
     crashed = sum(entry.crashed != "" for suite in new.values() for entry in suite.values())
-    lost = sum(len(diff.lost) for diff in diffs)
+    lost = sum(len(diff.lost) for diff in diffs.values())
     where = os.path.relpath(model_snapshot.PATH, ROOT)
     text = model_snapshot.dumps(new)
     if args.dry_run or (old and text == model_snapshot.PATH.read_text(encoding="utf-8")):
         print(f"{where} left as it is.")
         return 0
     if crashed:
-        print(
-            f"NOT written: {crashed} request(s) failed, so the model made no decision (see its error above)."
-        )
+        print(f"NOT written: {crashed} request(s) failed, so the model made no decision (marked above).")
         return 1
     if lost and not args.accept_losses:
         print(f"NOT written: {lost} LOST case(s) above, a regression. Fix the model, or accept them with")

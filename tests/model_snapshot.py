@@ -181,8 +181,9 @@ class Diff:
     def score(self, suite: Suite) -> str:
         return f"{sum(e.passed for e in suite.values())}/{len(suite)}"
 
-    def lines(self, limit: int = 0, most: int = 0) -> list[str]:
-        """One line per difference, old calls under new; at most `most` cases per kind if given."""
+    def lines(self, limit: int = 0, most: int = 0, calls: bool = True) -> list[str]:
+        """One line per difference, old calls under new (with `calls=False`, only each case's id
+        and kind, and whether its request failed); at most `most` cases per kind if given."""
         out = [f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)})"]
         kinds = [
             ("LOST", self.lost),
@@ -197,8 +198,11 @@ class Diff:
                 verdict = ""
                 if label == "changed":
                     verdict = " (passes)" if self.new[case].passed else " (still fails)"
+                if not calls and case in self.new and self.new[case].crashed:
+                    verdict += " (request failed)"
                 out.append(f"  {label} {case}{verdict}")
-                out += [f"    {line}" for line in was_and_now(self.old.get(case), self.new.get(case), limit)]
+                shown = was_and_now(self.old.get(case), self.new.get(case), limit) if calls else []
+                out += [f"    {line}" for line in shown]
             if len(listed) < len(cases):
                 out.append(f"  … and {len(cases) - len(listed)} more {label}")
         return out

@@ -127,12 +127,22 @@ def suites(bfcl, eval_set=None):
 
 def test_the_script_writes_gains_and_changed_calls(update_floors, capsys):
     old, new = (
-        suites({"a": entry(False), "b": entry(True, x=1)}),
-        suites({"a": entry(True), "b": entry(True, x=2)}),
+        suites({"a": entry(False)}, {"b": entry(True, x=1)}),
+        suites({"a": entry(True)}, {"b": entry(True, x=2)}),
     )
     assert update_floors(old, new) == (0, new)
     out = capsys.readouterr().out
     assert "gained a" in out and "changed b (passes)" in out and 'was: f({"x": 1})' in out and "Wrote" in out
+
+
+def test_the_script_names_bfcl_cases_by_id_only_never_their_calls(update_floors, capsys):
+    old = suites({"a": entry(True, "bfcl_tool", x=1), "b": entry(True, "bfcl_tool", x=1)})
+    new = suites({"a": entry(False, "bfcl_tool", x=2), "b": entry(True, "bfcl_tool", x=3)})
+    new["bfcl_sample"]["c"] = ms.Entry.of(False, [], "no tool named bfcl_tool")
+    assert update_floors(old, new, "--dry-run") == (0, old)
+    out = capsys.readouterr().out
+    assert "LOST a\n" in out and "changed b (passes)\n" in out and "new case c (request failed)\n" in out
+    assert "bfcl_tool" not in out and '"x"' not in out and "was:" not in out
 
 
 def test_the_script_refuses_to_write_a_loss_unless_told(update_floors, capsys):
@@ -144,7 +154,9 @@ def test_the_script_refuses_to_write_a_loss_unless_told(update_floors, capsys):
 
 
 def test_the_script_never_writes_a_failed_request(update_floors, capsys):
-    old, new = suites({"a": entry(True)}), suites({"a": ms.Entry.of(False, [], "Error code: 500")})
+    failed = ms.Entry.of(False, [], "Error code: 500")
+    old, new = suites({"a": entry(True)}, {"e": entry(True)}), suites({"a": failed}, {"e": failed})
     assert update_floors(old, new, "--accept-losses") == (1, old)
     out = capsys.readouterr().out
-    assert "now: request failed: Error code: 500" in out and "1 request(s) failed" in out
+    assert "LOST a (request failed)" in out and "now: request failed: Error code: 500" in out
+    assert "2 request(s) failed" in out

@@ -60,26 +60,21 @@ def conversation(messages: tuple[Message, ...]) -> Conversation:
     """Read the messages (see the module docstring)."""
     start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
     text = messages[start].text if start >= 0 else ""
-    turns = [
-        [(call, results.get(call.id, ToolResult(""))) for call in messages[i].tool_calls]
-        for i in range(start + 1, len(messages))
-        if messages[i].tool_calls
-        for results in [_results_after(messages, i)]  # read once per turn, not once per call
-    ]
+    turns = [_turn(messages, i) for i in range(start + 1, len(messages)) if messages[i].tool_calls]
     earlier = next((m.tool_calls for m in reversed(messages[: max(start, 0)]) if m.tool_calls), ())
     asked = max((i for i, m in enumerate(messages[: max(start, 0)]) if m.role == "user"), default=-1)
     answered = asked >= 0 and not any(m.tool_calls for m in messages[asked:start])
     return Conversation(text, turns, earlier, messages[asked].text if answered else "")
 
 
-def _results_after(messages: tuple[Message, ...], index: int) -> dict[str, ToolResult]:
-    """The results that answer the calls of message `index`, by call id."""
+def _turn(messages: tuple[Message, ...], index: int) -> list[Attempt]:
+    """The calls of message `index`, each with the result that answers it (an empty one if none)."""
     results = {}
     for message in messages[index + 1 :]:
         if message.role != "tool":
             break
         results[message.tool_call_id] = read_result(message.text)
-    return results
+    return [(call, results.get(call.id, ToolResult(""))) for call in messages[index].tool_calls]
 
 
 def continued(items: list[PlanItem], talk: Conversation, tools: tuple[Tool, ...]) -> list[PlanItem]:

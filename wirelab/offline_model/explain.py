@@ -16,12 +16,15 @@ The stages are those of `policy.items_for` for a fresh message: the small-talk a
 check; selection by the tools' words (`selection.plan`); where the words tie on several tools
 in a piece of the message, each one's cosine (the closest wins); selection by meaning, only
 when the words chose no tool and named no tool's topic, with every tool's features, the fitted
-weights and the probability; for each tool called, the features and weights behind each argument
-binding gave it from the whole message (`binding.reasons`); and the calls the model returns.
+weights and the probability; for each call made from the plan, the features and weights behind
+each argument binding gave it (`binding.reasons`), read from the piece of the message the call
+was bound from (under "pieces"; a second call of a tool is "name (2)"); and the calls the model
+returns.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from wirelab.offline_model import meaning, selection
@@ -29,15 +32,17 @@ from wirelab.offline_model.binding import reasons
 from wirelab.offline_model.context import conversation
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.normalize import clean
-from wirelab.offline_model.policy import decide
-from wirelab.offline_model.request import Tool
+from wirelab.offline_model.policy import dated, decide, fresh_call, items_for
+from wirelab.offline_model.request import Call, Tool
+from wirelab.offline_model.selection import PlanItem
 from wirelab.offline_model.wire.validation import read_request
 
 
 def explain(body: dict[str, Any]) -> dict[str, Any]:
     """The decisions behind the reply to a Chat Completions request body (see the module docstring)."""
     request = read_request(body)
-    text = conversation(request.messages).text
+    talk = conversation(request.messages)
+    text = talk.text
     nothing = selection.asks_for_nothing(text)
     by_words = [] if nothing else [item.tool.name for item in selection.plan(text, request.tools)]
     stages: list[dict[str, Any]] = [
@@ -49,11 +54,29 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
     if not nothing and not by_words and request.tools and not selection.names_a_topic(text, request.tools):
         stages.append(_by_meaning(text, request.tools))
-    calls = [{"name": call.name, "arguments": call.arguments} for call in decide(request).calls or ()]
-    named = {tool.name: tool for tool in request.tools}
-    bound = {call["name"]: reasons(named[call["name"]], text) for call in calls if call["name"] in named}
-    stages += [{"stage": "bind", "decision": bound}] if bound else []
+    made = decide(request).calls
+    if made:
+        with dated(request):  # "tomorrow" read as the model read it
+            stages += _bound(made, items_for(request, talk))
+    calls = [{"name": call.name, "arguments": call.arguments} for call in made]
     return {"request": text, "stages": [*stages, {"stage": "calls", "decision": calls}]}
+
+
+def _bound(calls: tuple[Call, ...], items: list[PlanItem]) -> list[dict[str, Any]]:
+    """The "bind" stage: each call that an item of the plan makes, bound from that item's piece."""
+    planned: dict[tuple[str, str], PlanItem] = {}
+    for item in items:
+        call = fresh_call(item)
+        planned.setdefault((call.name, call.arguments), item)
+    bound, sources, times = {}, {}, Counter[str]()
+    for call in calls:
+        item = planned.get((call.name, call.arguments))
+        if item is None:  # a correction, or a fault's call: not bound from the message
+            continue
+        times[call.name] += 1
+        key = call.name if times[call.name] == 1 else f"{call.name} ({times[call.name]})"
+        bound[key], sources[key] = reasons(item.tool, item.request), item.request
+    return [{"stage": "bind", "decision": bound, "pieces": sources}] if bound else []
 
 
 def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:

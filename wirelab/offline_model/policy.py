@@ -28,6 +28,8 @@ March 2026"), which turns "tomorrow" or "周五" into ISO dates; a user may stat
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from wirelab.edition import language
@@ -86,11 +88,18 @@ def warm_up() -> None:
 
 def decide(request: Request) -> Reply:
     """The model's reply to a valid request."""
+    with dated(request):
+        return _decide(request)
+
+
+@contextmanager
+def dated(request: Request) -> Iterator[None]:
+    """Read the request with today as its system messages, or else its user, state it (`TODAY`)."""
     stated = [reference_date(m.text) for m in request.messages if m.role in ("system", "developer")]
     stated += [today_stated(m.text) for m in request.messages if m.role == "user"]
     token = TODAY.set(next((date for date in stated if date), None))
     try:
-        return _decide(request)
+        yield
     finally:
         TODAY.reset(token)
 

@@ -200,6 +200,16 @@ def test_a_refusal_the_formats_share_names_the_field_the_client_sent():
     assert refusal.param == "max_output_tokens" and "'max_output_tokens'" in refusal.message
 
 
+def test_a_gemini_declaration_without_a_name_is_named_by_its_own_index():
+    """Once always 'function_declarations[0]', whichever declaration lacked the name."""
+    tools = [{"functionDeclarations": [{"name": "plan"}]}, {"functionDeclarations": [{"name": "book"}, {}]}]
+    refusal = _refusal(_gemini, {"contents": GEMINI_CALLED[:1], "tools": tools})
+    assert refusal.param == "tools[1].functionDeclarations[1].name"
+    assert (
+        "GenerateContentRequest.tools[1].function_declarations[1].name: Name is required" in refusal.message
+    )
+
+
 def test_a_tool_choice_naming_a_function_by_a_list_is_refused():
     """Once a TypeError (a 500): the name was looked up in a set of the tools' names."""
     tools = [{"type": "function", "function": {"name": "brew"}}]

@@ -110,6 +110,6 @@ def _json_at(text: str, start: int) -> dict[str, Any] | None:
         return None
     try:
         value, _ = json.JSONDecoder().raw_decode(text, start)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # nested too deeply to read: no arguments either
         return None
     return value if isinstance(value, dict) else None

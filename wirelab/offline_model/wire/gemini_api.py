@@ -63,7 +63,7 @@ def to_chat(model: str, body: dict[str, Any]) -> tuple[dict[str, Any], Origins]:
     for k, (where, _) in enumerate(declarations):
         origins.paths[f"tools[{k}]"] = where
     if declarations:
-        chat["tools"] = [chat_tool(declaration) for _, declaration in declarations]
+        chat["tools"] = [chat_tool(declaration, where) for where, declaration in declarations]
         chat.update(_mode(body.get("toolConfig")))
     config = body.get("generationConfig") or {}
     if not isinstance(config, dict):
@@ -187,10 +187,11 @@ def lower_types(schema: Any) -> Any:
     }
 
 
-def chat_tool(declaration: Any) -> dict[str, Any]:
+def chat_tool(declaration: Any, where: str) -> dict[str, Any]:
+    """A function declaration, found at `where`, as a Chat Completions tool."""
     if not isinstance(declaration, dict) or not isinstance(declaration.get("name"), str):
-        message = "* GenerateContentRequest.tools[0].function_declarations[0].name: Name is required."
-        raise invalid("tools", message)
+        field = where.replace("functionDeclarations", "function_declarations")  # Gemini's own spelling
+        raise invalid(f"{where}.name", f"* GenerateContentRequest.{field}.name: Name is required.")
     parameters = declaration.get("parametersJsonSchema") or lower_types(declaration.get("parameters"))
     function = {"name": declaration["name"], "description": declaration.get("description", "")}
     return {

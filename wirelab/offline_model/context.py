@@ -26,7 +26,6 @@ message, so that their errors are repaired, not answered with another tool.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -103,16 +102,10 @@ def _keeping(item: PlanItem, base: dict[str, Any]) -> PlanItem:
 
 
 def _cues(text: str) -> list[Token]:
-    """The follow-up words of the (cleaned) message, and a joiner it opens with ("And …?"); a
-    cue may be two words written together (换成 is 换 and its result 成)."""
+    """The follow-up words of the (cleaned) message, and a joiner it opens with ("And …?")."""
     words = [token for token in segment(text) if token.kind != "punct"]
     opening = words[:1] if words and words[0].norm in AND else []
-    pairs = [
-        replace(one, text=one.text + two.text, norm=one.norm + two.norm, end=two.end)
-        for one, two in itertools.pairwise(words)
-        if one.end == two.start and one.norm + two.norm in FOLLOW_UP | REPLACED
-    ]
-    return opening + [token for token in words if token.norm in FOLLOW_UP | REPLACED] + pairs
+    return opening + [token for token in words if token.norm in FOLLOW_UP | REPLACED]
 
 
 def _changes(tool: Tool, base: dict[str, Any], text: str, phrases: bool) -> dict[str, Any]:

@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wirelab.offline_model.lexicon import ACTION_WORDS, VERBS, ZH_NUMERALS, lexicon_list
+from wirelab.offline_model.lexicon import ACTION_WORDS, SYNONYM_GROUPS, VERBS, ZH_NUMERALS, lexicon_list
 from wirelab.offline_model.units import unit_named
 
 MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignored
@@ -46,6 +46,8 @@ _TOKEN = re.compile(
 )
 _NUMERAL = re.compile(f"[{ZH_NUMERALS}几]+")
 RESULTATIVES = lexicon_list("resultatives", VERBS)  # what a Chinese verb's result adds to it (发给)
+# words the lexicon holds whole, so never cut: a follow-up cue (换成) or a synonym
+WHOLE = lexicon_list("follow_up") | lexicon_list("replaced") | {w for group in SYNONYM_GROUPS for w in group}
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _jieba_lock = threading.Lock()
 
@@ -104,8 +106,9 @@ def _han_words(run: str, offset: int) -> list[Token]:
 
 def _verb_and_result(word: str, tag: str) -> tuple[tuple[str, str], ...]:
     """An action word that jieba keeps with its result, cut in two as "send to" is written:
-    发给 -> 发 给, 翻译成 -> 翻译 成 (nothing when `word` is no such pair)."""
-    if len(word) > 1 and word[-1] in RESULTATIVES and word[:-1] in ACTION_WORDS:
+    发给 -> 发 给, 翻译成 -> 翻译 成 (nothing when `word` is no such pair, or is a word of the
+    lexicon's own: 换成, a follow-up cue and a synonym of convert, stays whole)."""
+    if len(word) > 1 and word[-1] in RESULTATIVES and word[:-1] in ACTION_WORDS and word not in WHOLE:
         return ((word[:-1], tag), (word[-1], "v"))
     return ()
 

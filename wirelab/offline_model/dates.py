@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from wirelab.offline_model.lexicon import count_of, lexicon_words
+from wirelab.offline_model.lexicon import LISTS, count_of, lexicon_words
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
@@ -35,13 +35,17 @@ EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
 ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
-ZH_DAYS_LATER = re.compile(rf"({_ZH_COUNT})天(?:以)?后")  # 三天后: in three days
+ZH_DAYS_LATER = re.compile(
+    rf"({_ZH_COUNT})(天|周|个星期|星期)(?:以)?后"
+)  # 三天后, 两周后: in 3 days, 2 weeks
 ZH_DAYS = re.compile(
     r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
     rf"|{ZH_MONTH_DAY.pattern}|(?:下|上|这)(?:周|个月|月)|{ZH_DAYS_LATER.pattern}"
 )
-EN_RELATIVE = re.compile(
-    r"\b(?:the )?day after tomorrow\b|\bin (\w+) days?\b|\b(\w+) days? (?:from now|later)\b", re.I
+EN_RELATIVE = re.compile(  # "in three days", "a week from today", "two weeks later"
+    r"\b(?:the )?day after tomorrow\b|\bin (\w+) (day|week)s?\b"
+    r"|\b(\w+) (day|week)s? (?:from (?:now|today)|later)\b",
+    re.I,
 )
 _MONTH = (
     r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -87,7 +91,7 @@ def _find_dates(tokens: list[Token], text: str) -> list[tuple[int, int]]:
     relative = [  # "the day after tomorrow", "in three days": what they hold is part of them
         (m.start(), m.end())
         for m in EN_RELATIVE.finditer(text)
-        if m.group().startswith(("the", "day")) or count_of(m[1] or m[2] or "") is not None
+        if m.group().startswith(("the", "day")) or _days_ahead(m.group()) is not None
     ]
     found += _days_of_month(tokens, Spans(found))
     return [(a, b) for a, b in found if not _inside(a, b, relative)] + relative
@@ -301,11 +305,13 @@ def resolve_date(written: str) -> str | None:
 
 
 def _days_ahead(word: str) -> int | None:
-    """Days from today that "the day after tomorrow", "in 3 days", "three days later", "三天后" say."""
-    if m := EN_RELATIVE.fullmatch(word):
-        return count_of(m[1] or m[2]) if m[1] or m[2] else 2
-    m = ZH_DAYS_LATER.fullmatch(word)
-    return count_of(m[1]) if m else None
+    """Days from today that "the day after tomorrow", "in 3 days", "a week from today", "三天后" say."""
+    m = EN_RELATIVE.fullmatch(word) or ZH_DAYS_LATER.fullmatch(word)
+    if m is None or m.lastindex is None:
+        return None if m is None else 2  # the day after tomorrow
+    count, unit = m[m.lastindex - 1], m[m.lastindex]
+    days = 1 if count.casefold() in ("a", "an") else count_of(count)
+    return None if days is None else days * (1 if unit.casefold() in ("day", "天") else 7)
 
 
 CLOCK = re.compile(
@@ -314,35 +320,78 @@ CLOCK = re.compile(
 DAYPART = re.compile(
     r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
 )
-ZH_CLOCK = re.compile(
-    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:([零一二两三四五六七八九十\d]{1,3})[点時时](半|([零一二三四五六七八九十\d]{1,3})分?)?"
-    r"|(?(1)(\d{1,2}):(\d{2})|(?!)))"  # "傍晚6:30": a day part before a clock time
+_ZH_N = r"[零一二两三四五六七八九十\d]{1,3}"
+ZH_CLOCK = re.compile(  # 八点一刻 8:15, 差五分九点 and 九点差五分 8:55, 傍晚6:30: a day part, then a time
+    rf"(?P<part>凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:差(?P<less>{_ZH_N})分钟?)?(?:(?P<hour>{_ZH_N})[点時时]"
+    rf"(?:(?P<fraction>半|[一三]刻)|差(?P<to>{_ZH_N})分钟?|过?(?P<minute>{_ZH_N})(?P<fen>分)?)?"
+    r"|(?(part)(?P<h>\d{1,2}):(?P<m>\d{2})|(?!)))"
 )
-SPOKEN_CLOCK = re.compile(r"\b(?:(half|quarter) (past|to) )?([a-z]+|\d{1,2})(?(1)\b| o'clock\b)", re.I)
+_TAIL = (
+    r"(?P<oclock> o'clock)?"
+    r"(?:\s?(?P<mark>[ap])\.?m\b\.?| (?P<part>in the (?:morning|afternoon|evening)|at night|tonight))?"
+)
+SPOKEN_CLOCKS = [  # "ten past six", "a quarter to 8", "twenty minutes to nine"; "six pm", "ten o'clock"
+    re.compile(
+        r"\b(?:(?P<past>(?:a )?quarter|half|(?:[a-z]+|\d{1,2})(?: minutes?)?) past "
+        rf"|(?P<to>(?:a )?quarter|(?:[a-z]+|\d{{1,2}}) minutes?) to )(?P<hour>[a-z]+|\d{{1,2}})\b{_TAIL}",
+        re.I,
+    ),
+    re.compile(rf"\b(?P<hour>[a-z]+)(?= o'clock|\s?[ap]\.?m\b| in the | at night| tonight){_TAIL}", re.I),
+]
+NAMED_TIMES = dict(line.split() for line in LISTS["clock_words"])  # "noon": 12:00
+NAMED_CLOCK = re.compile("|".join(rf"\b{w}\b" if w.isascii() else w for w in NAMED_TIMES), re.I)
+FRACTIONS = {"half": 30, "quarter": 15, "a quarter": 15, "半": 30, "一刻": 15, "三刻": 45}
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 
 
 def time_values(text: str) -> list[Value]:
-    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "傍晚6:30" (18:30),
-    "4 in the afternoon" (4pm), "quarter to four" (03:45)."""
+    """Clock times: "3pm", "15:30", "晚上七点" (19:00), "下午三点半" (15:30), "八点一刻" (08:15),
+    "傍晚6:30" (18:30), "4 in the afternoon" (4pm), "quarter to four" (03:45), "at noon"; not
+    "三点五公斤" (3.5 kg: a minute under ten is written with 分)."""
     found = []
     for m in ZH_CLOCK.finditer(text):
-        hour, minute = count_of(m[2] or m[5]), 30 if m[3] == "半" else count_of(m[4] or m[6] or "0")
-        if hour is not None and minute is not None and hour < 24 and minute < 60:
-            hour += 12 if m[1] in AFTERNOON and hour < 12 else 0
-            found.append(Value.matched("time", m, f"{hour:02d}:{minute:02d}"))
+        hour = count_of(m["hour"] or m["h"])
+        minute = FRACTIONS.get(m["fraction"] or "") or count_of(m["minute"] or m["m"] or "0")
+        decimal = minute is not None and minute < 10 and m["minute"] and not m["fen"]  # 三点五: 3.5
+        if hour is None or minute is None or hour >= 24 or minute >= 60 or decimal:
+            continue
+        hour, minute = _before(hour, minute, count_of(m["less"] or m["to"] or "0"))
+        hour += 12 if m["part"] in AFTERNOON and hour < 12 else 0
+        found.append(Value.matched("time", m, f"{hour:02d}:{minute:02d}"))
     said = Spans.of(found)
     found += [Value.matched("time", m) for m in CLOCK.finditer(text) if not said.overlaps(m.start(), m.end())]
     for m in DAYPART.finditer(text):  # "4 in the afternoon" is 4pm, "9 at night" 9pm
         half = "am" if (m[3] or "").lower() == "morning" else "pm"
         found.append(Value.matched("time", m, f"{m[1]}:{m[2] or '00'}{half}"))
+    for pattern in SPOKEN_CLOCKS:
+        clocks = Spans.of(found)
+        found += [v for m in pattern.finditer(text) if not clocks.overlaps(*m.span()) and (v := _spoken(m))]
     clocks = Spans.of(found)
-    for m in SPOKEN_CLOCK.finditer(text):  # "half past six" is 6:30, "quarter to 8" 7:45, "ten o'clock"
-        hour, minute = count_of(m[3]), {"half": 30, "quarter": 15}.get((m[1] or "").casefold(), 0)
-        if hour is not None and 0 < hour <= 12 and not clocks.overlaps(m.start(), m.end()):
-            hour, minute = (hour - 1, 60 - minute) if (m[2] or "").casefold() == "to" else (hour, minute)
-            found.append(Value.matched("time", m, f"{hour:02d}:{minute:02d}"))
-    return found
+    named = (m for m in NAMED_CLOCK.finditer(text) if not clocks.overlaps(m.start(), m.end()))
+    return found + [Value.matched("time", m, NAMED_TIMES[m.group().casefold()]) for m in named]
+
+
+def _before(hour: int, minute: int, less: int) -> tuple[int, int]:
+    """The time `less` minutes before hour:minute (0 < less < 60), else hour:minute itself."""
+    return ((hour - 1) % 24, 60 - less) if 0 < less < 60 and minute == 0 else (hour, minute)
+
+
+def _spoken(m: re.Match[str]) -> Value | None:
+    """The clock time an English phrase says (`SPOKEN_CLOCKS`), or None: "half past seven in
+    the evening" is 7:30pm, "twenty to nine" 08:40, "ten o'clock" 10:00."""
+    said = m.groupdict()
+    lead = re.sub(r"\s*minutes?$", "", (said.get("past") or said.get("to") or "").casefold())
+    hour = count_of(m["hour"])
+    minute = FRACTIONS.get(lead) or count_of(lead) if lead else 0
+    marked = lead or m["oclock"] or m["mark"] or m["part"]  # "seven" alone is a number
+    if not marked or hour is None or not 0 < hour <= 12 or minute is None or not 0 <= minute < 60:
+        return None
+    if said.get("to"):
+        hour, minute = _before(hour, 0, minute)
+    part = (m["part"] or "").casefold()
+    morning = (m["mark"] or "").casefold() == "a" or part.endswith("morning")
+    half = "am" if morning else "pm" if m["mark"] or part else ""
+    return Value.matched("time", m, f"{hour}:{minute:02d}{half}" if half else f"{hour:02d}:{minute:02d}")
 
 
 CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re.I)

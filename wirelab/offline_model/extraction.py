@@ -40,8 +40,10 @@ from wirelab.offline_model.lexicon import (
     QUESTION_WORDS,
     ROMAN,
     STOPWORDS,
+    ZH_DIGITS,
     ZH_NUMERALS,
     chinese_number,
+    count_of,
     lexicon_list,
     lexicon_words,
     singular,
@@ -49,7 +51,7 @@ from wirelab.offline_model.lexicon import (
 from wirelab.offline_model.names import proper_names, world_values
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
-from wirelab.offline_model.units import Unit, unit_named
+from wirelab.offline_model.units import UNIT_NAMES, Unit, unit_named
 from wirelab.offline_model.values import Value
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
@@ -85,6 +87,8 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
     found = _patterns(text) + date_values(tokens, text)
+    said = Spans.of(found)
+    found += [v for v in _written_numbers(text) if not _overlaps(v, said)]  # "an hour and a half"
     clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one
     found += [n for n in _numbers(tokens, text) if not _overlaps(n, clear)]  # not 2026 of 2026-05-01
     names = _with_model_codes(proper_names(tokens, text), found, text)
@@ -286,6 +290,40 @@ def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     return (_digits(after.text), 2) if after is not None and after.kind == "number" else (None, 1)
 
 
+_N = f"[{ZH_NUMERALS}\\d]{{1,4}}"
+_ZH_UNIT = "|".join(re.escape(name) for name in UNIT_NAMES if not name.isascii())
+_COUNT = r"an?|[a-z]+|\d{1,3}"
+HALVES = [  # a count and a half of a unit is one number: "an hour and a half" is 1.5 hours
+    re.compile(rf"\b(?P<n>{_COUNT}) (?P<unit>[a-z]+) and a half\b", re.I),  # "a mile and a half"
+    re.compile(rf"\b(?P<n>{_COUNT}) and a half (?P<unit>[a-z]+)\b", re.I),  # "two and a half hours"
+    re.compile(r"\bhalf (?:of )?an? (?P<unit>[a-z]+)\b", re.I),  # "half an hour"
+    re.compile(rf"(?P<n>{_N})个半(?P<unit>{_ZH_UNIT})"),  # 一个半小时
+    re.compile(rf"(?P<n>{_N})(?P<unit>{_ZH_UNIT})半"),  # 两天半
+    re.compile(rf"半个?(?P<unit>{_ZH_UNIT})"),  # 半小时, 半个月
+]
+ZH_DECIMAL = re.compile(
+    rf"(?P<n>{_N})点(?P<tenths>[零一二三四五六七八九\d]{{1,4}})(?P<unit>{_ZH_UNIT})?"
+)  # 3.5
+
+
+def _written_numbers(text: str) -> list[Value]:
+    """Numbers written with words around them: a count and a half of a unit ("two and a half
+    hours", 一个半小时: 2.5 and 1.5, with the unit) and a Chinese decimal (三点五: 3.5)."""
+    found: list[Value] = []
+    for m in _each_clear_of(found, *(pattern.finditer(text) for pattern in HALVES)):
+        written = m.groupdict().get("n") or "0"
+        count = 1 if written.casefold() in ("a", "an") else count_of(written)
+        if count is not None and (unit := unit_named(m["unit"])):
+            found.append(Value("number", count + 0.5, m.group(), *m.span(), m["unit"], unit.dimension))
+    for m in _each_clear_of(found, ZH_DECIMAL.finditer(text)):
+        number = float(f"{count_of(m['n'])}.{''.join(str(count_of(ch)) for ch in m['tenths'])}")
+        unit = unit_named(m["unit"] or "")
+        found.append(
+            Value("number", number, m.group(), *m.span(), m["unit"] or "", unit.dimension if unit else "")
+        )
+    return found
+
+
 POINTERS = lexicon_list("pointers")  # "the back one": a "one" after them is a thing
 ONE_FOLLOWERS = lexicon_list("one_followers")  # "one with a radius of 5": a thing
 
@@ -352,28 +390,56 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
             scaled = number * EN_SCALES[scale]
             return (int(scaled) if float(scaled).is_integer() else scaled), 2
         return number, 1
-    if token.kind == "word" and token.norm in EN_NUMBERS:
-        total, length = EN_NUMBERS[token.norm], 1
-        while k + length < len(tokens):
-            word = tokens[k + length].norm
-            if word in EN_NUMBERS and EN_NUMBERS[word] < 10 <= total and total % 10 == 0:
-                total += EN_NUMBERS[word]
-            elif word in EN_SCALES:
-                total *= EN_SCALES[word]
-            elif (
-                word != "and"
-                or k + length + 1 >= len(tokens)
-                or tokens[k + length + 1].norm not in EN_NUMBERS
-            ):
-                break
-            length += 1
-        return total, length
+    if token.kind == "word" and _word_number(token.norm) is not None:
+        return _number_words(tokens, k)
     if token.kind == "han":
         match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
         one = match is not None and match.group() in "一两"  # "一下", "两人": a count only before a unit
         if match and (not one or k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None):
+            after = tokens[k + 1] if k + 1 < len(tokens) and match.end() == len(token.text) else token
+            if after.start == token.end and after.text in ZH_DIGITS and token.text[-1] in "百千万":
+                return chinese_number(token.text + after.text), 2  # 两百 五 is 250
             return chinese_number(match.group()), 1
     return None, 1
+
+
+def _word_number(word: str) -> int | None:
+    """A number one English word writes: "seven", "forty", "twenty-five"."""
+    tens, _, unit = word.partition("-")
+    if unit:
+        pair = EN_NUMBERS.get(tens, 0), EN_NUMBERS.get(unit, 10)
+        return sum(pair) if pair[0] >= 20 and pair[0] % 10 == 0 and 0 < pair[1] < 10 else None
+    return EN_NUMBERS.get(word)
+
+
+def _number_words(tokens: list[Token], k: int) -> tuple[int, int]:
+    """The number English words write from token k on, and how many tokens they take: "two
+    thousand five hundred and twenty-one" is 2521; "one two three" are three numbers."""
+    total, group, length = 0, _word_number(tokens[k].norm) or 0, 1
+    while k + length < len(tokens):
+        word, scaled = tokens[k + length].norm, tokens[k + length - 1].norm in EN_SCALES
+        number = _word_number(word)
+        ahead = k + length + 1 < len(tokens) and _word_number(tokens[k + length + 1].norm) is not None
+        if number is not None and _joins(group, number, total):
+            group += number
+        elif word in EN_SCALES and group and EN_SCALES[word] == 100:
+            group *= 100
+        elif word in EN_SCALES and group:
+            total, group = total + group * EN_SCALES[word], 0
+        elif word != "and" or not scaled or not ahead:
+            break
+        length += 1
+    return total + group, length
+
+
+def _joins(group: int, number: int, total: int) -> bool:
+    """Whether `number` goes on the number written so far, `total` thousands and more and
+    `group` below them: "twenty" then "five", "hundred" then "twelve", "thousand" then "six";
+    not "one" then "two"."""
+    last = group % 100
+    return (
+        last == 0 and bool(group or total) and number < 100 or last >= 20 and last % 10 == 0 and number < 10
+    )
 
 
 def _digits(text: str) -> int | float | None:

@@ -27,6 +27,8 @@ from wirelab.offline_model.lexicon import (
     names_a_thing,
 )
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
+from wirelab.offline_model.spans import Spans
+from wirelab.offline_model.units import unit_named
 
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
@@ -67,14 +69,19 @@ def remainder(
 ) -> str:
     """`text` without the tool's words, action words and the `used` spans (see the module docstring).
 
-    With `clause`, only the first comma-separated clause that keeps any words.
+    With `clause`, only the first comma-separated clause that keeps any words; without it (a
+    list's items), not the unit of a number another parameter took either.
     """
     kept: list[Token] = []
+    taken = Spans(used)
     for token in tokens:
-        if any(start <= token.start < end for start, end in used):
+        measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
+        if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))
         elif concept(token.norm) in tool_words or token.norm in ACTION_WORDS:
             continue
+        elif not clause and measured and unit_named(token.norm) is not None:
+            continue  # a list's items: not the unit of a number another parameter took ("30 minutes")
         else:
             kept.append(token)
     clauses: list[list[Token]] = [[]]

@@ -170,20 +170,22 @@ def names_a_thing(word: str) -> bool:
 
 
 def chinese_number(text: str) -> int:
-    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123."""
+    """A Chinese numeral as an integer: '十五' -> 15, '两千三百' -> 2300, '一二三' -> 123; a digit
+    right after 百, 千 or 万 counts the next unit down: '一万五' -> 15000, '两百五' -> 250."""
     if not any(ch in ZH_UNITS for ch in text):
         return int("".join(str(ZH_DIGITS[ch]) for ch in text))
-    total, section, digit = 0, 0, 0
+    total, section, digit, unit = 0, 0, 0, 1
     for ch in text:
         if ch in ZH_DIGITS:
             digit = ZH_DIGITS[ch]
         elif ch in ("万", "亿"):
-            total = (total + section + digit) * ZH_UNITS[ch]
+            total, unit = (total + section + digit) * ZH_UNITS[ch], ZH_UNITS[ch]
             section, digit = 0, 0
         else:
-            section += (digit or 1) * ZH_UNITS[ch]
+            section, unit = section + (digit or 1) * ZH_UNITS[ch], ZH_UNITS[ch]
             digit = 0
-    return total + section + digit
+    short = unit >= 100 and text[-2:-1] in ZH_UNITS
+    return total + section + digit * (unit // 10 if short else 1)
 
 
 def count_of(word: str) -> int | None:

@@ -48,6 +48,7 @@ def _tables() -> tuple[dict[str, Unit], dict[str, str]]:
 
 
 _UNITS, _MEASURES = _tables()
+UNIT_NAMES = sorted(_UNITS, key=len, reverse=True)  # the longest first, for a pattern of alternatives
 
 
 def unit_named(name: str) -> Unit | None:

@@ -127,3 +127,45 @@ TRAILS = _tool(
 def test_a_list_leaves_out_the_unit_of_a_number_another_parameter_took() -> None:
     bound = bind(TRAILS, "Find trails with waterfalls and lakes, under 90 minutes", guess=False)
     assert bound == {"features": ["waterfalls", "lakes"], "max_minutes": 90}
+
+
+TIMER = _tool(
+    "bake",
+    "Bake bread in the oven.",
+    {"minutes": {"type": "integer", "description": "Baking time."}},
+    ["minutes"],
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "minutes"),
+    [
+        ("Bake the loaf for an hour and a half", 90),
+        ("Bake the loaf for 2 hours", 120),
+        ("面包烤半小时", 30),
+        ("Bake the loaf for 40 minutes", 40),
+    ],
+)
+def test_a_duration_is_given_in_the_unit_its_parameter_names(request_: str, minutes: int) -> None:
+    assert bind(TIMER, request_, guess=False) == {"minutes": minutes}
+
+
+FLATS = _tool(
+    "find_flats",
+    "Find flats to rent.",
+    {"town": {"type": "string"}, "max_rent": {"type": "integer", "description": "Highest monthly rent."}},
+    ["town"],
+)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Flats in Lyon under 900 a month",
+        "Flats in Lyon, less than 900",
+        "里昂的公寓，租金不超过900",
+        "里昂的公寓，900以下",
+    ],
+)
+def test_a_bound_written_in_words_fills_the_parameter_that_caps(request_: str) -> None:
+    assert bind(FLATS, request_, guess=False)["max_rent"] == 900

@@ -390,6 +390,11 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     quoted = [v.value for k, v in enumerate(evidence.values) if v.kind == "quoted" and k not in evidence.used]
     if len(quoted) >= 2:  # "tag it 'urgent' and 'home'" (quotes another parameter took are its own)
         return quoted
+    names = [g for g in evidence.groups() if evidence.values[g[0]].kind == "name"]
+    names = [g for g in names if not set(g) & evidence.used]
+    if names:  # "with Ingrid, Bruno and Keiko": a written list of names
+        evidence.used |= set(names[0])
+        return [evidence.values[k].value for k in names[0]]
     if not slot.required and not _mentioned(slot, evidence):
         return None  # a list the call may take, from words that do not name it: left out
     phrase = evidence.text.split(":", 1)[1] if ":" in evidence.text else left_over(evidence, clause=False)

@@ -33,12 +33,12 @@ from typing import Any
 
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
-from wirelab.offline_model.lexicon import CLOSED_CLASSES, STOPWORDS, concept, lexicon_list
+from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
 from wirelab.offline_model.slots import Slot
-from wirelab.offline_model.units import unit_named
+from wirelab.offline_model.units import in_unit, unit_named
 from wirelab.offline_model.values import Value
 
 ACCEPTS = {
@@ -66,7 +66,7 @@ AFTER_AT = lexicon_list("after_at")
 PREPOSITIONS = lexicon_list("prepositions")
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
-AT_MOST = ("at most", "up to", "no more than", "最多", "以内")  # words that cap a number
+AT_MOST = tuple(LISTS["at_most"])  # words that cap a number: "at most 8", "8个以内"
 CAPS = lexicon_list("caps")  # the words of a parameter that caps a number
 HEDGES = lexicon_list("hedges")
 
@@ -191,13 +191,15 @@ def _number_as_taken(slot: Slot, value: Value) -> Any:
         return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
     if value.kind != "number":
         return None
-    if slot.kind == "integer" and isinstance(value.value, float) and not value.value.is_integer():
+    said = re.findall(r"[a-z]+", str(slot.schema.get("description", "")).casefold())
+    number = in_unit(value.value, value.unit, [*identifier_words(slot.name), *said])  # 1.5 h: 90 min
+    if slot.kind == "integer" and isinstance(number, float) and not number.is_integer():
         return None
     if slot.kind == "integer":
-        return int(value.value)
+        return int(number)
     if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
-        return round(value.value / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
-    return value.value
+        return round(number / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
+    return number
 
 
 def _place_as_taken(slot: Slot, value: Value) -> Any:

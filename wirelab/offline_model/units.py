@@ -1,7 +1,7 @@
 """Units of measurement: what a unit is called, and what it measures.
 
     >>> unit_named("kilograms"), unit_named("公斤")
-    (Unit(symbol='kg', dimension='mass'), Unit(symbol='kg', dimension='mass'))
+    (Unit(symbol='kg', dimension='mass', size=1000.0), Unit(symbol='kg', dimension='mass', size=1000.0))
     >>> dimension_of(["travel", "duration"]), dimension_of(["radius"])
     ('time', 'length')
 
@@ -12,7 +12,9 @@ data/units.txt. Two uses:
 - a number's unit ("10 km", "5 seconds", "20 degrees Celsius") says what the
   number measures, so it fills the parameter that measures the same thing;
 - an enum of unit symbols (`["km", "mi"]`) is filled from the unit's name in
-  either language ("miles", "英里").
+  either language ("miles", "英里");
+- a number is given in the unit its parameter names (`in_unit`: "an hour and a half"
+  for `max_minutes` is 90).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Unit:
 
     symbol: str
     dimension: str
+    size: float = 0.0  # in the dimension's base unit (a minute is 60 seconds); 0 when not one scale
 
 
 def _tables() -> tuple[dict[str, Unit], dict[str, str]]:
@@ -36,7 +39,8 @@ def _tables() -> tuple[dict[str, Unit], dict[str, str]]:
     units: dict[str, Unit] = {}
     for line in lines["units"]:
         head, names = line.split(":", 1)
-        unit = Unit(*head.split())
+        symbol, dimension, *size = head.split()
+        unit = Unit(symbol, dimension, float(size[0]) if size else 0.0)
         for name in [unit.symbol, *names.split(",")]:
             units.setdefault(name.strip(), unit)
     measures: dict[str, str] = {}
@@ -67,6 +71,24 @@ def dimension_of(words: list[str]) -> str:
         if unit and len(word) > 2:  # a unit named in full ("in seconds"), not a letter
             return unit.dimension
     return ""
+
+
+def in_unit(number: float, written: str, words: list[str]) -> float:
+    """`number` of the unit `written`, in the unit a parameter's (case-folded) words name in full:
+    1.5 hours for `max_minutes` is 90; unchanged when either unit is unknown, or they measure
+    different things or nothing on one scale (degrees).
+
+    >>> in_unit(1.5, "hours", ["max", "minutes"]), in_unit(2, "km", ["distance", "in", "meters"])
+    (90, 2000)
+    """
+    have = unit_named(written) if written else None
+    want = next((_UNITS[w] for w in words if len(w) > 2 and w in _UNITS), None)
+    if have is None or want is None or have == want or have.dimension != want.dimension:
+        return number
+    if not have.size or not want.size:
+        return number
+    converted = round(number * have.size / want.size, 9)
+    return int(converted) if converted.is_integer() else converted
 
 
 def same_unit(option: str, written: str) -> bool:

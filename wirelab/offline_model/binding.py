@@ -205,10 +205,8 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
         for t in evidence.tokens
         if _may_name_an_option(t, evidence)
     ]
-    phrases = list(
-        {v.text: v for v in [*words, *(v for v in evidence.values if v.kind == "phrase")]}.values()
-    )
-    phrases = phrases[:MEANT_WORDS]
+    found = [*words, *(v for v in evidence.values if v.kind == "phrase")]
+    phrases = list({v.text: v for v in found}.values())[:MEANT_WORDS]
     if not phrases:
         return []
     closest = (encode([v.text for v in phrases]) @ encode(list(slot.examples)).T).max(axis=1)
@@ -313,16 +311,12 @@ def _in_step(slots: list[Slot], evidence: Evidence) -> dict[int, int]:
     for group in evidence.groups():
         first = evidence.values[group[0]]
         _, seen = evidence.near(first, -1, len(group) + 2)
-        named = [_slot_named(slots, word) for word in reversed(seen) if word not in LINKS | LIST_GLUE]
+        ideas = [concept(word) for word in reversed(seen) if word not in LINKS | LIST_GLUE]
+        named = [next((rank for rank, s in enumerate(slots) if idea in s.name_words), None) for idea in ideas]
         named = [rank for rank in named if rank is not None][-len(group) :]
         if len(named) == len(group) and len(set(named)) == len(named):
             paired |= dict(zip(group, named, strict=True))
     return paired
-
-
-def _slot_named(slots: list[Slot], word: str) -> int | None:
-    idea = concept(word)
-    return next((rank for rank, slot in enumerate(slots) if idea in slot.name_words), None)
 
 
 def _overlaps_used(evidence: Evidence, value: Value) -> bool:
@@ -458,9 +452,6 @@ def reasons(tool: Tool, text: str) -> dict[str, dict[str, Any]]:
     for name, index in evidence.chosen.items():
         row = features(slots[name], evidence.values[index], evidence) or {}
         contributions = {feature: round(v * table.weights[feature], 3) for feature, v in row.items()}
-        found[name] = {
-            "value": bound[name],
-            "contributions": contributions,
-            "points": round(table.points(row), 3),
-        }
+        points = round(table.points(row), 3)
+        found[name] = {"value": bound[name], "contributions": contributions, "points": points}
     return found

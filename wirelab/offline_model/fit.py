@@ -285,13 +285,10 @@ def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] |
     phrase = _phrase_fit(slot, value, evidence, seen, cue) if value.kind == "phrase" else {}
     if measured is None or phrase is None:
         return None
-    row = (
-        {"label": cue} | measured | _position_fit(slot, value, evidence, seen) | _name_fit(slot, value, seen)
-    )
-    row |= _kind_fit(slot, value, cue, year) | phrase
-    row["called"] = float(
-        value.kind == "quoted" and bool(set(seen[:1]) & {"called", "named", "titled", "entitled"})
-    )
+    row = {"label": cue} | measured | _position_fit(slot, value, evidence, seen)
+    row |= _name_fit(slot, value, seen) | _kind_fit(slot, value, cue, year) | phrase
+    called = value.kind == "quoted" and bool(set(seen[:1]) & {"called", "named", "titled", "entitled"})
+    row["called"] = float(called)
     if value.kind == "name":  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
         row["tool_name"] = float({concept(w) for w in value.text.casefold().split()} <= evidence.tool_name)
     return {name: v for name, v in row.items() if v}
@@ -393,17 +390,10 @@ def _kind_fit(slot: Slot, value: Value, cue: float, year: bool) -> dict[str, flo
     """What the kinds say: a date written out, a specific kind, a year, a code without its label, digits."""
     written = value.kind == "date" and slot.kind == "date" and bool(written_date(value.text))
     specific = value.kind in SPECIFIC or slot.kind in ("code", "person", "place") and value.kind == "name"
-    return (
-        {"written_date": float(written), "specific": float(specific)}
-        | _kinds(slot, value)
-        | {
-            "year": float(year),
-            "unlabelled_code": float(slot.kind == "code" and value.kind == "number" and not cue),
-            "number_word": float(
-                value.kind == "number" and not value.text[:1].isdigit() and value.text[:1] != "-"
-            ),
-        }
-    )
+    word = value.kind == "number" and not value.text[:1].isdigit() and value.text[:1] != "-"
+    code = slot.kind == "code" and value.kind == "number" and not cue
+    row = {"written_date": float(written), "specific": float(specific)} | _kinds(slot, value)
+    return row | {"year": float(year), "unlabelled_code": float(code), "number_word": float(word)}
 
 
 def _phrase_fit(

@@ -3,6 +3,7 @@
 
 from tests.offline_model.conftest import tool
 from wirelab.offline_model import complete, explain, meaning, training
+from wirelab.offline_model.lexicon import concept
 
 ALARM = tool(
     "ring_alarm",
@@ -29,6 +30,15 @@ FISH = tool(
     (),
 )
 HOME = [ALARM, RADIO, LIFT, FISH]
+NUDGE = tool(
+    "add_reminder",
+    "Remind the person of a task on a day.",
+    {
+        "task": {"type": "string", "description": "What to do."},
+        "day": {"type": "string", "description": "Day, YYYY-MM-DD."},
+    },
+    ("task",),
+)
 
 
 def body(text, tools=HOME):
@@ -44,7 +54,18 @@ def called(text, tools=HOME):
 
 def test_the_tools_are_not_in_the_training_corpus():
     names = {t.name for sets in training.load_corpus()["domains"].values() for t in sets["en"]}
-    assert not names & {t["function"]["name"] for t in [*HOME, LIGHTS, HEATING, MOP]}
+    assert not names & {t["function"]["name"] for t in [*HOME, LIGHTS, HEATING, MOP, NUDGE]}
+
+
+def test_a_reminder_and_an_alarm_are_different_concepts():
+    """'remind' and 'alarm' were one group of the lexicon, so the words of a wake-up call tied
+    between an alarm tool and a reminder tool, and meaning picked the reminder."""
+    assert concept("提醒") != concept("闹钟") and concept("remind") != concept("alarm")
+
+
+def test_a_wake_up_call_goes_to_the_alarm_and_a_task_to_the_reminder():
+    assert called("明早六点用闹钟叫我。", [ALARM, NUDGE]) == ["ring_alarm"]
+    assert called("Remind me to repot the cactus on 2026-04-02.", [ALARM, NUDGE]) == ["add_reminder"]
 
 
 def test_a_request_that_shares_some_words_but_is_chosen_by_none_is_read_for_its_meaning():

@@ -249,3 +249,12 @@ def test_a_lexicon_file_line_outside_a_section_is_refused(tmp_path):
     bad.write_text("# lists\nweather forecast\n[synonyms]\n", encoding="utf-8")
     with pytest.raises(ValueError, match="before the first"):
         sections(bad)
+
+
+@pytest.mark.parametrize("text", ["别把这个包裹寄给老王", "不要把这束花送给隔壁"])
+def test_a_negated_chinese_verb_with_its_result_asks_for_nothing(text):
+    """寄 (post) and 送 (hand over) are action words, so 寄给 and 送给 are cut as 发给 is, and the
+    negation before the 把 phrase reaches them."""
+    assert asks_for_nothing(text)
+    assert not asks_for_nothing(text[1:] if text[0] == "别" else text[2:])
+    assert "给" in [token.text for token in segment(text)]

@@ -59,6 +59,9 @@ def test_a_range_of_numbers_or_a_chinese_decimal_is_no_clock_time() -> None:
         ("one hundred and twenty chairs", 120),
         ("two thousand five hundred flyers", 2500),
         ("two thousand and six", 2006),
+        ("a dozen candles", 12),
+        ("two dozen candles", 24),
+        ("a hundred lanterns", 100),
         ("预算一万五", 15000),
         ("三千五张门票", 3500),
         ("两百五", 250),
@@ -67,6 +70,17 @@ def test_a_range_of_numbers_or_a_chinese_decimal_is_no_clock_time() -> None:
 )
 def test_a_number_written_in_words_is_one_number(text: str, number: int) -> None:
     assert _values(text, "number") == [number]
+
+
+def test_two_before_a_measure_word_is_a_count_and_one_as_an_article_is_none() -> None:
+    assert _values("订两张去青岛的船票", "number") == [2]
+    assert _values("来两杯热可可", "number") == [2]
+    assert _values("我们一起去看一下", "number") == []
+
+
+def test_one_hundred_at_the_end_is_a_number_and_one_alone_a_thing() -> None:
+    assert _values("Order one hundred", "number") == [100]
+    assert _values("Order the blue one", "number") == []
 
 
 def test_number_words_written_apart_stay_apart() -> None:

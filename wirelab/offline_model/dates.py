@@ -320,10 +320,9 @@ CLOCK = re.compile(
 DAYPART = re.compile(
     r"(?<![\d:])(\d{1,2})(?::(\d{2}))?(?: o'clock)? (?:in the (morning|afternoon|evening)|at (night))", re.I
 )
-_ZH_N = r"[零一二两三四五六七八九十\d]{1,3}"
 ZH_CLOCK = re.compile(  # 八点一刻 8:15, 差五分九点 and 九点差五分 8:55, 傍晚6:30: a day part, then a time
-    rf"(?P<part>凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:差(?P<less>{_ZH_N})分钟?)?(?:(?P<hour>{_ZH_N})[点時时]"
-    rf"(?:(?P<fraction>半|[一三]刻)|差(?P<to>{_ZH_N})分钟?|过?(?P<minute>{_ZH_N})(?P<fen>分)?)?"
+    rf"(?P<part>凌晨|早上|上午|中午|下午|傍晚|晚上)?(?:差(?P<less>{_ZH_COUNT})分钟?)?(?:(?P<hour>{_ZH_COUNT})[点時时]"
+    rf"(?:(?P<fraction>半|[一三]刻)|差(?P<to>{_ZH_COUNT})分钟?|过?(?P<minute>{_ZH_COUNT})(?P<fen>分)?)?"
     r"|(?(part)(?P<h>\d{1,2}):(?P<m>\d{2})|(?!)))"
 )
 _TAIL = (

@@ -75,7 +75,8 @@ ADDRESS = re.compile(
 )
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
-ZH_PERCENT = "百分之"  # "per hundred": 百分之三十五 is 35 %
+_DECIMAL = f"[{ZH_NUMERALS}]{{1,12}}(?:点[零一二三四五六七八九]{{1,6}})?|\\d{{1,12}}(?:\\.\\d{{1,6}})?"
+ZH_PERCENT = re.compile(rf"百分之\s?(?P<n>{_DECIMAL})")  # 百分之三十五: 35 %
 FILE_EXTENSIONS = lexicon_list("file_extensions")
 YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
@@ -241,10 +242,6 @@ def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], in
         return [], 1  # an exponent in a formula ("x^2", "m/s^2") is not a value of its own
     if token.kind == "number" and "," in token.text and _digits(token.text) is None:
         return _comma_list(token), 1  # "5,10" written without a space is two numbers
-    percent, length = _zh_percent(tokens, k)
-    if percent is not None:  # "百分之三十五" is 35 %
-        end = tokens[k + length - 1].end
-        return [Value("number", percent, text[token.start : end], token.start, end, "%", "percent")], length
     value, length = _number_at(tokens, k)
     if value is None:
         return [], 1
@@ -277,19 +274,6 @@ def _measured(value: int | float, tokens: list[Token], k: int, length: int, text
     )
 
 
-def _zh_percent(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
-    """The number of a percentage written in Chinese words from token k ("百分之三十五", "百分之 5"),
-    and how many tokens it takes."""
-    token = tokens[k]
-    if token.kind != "han" or not token.text.startswith(ZH_PERCENT):
-        return None, 1
-    rest = token.text[len(ZH_PERCENT) :]
-    if rest:
-        return (chinese_number(rest) if ZH_NUMBER.fullmatch(rest) else None), 1
-    after = tokens[k + 1] if k + 1 < len(tokens) else None
-    return (_digits(after.text), 2) if after is not None and after.kind == "number" else (None, 1)
-
-
 _N = f"[{ZH_NUMERALS}\\d]{{1,4}}"
 _ZH_UNIT = "|".join(re.escape(name) for name in UNIT_NAMES if not name.isascii())
 _COUNT = r"an?|[a-z]+|\d{1,3}"
@@ -301,27 +285,34 @@ HALVES = [  # a count and a half of a unit is one number: "an hour and a half" i
     re.compile(rf"(?P<n>{_N})(?P<unit>{_ZH_UNIT})半"),  # 两天半
     re.compile(rf"半个?(?P<unit>{_ZH_UNIT})"),  # 半小时, 半个月
 ]
-ZH_DECIMAL = re.compile(
-    rf"(?P<n>{_N})点(?P<tenths>[零一二三四五六七八九\d]{{1,4}})(?P<unit>{_ZH_UNIT})?"
-)  # 3.5
+ZH_DECIMAL = re.compile(rf"(?P<n>{_N}点[零一二三四五六七八九\d]{{1,4}})(?P<unit>{_ZH_UNIT})?")  # 3.5
 
 
 def _written_numbers(text: str) -> list[Value]:
-    """Numbers written with words around them: a count and a half of a unit ("two and a half
-    hours", 一个半小时: 2.5 and 1.5, with the unit) and a Chinese decimal (三点五: 3.5)."""
+    """Numbers written with words around them: a Chinese percentage (百分之六十: 60 %), a count
+    and a half of a unit ("two and a half hours", 一个半小时: 2.5 and 1.5, with the unit) and a
+    Chinese decimal (三点五: 3.5)."""
     found: list[Value] = []
+    for m in ZH_PERCENT.finditer(text):  # "per hundred"
+        found.append(Value("number", _zh_number(m["n"]), m.group(), *m.span(), "%", "percent"))
     for m in _each_clear_of(found, *(pattern.finditer(text) for pattern in HALVES)):
         written = m.groupdict().get("n") or "0"
         count = 1 if written.casefold() in ("a", "an") else count_of(written)
         if count is not None and (unit := unit_named(m["unit"])):
             found.append(Value("number", count + 0.5, m.group(), *m.span(), m["unit"], unit.dimension))
     for m in _each_clear_of(found, ZH_DECIMAL.finditer(text)):
-        number = float(f"{count_of(m['n'])}.{''.join(str(count_of(ch)) for ch in m['tenths'])}")
-        unit = unit_named(m["unit"] or "")
+        number, unit = _zh_number(m["n"]), unit_named(m["unit"] or "")
         found.append(
             Value("number", number, m.group(), *m.span(), m["unit"] or "", unit.dimension if unit else "")
         )
     return found
+
+
+def _zh_number(written: str) -> int | float:
+    """A number in digits or Chinese numerals, 点 its decimal point: "三点五" -> 3.5, "六十" -> 60."""
+    whole, _, tenths = written.partition("点")
+    number = _digits(whole) if whole[0].isdigit() else chinese_number(whole)
+    return float(f"{number}.{''.join(str(count_of(ch)) for ch in tenths)}") if tenths else number or 0
 
 
 POINTERS = lexicon_list("pointers")  # "the back one": a "one" after them is a thing
@@ -331,7 +322,7 @@ ONE_FOLLOWERS = lexicon_list("one_followers")  # "one with a radius of 5": a thi
 def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
     """'one with a radius of 5 …, the other …', 'the back one too': "one" standing for a thing,
     not a number. `starts` are the tokens' starts."""
-    if value.text.casefold() != "one" or value.unit:
+    if value.text.casefold() != "one" or value.unit or value.value != 1:  # "one hundred" is 100
         return False
     k = bisect.bisect_left(starts, value.end)
     after = tokens[k] if k < len(tokens) else None
@@ -390,11 +381,15 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
             scaled = number * EN_SCALES[scale]
             return (int(scaled) if float(scaled).is_integer() else scaled), 2
         return number, 1
-    if token.kind == "word" and _word_number(token.norm) is not None:
+    scaled = token.norm in ("a", "an") and k + 1 < len(tokens) and tokens[k + 1].norm in EN_SCALES
+    if token.kind == "word" and (_word_number(token.norm) is not None or scaled):  # "a dozen": 12
         return _number_words(tokens, k)
     if token.kind == "han":
         match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
-        one = match is not None and match.group() in "一两"  # "一下", "两人": a count only before a unit
+        one = (
+            match is not None and match.group() in "一两" and (match.group() == "一" or token.tag[:1] != "m")
+        )
+        # 一 ("一下", "一起") counts only before a unit; 两 whenever it is a numeral ("两个人", "两张")
         if match and (not one or k + 1 < len(tokens) and unit_named(tokens[k + 1].text) is not None):
             after = tokens[k + 1] if k + 1 < len(tokens) and match.end() == len(token.text) else token
             if after.start == token.end and after.text in ZH_DIGITS and token.text[-1] in "百千万":
@@ -415,7 +410,8 @@ def _word_number(word: str) -> int | None:
 def _number_words(tokens: list[Token], k: int) -> tuple[int, int]:
     """The number English words write from token k on, and how many tokens they take: "two
     thousand five hundred and twenty-one" is 2521; "one two three" are three numbers."""
-    total, group, length = 0, _word_number(tokens[k].norm) or 0, 1
+    first = _word_number(tokens[k].norm)
+    total, group, length = 0, 1 if first is None else first, 1  # "a hundred"
     while k + length < len(tokens):
         word, scaled = tokens[k + length].norm, tokens[k + length - 1].norm in EN_SCALES
         number = _word_number(word)

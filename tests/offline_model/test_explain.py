@@ -76,3 +76,33 @@ def test_a_date_is_bound_against_the_today_the_request_states():
         "order_glaze": {"colour": "celadon"},
         "book_kiln_slot": {"day": "2026-03-04"},
     }
+
+
+FEED = tool(
+    "feed_fish",
+    "Dispense food into the aquarium.",
+    {"grams": {"type": "integer", "description": "Food in grams"}},
+    ("grams",),
+)
+HEATER = tool(
+    "set_tank_heater",
+    "Set the aquarium heater's water temperature.",
+    {"celsius": {"type": "number"}},
+    ("celsius",),
+)
+
+
+def test_the_meaning_stage_reads_each_piece_as_the_model_does():
+    """The model's meaning stage reads each piece of the message, without its sentence mark; so does
+    explain(), one stage per piece, and the tools those stages choose are the tools called."""
+    text = "The guppies look hungry, give them 3 grams?"
+    body = {
+        "model": "wirelab-offline",
+        "tools": [FEED, HEATER],
+        "messages": [{"role": "user", "content": text}],
+    }
+    steps = explain(body)["stages"]
+    readings = [step for step in steps if step["stage"] == "select by meaning"]
+    assert [step["piece"] for step in readings] == ["The guppies look hungry", "give them 3 grams"]
+    chosen = {step["decision"] for step in readings} - {None}
+    assert chosen == {call["name"] for call in steps[-1]["decision"]} == {"feed_fish"}

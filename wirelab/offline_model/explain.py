@@ -15,7 +15,8 @@
 The stages are those of `policy.items_for` for a fresh message: the small-talk and negation
 check; selection by the tools' words (`selection.plan`); where the words tie on several tools
 in a piece of the message, each one's cosine (the closest wins); selection by meaning, only
-when the words chose no tool and named no tool's topic, with every tool's features, the fitted
+when the words chose no tool and named no tool's topic: one stage per piece of the message, the
+piece as the model read it (`selection.read_by_meaning`), with every tool's features, the fitted
 weights and the probability; for each call made from the plan, the features and weights behind
 each argument binding gave it (`binding.reasons`), read from the piece of the message the call
 was bound from (under "pieces"; a second call of a tool is "name (2)"); and the calls the model
@@ -53,7 +54,7 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     if any(ties):
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
     if not nothing and not by_words and request.tools and not selection.names_a_topic(text, request.tools):
-        stages.append(_by_meaning(text, request.tools))
+        stages += [_by_meaning(reading) for reading in selection.read_by_meaning(text, request.tools)]
     made = decide(request).calls
     if made:
         with dated(request):  # "tomorrow" read as the model read it
@@ -89,9 +90,13 @@ def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     return {"piece": piece, "tool": meaning.closest(piece, tied).name, "cosines": cosines}
 
 
-def _by_meaning(text: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
-    """The meaning stage on the whole message: each tool's features, contributions and probability."""
-    fitted, choice = meaning.weights(), selection.meaning_choice(text, tools)
+def _by_meaning(reading: selection.Reading) -> dict[str, Any]:
+    """The meaning stage on one piece of the message, as the model read it (the whole message
+    when no piece picked a tool): each tool's features, contributions and probability."""
+    stage: dict[str, Any] = {"stage": "select by meaning", "piece": reading.text}
+    if reading.choice is None:
+        return stage | {"decision": None, "asks for nothing": True}
+    fitted = meaning.weights()
     rows = [
         {
             "tool": tool.name,
@@ -101,11 +106,10 @@ def _by_meaning(text: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
             },
             "probability": round(probability, 3),
         }
-        for tool, row, probability in choice.rows
+        for tool, row, probability in reading.choice.rows
     ]
-    return {
-        "stage": "select by meaning",
-        "decision": choice.tool.name if choice.tool else None,
+    return stage | {
+        "decision": reading.tool.name if reading.tool else None,
         "weights": fitted.weights,
         "bias": fitted.bias,
         "threshold": meaning.CHOOSE,

@@ -401,15 +401,15 @@ def _leaves(value: Any) -> int:
 def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """One item per intent whose tool `meaning.choose` picks, for a message whose words choose no
     tool. As in `plan`, a piece that picks none belongs to the item before it (before the first,
-    to the next); neighbours picking one tool are one intent. With no pick, the whole message is tried."""
-    text = unwrap(clean(text))
-    found = [(p.start, p.end) for p in pieces(text)]
-    meaning.encode_once([text[start:end] for start, end in found])
+    to the next); neighbours picking one tool are one intent. With no pick, the whole message is
+    tried (`read_by_meaning`)."""
+    readings = read_by_meaning(text, tools)
+    if readings and readings[-1].whole:
+        return [PlanItem(readings[-1].text, readings[-1].tool)] if readings[-1].tool else []
     items: list[tuple[int, int, Tool]] = []
     waiting: int | None = None
-    for start, end in found:
-        piece = text[start:end]
-        tool = None if asks_for_nothing(piece) else meaning_choice(piece, tools).tool
+    for reading in readings:
+        start, end, tool = reading.start, reading.end, reading.tool
         if tool is None:
             waiting = start if waiting is None and not items else waiting
             if items:
@@ -419,10 +419,41 @@ def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         else:
             items.append((start if waiting is None else waiting, end, tool))
             waiting = None
-    if not items and len(found) > 1:
-        tool = meaning_choice(text, tools).tool
-        items = [(0, len(text), tool)] if tool else []
-    return [PlanItem(text[start:end], tool) for start, end, tool in items]
+    message = readings[0].message if readings else ""
+    return [PlanItem(message[start:end], tool) for start, end, tool in items]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the meaning stage read of one piece of a message (`start:end` of the cleaned
+    `message`), and its choice: None for a piece that asks for nothing."""
+
+    message: str
+    start: int
+    end: int
+    choice: meaning.Choice | None
+    whole: bool = False  # the whole message, read because no piece picked a tool
+
+    @property
+    def text(self) -> str:
+        return self.message[self.start : self.end]
+
+    @property
+    def tool(self) -> Tool | None:
+        return self.choice.tool if self.choice else None
+
+
+def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
+    """The meaning stage's reading of a message whose words choose no tool: each piece with its
+    choice and, when there are several pieces and none picks a tool, the whole message last."""
+    text = unwrap(clean(text))
+    found = [(p.start, p.end) for p in pieces(text)]
+    meaning.encode_once([text[start:end] for start, end in found])
+    choices = [None if asks_for_nothing(text[a:b]) else meaning_choice(text[a:b], tools) for a, b in found]
+    readings = [Reading(text, a, b, choice) for (a, b), choice in zip(found, choices, strict=True)]
+    if len(found) > 1 and not any(reading.tool for reading in readings):
+        readings.append(Reading(text, 0, len(text), meaning_choice(text, tools), whole=True))
+    return readings
 
 
 def names_a_topic(text: str, tools: tuple[Tool, ...]) -> bool:

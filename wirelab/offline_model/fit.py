@@ -191,8 +191,7 @@ def _number_as_taken(slot: Slot, value: Value) -> Any:
         return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
     if value.kind != "number":
         return None
-    said = re.findall(r"[a-z]+", str(slot.schema.get("description", "")).casefold())
-    number = in_unit(value.value, value.unit, [*identifier_words(slot.name), *said])  # 1.5 h: 90 min
+    number = in_unit(value.value, value.unit, slot.unit)  # 1.5 hours for `max_minutes`: 90
     if slot.kind == "integer" and isinstance(number, float) and not number.is_integer():
         return None
     if slot.kind == "integer":

@@ -27,7 +27,7 @@ from typing import Any
 
 from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
-from wirelab.offline_model.units import dimension_of
+from wirelab.offline_model.units import Unit, dimension_of, unit_of
 
 Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
@@ -72,6 +72,7 @@ class Slot:
     role: str = ""  # "origin", "target" or ""
     examples: tuple[str, ...] = ()  # values its description gives as examples ("such as kayak, canoe")
     codes: tuple[tuple[str, Any], ...] = ()  # meanings its description gives codes ("1 for economy")
+    unit: Unit | None = None  # for a number: the unit its words name in full (`max_minutes`: min)
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
@@ -91,7 +92,9 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
     role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
     codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
-    return Slot(name, schema, required, kind, words, name_words, dimension, role, examples, codes)
+    spelled = re.findall(r"[a-z]+", str(schema.get("description", "")).casefold())
+    unit = unit_of(named + spelled) if kind in ("integer", "number") else None
+    return Slot(name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit)
 
 
 def coded_options(description: str) -> tuple[tuple[str, Any], ...]:

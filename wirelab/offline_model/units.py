@@ -73,16 +73,20 @@ def dimension_of(words: list[str]) -> str:
     return ""
 
 
-def in_unit(number: float, written: str, words: list[str]) -> float:
-    """`number` of the unit `written`, in the unit a parameter's (case-folded) words name in full:
-    1.5 hours for `max_minutes` is 90; unchanged when either unit is unknown, or they measure
-    different things or nothing on one scale (degrees).
+def unit_of(words: list[str]) -> Unit | None:
+    """The unit a parameter's (case-folded) words name in full: `max_minutes` names minutes."""
+    return next((_UNITS[w] for w in words if len(w) > 2 and w in _UNITS), None)
 
-    >>> in_unit(1.5, "hours", ["max", "minutes"]), in_unit(2, "km", ["distance", "in", "meters"])
+
+def in_unit(number: float, written: str, want: Unit | None) -> float:
+    """`number` of the unit `written`, in the unit `want` (a parameter's, `unit_of`): 1.5 hours
+    for `max_minutes` is 90; unchanged when either unit is unknown, or they measure different
+    things or nothing on one scale (degrees).
+
+    >>> in_unit(1.5, "hours", unit_of(["max", "minutes"])), in_unit(2, "km", unit_of(["in", "meters"]))
     (90, 2000)
     """
     have = unit_named(written) if written else None
-    want = next((_UNITS[w] for w in words if len(w) > 2 and w in _UNITS), None)
     if have is None or want is None or have == want or have.dimension != want.dimension:
         return number
     if not have.size or not want.size:

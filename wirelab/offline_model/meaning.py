@@ -43,7 +43,7 @@ from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
 from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.fit import Feature, read_weights  # a named feature; a checked weights file
-from wirelab.offline_model.lexicon import ACTION_WORDS, NEGATIONS
+from wirelab.offline_model.lexicon import ACTION_WORDS, NEGATIONS, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 
@@ -53,7 +53,7 @@ LEXICAL_SCALE = 6.0  # own points at which the lexical feature saturates
 CHOOSE = 0.5  # the least probability that selects a tool
 CHINESE_NEGATIONS = ("不要", "不用", "不必", "别")
 LEADING_NEGATIONS = {"先别", "千万别", "可别"}
-NEGATING = NEGATIONS - ACTION_WORDS  # "stop", an action too, is what "Stop the music" asks for
+NEGATING = NEGATIONS - ACTION_WORDS - lexicon_list("excluding")  # not "stop" (an action), nor "without"
 
 
 FEATURES = (
@@ -115,7 +115,8 @@ def encode_once(texts: list[str]) -> None:
 def negates(text: str) -> bool:
     """Whether `text` holds a negation word: "don't", "never", 不要, 别 and words that begin so (先别),
     but not the 不 of a yes-no question that asks "A or not A" (要不要带外套: take a coat or not?),
-    nor a word that is an action too: "Stop the music" asks for an action on the music."""
+    nor a word that is an action too ("Stop the music" asks for an action on the music), nor one
+    that leaves a value out ("a pizza without onions" still asks for a pizza)."""
     words = [t.norm for t in segment(clean(text))]
     return any(
         (w in NEGATING or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS)

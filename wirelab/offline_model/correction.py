@@ -30,11 +30,9 @@ from wirelab.offline_model.request import Call, Tool, compact
 
 KEYS = sections(LEXICON.with_name("tool_errors.txt"))
 FIELD_KEYS, ALLOWED_KEYS = (tuple(" ".join(KEYS[name]).split()) for name in ("field_keys", "allowed_keys"))
-LIST_CUE = re.compile(  # what comes before a list of allowed values in an error's text
-    r"\b(?:one of|allowed(?: values)?|valid(?: values)?|supported(?: values)?|options|choices|permitted"
-    r"|(?:must|should) be)\b|允许的值|可选值|只能是|必须是",
-    re.I,
-)
+CUES = sorted(KEYS["list_cues"], key=len, reverse=True)  # "allowed values" before "allowed"
+ENGLISH_CUES = "|".join(re.escape(cue) for cue in CUES if cue.isascii())
+LIST_CUE = re.compile(rf"\b(?:{ENGLISH_CUES})\b|" + "|".join(c for c in CUES if not c.isascii()), re.I)
 EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bsuch as\b|例如|比如", re.I)  # a description, then one value
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
 

@@ -82,7 +82,8 @@ def _bound(calls: tuple[Call, ...], items: list[PlanItem]) -> list[dict[str, Any
 
 def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     """Each tool the piece's words tie on, with its cosine, and the closest ({} with no tie)."""
-    tied = selection.tied_by_words(piece, tools)
+    matches, _, top = selection.by_words(piece, tools)
+    tied = selection.word_tie(matches, top)
     if not tied:
         return {}
     vectors = meaning._encode([piece, *(meaning.tool_text(tool) for tool in tied)])

@@ -59,9 +59,7 @@ def break_call(
     if fault == "missing_required":
         dropped = next(iter(tool.parameters.get("required", [])), None)
         return tool.name, compact({k: v for k, v in arguments.items() if k != dropped})
-    if fault == "unknown_tool":
-        return misspell(tool.name, tool_names), compact(arguments)
-    return tool.name, compact(arguments)
+    return misspell(tool.name, tool_names), compact(arguments)  # unknown_tool
 
 
 def _wrong_case(parameters: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:

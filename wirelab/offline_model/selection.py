@@ -262,12 +262,6 @@ def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
     return tied if top.chosen and len(tied) > 1 else ()
 
 
-def tied_by_words(request: str, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
-    """The tools `best_tool` tells apart by meaning for `request` (none if the words decide)."""
-    matches, _, top = by_words(request, tools)
-    return word_tie(matches, top)
-
-
 def asks_for_nothing(text: str) -> bool:
     """Small talk, an opinion without a request, or a negated action: no tool is wanted."""
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in segment(clean(text)) if t.kind != "punct"]

@@ -24,7 +24,6 @@ from typing import Any
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.wire_format import (
-    arguments_object,
     chat_call,
     hex_id,
     prompt_tokens,
@@ -220,9 +219,7 @@ def _mode(config: Any) -> dict[str, Any]:
 
 def response_object(thought: Thought) -> dict[str, Any]:
     parts = [{"text": thought.reply.content}] if thought.reply.content else []
-    parts += [
-        {"functionCall": {"name": c.name, "args": arguments_object(c.arguments)}} for c in thought.reply.calls
-    ]
+    parts += [{"functionCall": {"name": c.name, "args": c.parsed() or {}}} for c in thought.reply.calls]
     prompt, made = prompt_tokens(thought.request), tokens_of(parts)
     finish = "MAX_TOKENS" if thought.finish == "length" else "STOP"
     return {

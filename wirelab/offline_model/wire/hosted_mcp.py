@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from wirelab.offline_model.request import invalid
+from wirelab.offline_model.request import invalid, json_object
 from wirelab.offline_model.wire.edge import Origins, Thought, think
-from wirelab.offline_model.wire.wire_format import answered_call, arguments_object, item_id
+from wirelab.offline_model.wire.wire_format import answered_call, item_id
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_ROUNDS = 5  # model turns within one response, each after MCP results
@@ -139,7 +139,7 @@ class Turn:
 
     def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
         """Run one call on its server: an `mcp_call` item, and the call and result for the model."""
-        output, error = call_tool(server, name, arguments_object(arguments))
+        output, error = call_tool(server, name, json_object(arguments) or {})
         status = "failed" if error else "completed"
         made = {"name": name, "arguments": arguments, "output": output, "error": error, "status": status}
         self.add("mcp_", "mcp_call", server, **made, approval_request_id=approval)

@@ -24,7 +24,6 @@ from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.results import read_result
 from wirelab.offline_model.wire.edge import Origins, Thought, think
 from wirelab.offline_model.wire.wire_format import (
-    arguments_object,
     chat_call,
     fragments,
     hex_id,
@@ -237,7 +236,7 @@ def message_object(thought: Thought) -> dict[str, Any]:
     content = [{"type": "text", "text": thought.reply.content}] if thought.reply.content else []
     for call in thought.reply.calls:
         block = {"type": "tool_use", "id": "toolu_" + call.id.removeprefix("call_"), "name": call.name}
-        content.append({**block, "input": arguments_object(call.arguments)})
+        content.append({**block, "input": call.parsed() or {}})
     usage = {"input_tokens": prompt_tokens(thought.request), "output_tokens": tokens_of(content)}
     return {
         "id": "msg_" + hex_id(thought.digest, "msg", length=24),

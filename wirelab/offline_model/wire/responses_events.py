@@ -41,15 +41,10 @@ def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
     where, added = {"output_index": index}, "response.output_item.added"
     if item["type"] == "function_call":
         yield {"type": added, **where, "item": {**item, "arguments": "", "status": "in_progress"}}
+        named = {**where, "item_id": item["id"]}
         for piece in fragments(item["arguments"]):
-            yield {
-                "type": "response.function_call_arguments.delta",
-                **where,
-                "item_id": item["id"],
-                "delta": piece,
-            }
-        done = {"item_id": item["id"], "arguments": item["arguments"]}
-        yield {"type": "response.function_call_arguments.done", **where, **done}
+            yield {"type": "response.function_call_arguments.delta", **named, "delta": piece}
+        yield {"type": "response.function_call_arguments.done", **named, "arguments": item["arguments"]}
     elif item["type"] == "message":
         yield {"type": added, **where, "item": {**item, "content": [], "status": "in_progress"}}
         yield from _text_events(index, item)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from wirelab.offline_model.policy import Reply
-from wirelab.offline_model.request import Request, json_object
+from wirelab.offline_model.request import Request
 from wirelab.offline_model.wire.tokens import count_tokens, truncate_tokens
 
 CREATED = 1767225600  # 2026-01-01T00:00:00Z, the same in every response
@@ -137,11 +137,6 @@ def answered_call(call_id: str, name: Any, arguments: str, content: str) -> list
         {"role": "assistant", "content": None, "tool_calls": [chat_call(call_id, name, arguments)]},
         {"role": "tool", "tool_call_id": call_id, "content": content},
     ]
-
-
-def arguments_object(arguments: str) -> dict[str, Any]:
-    """A call's arguments as an object, as the formats that parse them write them: {} if not one."""
-    return json_object(arguments) or {}
 
 
 def chunks(thought: Thought) -> Iterator[dict[str, Any]]:

@@ -33,7 +33,7 @@ from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import Binding, Evidence
-from wirelab.offline_model.fit import score, typed_value
+from wirelab.offline_model.fit import SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.normalize import clean
@@ -375,3 +375,20 @@ def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> 
         if value.kind == "phrase" or (score(slots[name], value, evidence) or 0) < CLEARLY:
             return False
     return True
+
+
+def typed_values(tool: Tool, whole: Binding) -> int:
+    """How many parameters binding filled with a value of their own kind: a date, a time, a
+    currency, an option, a quantity of the parameter's dimension ("25 minutes" for a duration),
+    a name for a place or a person; not loose words nor free text, which any message gives."""
+    evidence, filled = whole
+    slots = _slots(tool)
+    return sum(
+        name in filled and name in slots and _typed(slots[name], evidence.values[index])
+        for name, index in evidence.chosen.items()
+    )
+
+
+def _typed(slot: Slot, value: Value) -> bool:
+    named = value.kind == "name" and slot.kind in ("code", "person", "place")
+    return value.kind in SPECIFIC or named or bool(value.dimension) and value.dimension == slot.dimension

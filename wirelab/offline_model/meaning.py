@@ -12,7 +12,9 @@ multilingual v3, one space for sixteen languages) and scores each tool by named 
     negated      the request holds a negation ("don't", "never", 不要, 先别)
     chatter      a linear probe on the request's vector: the log-odds that it wants no tool
                  (512 weights and a bias, fitted on the corpus's requests with the weights)
-    values_fit   the request clearly gives every value the tool requires
+    typed_margin how many parameters binding fills with a value of their own kind (a duration
+                 for a duration, a time, a currency, an option; not free text), 0 to 1, minus
+                 the best other tool's (0 for a lone tool)
     fills        binding finds some value, not an empty one, for every parameter it requires
 
 A logistic regression turns them into the probability that the tool is the one
@@ -40,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from wirelab.offline_model.binding import bind_evidence
-from wirelab.offline_model.calls import bind_calls, fills_required, gives_what_it_needs
+from wirelab.offline_model.calls import bind_calls, fills_required, typed_values
 from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.fit import Feature, read_weights  # a named feature; a checked weights file
 from wirelab.offline_model.lexicon import ACTION_WORDS, NEGATIONS, lexicon_list
@@ -50,6 +52,7 @@ from wirelab.offline_model.request import Tool
 ENCODER = "universal-sentence-encoder-multilingual-v3"  # wirelab.encoder.NAME, without loading it
 WEIGHTS = Path(__file__).with_name("data") / "meaning_weights.json"
 LEXICAL_SCALE = 6.0  # own points at which the lexical feature saturates
+TYPED_SCALE = 2  # parameters filled with a typed value at which that count saturates
 CHOOSE = 0.5  # the least probability that selects a tool
 CHINESE_NEGATIONS = ("不要", "不用", "不必", "别")
 LEADING_NEGATIONS = {"先别", "千万别", "可别"}
@@ -62,7 +65,7 @@ FEATURES = (
     Feature("lexical", "the tool's own words the request names, 0 to 1", "'convert 3 EUR' vs a money tool"),
     Feature("negated", "a negation word (0 or 1)", "'don't roll back the search service'"),
     Feature("chatter", "log-odds that the request wants no tool (a probe)", "'why is the sky blue?'"),
-    Feature("values_fit", "the request clearly gives every required value", "'flight LH400 on May 2'"),
+    Feature("typed_margin", "typed values minus the best other tool's", "'buzz me in 25 minutes'"),
     Feature("fills", "binding finds a value for every required parameter", "'from Ghent to Namur'"),
 )
 NAMES = tuple(f.name for f in FEATURES)
@@ -131,15 +134,24 @@ def tool_text(tool: Tool) -> str:
     return f"{' '.join(identifier_words(tool.name))}: {tool.description[:500]}"
 
 
-def _bound_features(request: str, words: Words, tool: Tool) -> dict[str, float]:
-    """`values_fit` and `fills`, from one binding of the request's words for the tool (both 0
-    for a tool that requires nothing)."""
+def _bound(request: str, words: Words, tool: Tool) -> tuple[float, float]:
+    """From one binding of the request's words for the tool: how many parameters it fills with
+    a value of their own kind (at most `TYPED_SCALE`, as a share of it), and whether it finds a
+    value for every parameter the tool requires (0 for a tool that requires nothing)."""
+    whole = bind_evidence(tool, words)
+    typed = min(typed_values(tool, whole), TYPED_SCALE) / TYPED_SCALE
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
-        return {"values_fit": 0.0, "fills": 0.0}
-    whole = bind_evidence(tool, words)
-    fills = any(fills_required(tool, b.arguments) for b in bind_calls(tool, request, whole))
-    return {"values_fit": float(gives_what_it_needs(request, tool, whole)), "fills": float(fills)}
+        return typed, 0.0
+    return typed, float(any(fills_required(tool, b.arguments) for b in bind_calls(tool, request, whole)))
+
+
+def _margins(values: np.ndarray) -> np.ndarray:
+    """Each value minus the best of the others (0 for a lone one)."""
+    if len(values) < 2:
+        return np.zeros(len(values))
+    top, second = np.sort(values)[::-1][:2]
+    return values - np.where(values == top, second, top)
 
 
 def features(
@@ -154,20 +166,20 @@ def features(
     chatter = log_odds_no_tool(vectors[0], probe)
     negated = float(negates(request))
     words = Words.of(request)  # extracted once, read by binding for every tool
-    rows = []
-    for i, tool in enumerate(tools):
-        others = np.delete(cosines, i)
-        rows.append(
-            {
-                "cosine": float(cosines[i]),
-                "margin": float(cosines[i] - others.max()) if len(others) else 0.0,
-                "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
-                "negated": negated,
-                "chatter": chatter,
-                **_bound_features(request, words, tool),
-            }
-        )
-    return rows
+    typed, fills = np.array([_bound(request, words, tool) for tool in tools]).reshape(-1, 2).T
+    margins, typed_margins = _margins(cosines), _margins(typed)
+    return [
+        {
+            "cosine": float(cosines[i]),
+            "margin": float(margins[i]),
+            "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
+            "negated": negated,
+            "chatter": chatter,
+            "typed_margin": float(typed_margins[i]),
+            "fills": float(fills[i]),
+        }
+        for i, tool in enumerate(tools)
+    ]
 
 
 def closest(request: str, tools: tuple[Tool, ...]) -> Tool:

@@ -113,7 +113,7 @@ def _decide(request: Request) -> Reply:
     unsure = [item for item in items if item.missing and free]  # ask, do not make values up
     items = [item for item in items if item not in unsure]
     tracks, extras = walk(items, talk.turns, {t.name for t in request.tools})
-    calls = next_calls(request, tracks, extras, talk.turns)
+    calls = next_calls(request, tracks, talk.turns)
     if calls:
         return Reply(None, tuple(calls if request.parallel_tool_calls else calls[:1]))
     if tracks and (request.forced or request.fault == "endless_calls"):
@@ -193,9 +193,7 @@ def _first_free(tracks: list[Track], call: Call, names: set[str]) -> Track | Non
     return None
 
 
-def next_calls(
-    request: Request, tracks: list[Track], extras: list[Attempt], turns: list[list[Attempt]]
-) -> list[Call]:
+def next_calls(request: Request, tracks: list[Track], turns: list[list[Attempt]]) -> list[Call]:
     """The calls of the next response, in order (see the module docstring)."""
     calls = _injected(request, turns) if request.fault == "obey_injection" else []
     for track in tracks:

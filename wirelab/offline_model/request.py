@@ -91,6 +91,5 @@ class Request:
     tool_choice: str
     forced: bool
     parallel_tool_calls: bool
-    stream: bool
     include_usage: bool
     max_tokens: int | None

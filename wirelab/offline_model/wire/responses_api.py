@@ -152,12 +152,7 @@ def to_chat(
     conversation = previous + input_messages(items, origins, instructions + len(previous))
     _check_outputs(conversation)
     messages = [{"role": "developer", "content": body["instructions"]}] if instructions else []
-    chat = {
-        "model": body["model"],
-        "messages": messages + conversation,
-        "fault": body.get("fault"),
-        "stream": False,
-    }
+    chat = {"model": body["model"], "messages": messages + conversation, "fault": body.get("fault")}
     tools = []
     for k, tool in enumerate(body.get("tools") or []):
         if not (isinstance(tool, dict) and tool.get("type") == "mcp"):

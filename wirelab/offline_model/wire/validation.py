@@ -45,7 +45,6 @@ def read_request(body: Any) -> Request:
         tool_choice=choice,
         forced=forced,
         parallel_tool_calls=_parallel(body, tools),
-        stream=stream,
         include_usage=_include_usage(body, stream),
         max_tokens=_max_tokens(body),
     )

@@ -244,6 +244,9 @@ def _lists(
     words), with the whole list's values; not a list a parameter that takes a list holds
     some of ("[4, 8, 15]")."""
     held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
+    readings: dict[int, list[Value]] = {}  # where a value starts -> the values read there
+    for value in evidence.values:
+        readings.setdefault(value.start, []).append(value)
     lists = []
     for group in written:
         taken = {name: _member(evidence, group, index) for name, index in evidence.chosen.items()}
@@ -255,15 +258,18 @@ def _lists(
             [(name, chosen)] = taken.items()
             members = [k for k in group if k == chosen or k in free]
             typed = [
-                first.get(name) if k == chosen else typed_value(slots[name], evidence.values[k])
+                first.get(name) if k == chosen else _typed_at(slots[name], readings[evidence.values[k].start])
                 for k in members
             ]
             if None not in typed:
                 lists.append((name, typed))
-                continue
-        if len(taken) <= 1:
-            lists += _options_listed(evidence, slots, group)
     return lists
+
+
+def _typed_at(slot: Slot, readings: list[Value]) -> Any:
+    """The value written at one place, in the first of its readings the slot takes: the
+    option "porcelain" where the phrase "porcelain piece" is listed."""
+    return next((typed for typed in (typed_value(slot, v) for v in readings) if typed is not None), None)
 
 
 def _member(evidence: Evidence, group: list[int], index: int) -> int | None:
@@ -272,28 +278,6 @@ def _member(evidence: Evidence, group: list[int], index: int) -> int | None:
         return index
     chosen = evidence.values[index]
     return next((k for k in group if evidence.values[k].start == chosen.start), None)
-
-
-def _options_listed(
-    evidence: Evidence, slots: dict[str, Slot], group: list[int]
-) -> list[tuple[str, list[Any]]]:
-    """A written list whose every value names an option of the enum parameter that took one
-    of them ("Thai and Greek food" for a `cuisine` enum): that parameter's list."""
-    at: dict[int, list[Value]] = {}
-    for value in evidence.values:
-        if value.kind == "enum":
-            at.setdefault(value.start, []).append(value)
-    for name, index in evidence.chosen.items():
-        chosen = evidence.values[index]
-        if chosen.kind != "enum":
-            continue
-        named = [at.get(evidence.values[k].start, []) for k in group]
-        options = [
-            next((o for o in found if typed_value(slots[name], o) is not None), None) for found in named
-        ]
-        if None not in options and chosen in options:
-            return [(name, [typed_value(slots[name], o) for o in options])]
-    return []
 
 
 def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[int]]) -> set[int]:

@@ -46,6 +46,8 @@ LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fil
 PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
+WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
+ARTICLES = {"the", "a", "an"}
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 SCALAR = ("array", "object", "boolean")
@@ -135,7 +137,8 @@ def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int]
     groups = evidence.groups()  # once: each call reads the tokens between the values
     lists = written_lists(evidence, groups)
     reading = Reading.of(evidence, evidence, slots, lists, bound, 0)
-    in_list = {k: number for number, group in enumerate(lists) for k in group}
+    at = {evidence.values[k].start: number for number, group in enumerate(lists) for k in group}
+    in_list = {k: at[v.start] for k, v in enumerate(evidence.values) if v.start in at}  # each reading
     units = _bracketed(evidence, arrays, groups)
     inner = {k for group in groups if group[0] in units for k in group[1:]}  # inside a list in brackets
     found = _candidates(evidence, slots, units)
@@ -220,7 +223,7 @@ def _new_frame(
     if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
         return None  # the same value said again, or the next value of a list
     weak = value.kind == "name" and points < MIN_START
-    only = len(fits) == 1 and _written(value)  # "$52 in …" after "an amount of $30 in …"
+    only = _written(value) and (len(fits) == 1 or value.unit != "")  # "$52 in …", "3 m by …"
     if weak or points < held.points - PEER and not tuples and not only:
         return None  # a stray value
     return _best_cut(
@@ -359,15 +362,57 @@ def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[
 
 
 def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> list[list[int]]:
-    """The values written as lists (`Evidence.groups`), less two names or dates parted by a
-    comma alone: "next Friday, June 30" and "Hotel Lido, Rome" say one thing twice."""
+    """The values written as lists (`Evidence.groups`, and `word_lists`, which replace the groups
+    they hold), less two values parted by a comma alone: "next Friday, June 30" and "Hotel Lido,
+    Rome" say one thing twice."""
+    chains = word_lists(evidence)
+    held = {evidence.values[k].start for chain in chains for k in chain}
+    listed = evidence.groups() if groups is None else groups
     found = []
-    for group in evidence.groups() if groups is None else groups:
+    for group in [g for g in listed if any(evidence.values[k].start not in held for k in g)] + chains:
         first, second = evidence.values[group[0]], evidence.values[group[-1]]
         gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
         if len(group) > 2 or gap & LIST_WORDS or first.kind == "number":
             found.append(group)
     return found
+
+
+def word_lists(evidence: Evidence) -> list[list[int]]:
+    """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
+    those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
+    人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
+    ("12 ft") is listed with nothing. Of the readings at one place, the longest is the list's,
+    an option before a phrase ("porcelain piece", "porcelain")."""
+    values = evidence.values
+    units = Spans((v.start, v.end) for v in values if v.kind == "unit")
+    words = sorted(
+        (k for k, v in enumerate(values) if v.kind in WORDS and not units.overlaps(v.start, v.end)),
+        key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"),
+    )
+    chains: list[list[int]] = []
+    for k in words:  # in order: a value joins the list of the value before it, or starts one
+        if chains and values[k].start < values[chains[-1][-1]].end:
+            continue  # another reading of the words a listed value covers
+        if chains and _joined(evidence, values[chains[-1][-1]], values[k]):
+            chains[-1].append(k)
+        else:
+            chains.append([k])
+    kinds = [{values[k].kind for k in chain} for chain in chains]
+    return [
+        c
+        for c, seen in zip(chains, kinds, strict=True)
+        if seen != {"name"} and len(c) > (seen == {"phrase"}) + 1
+    ]
+
+
+def _joined(evidence: Evidence, before: Value, value: Value) -> bool:
+    """Whether only list words and articles stand between two values, a joiner among them."""
+    if before.end > value.start:
+        return False
+    low = bisect.bisect_left(evidence.starts, before.end)
+    high = bisect.bisect_left(evidence.starts, value.start)
+    gap = [t.norm for t in evidence.tokens[low:high]]
+    return any(w in LIST_JOINERS for w in gap) and all(w in LIST_JOINERS or w in ARTICLES for w in gap)
 
 
 def _reach(value: Value) -> int:

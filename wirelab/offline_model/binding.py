@@ -29,7 +29,7 @@ import numpy as np
 
 from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words
-from wirelab.offline_model.extraction import list_items
+from wirelab.offline_model.extraction import counted, list_items
 from wirelab.offline_model.fit import (
     CLOCK_PARTS,
     clock_part,
@@ -48,7 +48,7 @@ from wirelab.offline_model.free_text import (
     remainder,
     without_tool_head,
 )
-from wirelab.offline_model.lexicon import STOPWORDS, concept
+from wirelab.offline_model.lexicon import STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.normalize import Token, identifier_words
 from wirelab.offline_model.options import enum_values, example_values
 from wirelab.offline_model.places import city, state_code, state_name
@@ -71,6 +71,8 @@ MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
 MEANT_WORDS = 12  # the words compared, at most
 LIKE = 0.5  # the cosine of unmarked words and the closest example a description gives
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
+CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
+ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
 
 
 def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
@@ -118,10 +120,12 @@ def fill_object(
     slots = [s if s.role or not role else replace(s, role=role) for s in slots_of(schema, root)]
     _add_options(slots, evidence)
     values = _commands(slots, evidence)
-    for slot, value, index in assign([s for s in slots if s.name not in values], evidence):
+    taken = assign([s for s in slots if s.name not in values], evidence)
+    for slot, value, index in taken:
         values[slot.name] = value
         if depth == 0:
             evidence.chosen[slot.name] = index
+    values |= _counted_items(slots, taken, evidence)
     for slot in slots:
         if slot.name in values:
             continue
@@ -137,6 +141,18 @@ def fill_object(
         if value is not None:
             values[slot.name] = value
     return {slot.name: values[slot.name] for slot in slots if slot.name in values}
+
+
+def _counted_items(
+    slots: list[Slot], taken: list[tuple[Slot, Any, int]], evidence: Evidence
+) -> dict[str, Any]:
+    """The thing a count another parameter took counts (8把椅子 -> 椅子), for a description or
+    an item the assignment gave no value or only unmarked words."""
+    counts = (counted(evidence.text, evidence.values[k]) for slot, _, k in taken if slot.kind == "integer")
+    thing = next(filter(None, counts), "")
+    given = {slot.name: evidence.values[k].kind for slot, _, k in taken}
+    items = [s for s in slots if s.kind in ("text", "other") and set(identifier_words(s.name)) & ITEMS]
+    return {s.name: thing for s in items if thing and given.get(s.name, "phrase") == "phrase"}
 
 
 def _commands(slots: list[Slot], evidence: Evidence) -> dict[str, Any]:
@@ -337,7 +353,8 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))
         said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text)
-        return said or without_tool_head(left_over(evidence), evidence.own) or None
+        content = bool(names & CONTENT)  # a note's text: what is to be done, its verb too
+        return said or without_tool_head(left_over(evidence, content=content), evidence.own) or None
     return None
 
 
@@ -355,13 +372,13 @@ def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
     return found.state if spelled or wants_code(slot) else state_name(found.state) or found.state
 
 
-def left_over(evidence: Evidence, clause: bool = True) -> str:
+def left_over(evidence: Evidence, clause: bool = True, content: bool = False) -> str:
     """The sub-request without the tool's words and the values used (`free_text.remainder`);
     when nothing is left, without only its name's words, then without none: a word the tool's
     own text uses may be the value ("Put on some ska" for a tool that plays "ska or jazz")."""
     used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
     for words in (evidence.tool_words, set(evidence.tool_name), set()):
-        left = remainder(evidence.tokens, evidence.text, used, words, clause)
+        left = remainder(evidence.tokens, evidence.text, used, words, clause, content)
         if left:
             return left
     return ""
@@ -384,9 +401,9 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     quoted = [v.value for k, v in enumerate(evidence.values) if v.kind == "quoted" and k not in evidence.used]
     if len(quoted) >= 2:  # "tag it 'urgent' and 'home'" (quotes another parameter took are its own)
         return quoted
-    names = [g for g in evidence.groups() if evidence.values[g[0]].kind == "name"]
+    names = [g for g in evidence.groups() if evidence.values[g[0]].kind in ("name", "email", item.kind)]
     names = [g for g in names if not set(g) & evidence.used]
-    if names:  # "with Ingrid, Bruno and Keiko": a written list of names
+    if names:  # "with Ingrid, Bruno and Keiko": a written list of names, or of e-mail addresses
         evidence.used |= set(names[0])
         return [evidence.values[k].value for k in names[0]]
     if not slot.required and not _mentioned(slot, evidence):

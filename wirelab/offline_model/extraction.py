@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.dates import date_values, time_values
@@ -232,7 +233,23 @@ def _numbers(tokens: list[Token], text: str) -> list[Value]:
         k += length
     digits = sorted(v.start for v in found if v.text[:1].isdigit())
     starts = [t.start for t in tokens]
-    return [v for v in found if not _count(v, digits) and not _pronoun(v, tokens, starts)]
+    return _ranged([v for v in found if not _count(v, digits) and not _pronoun(v, tokens, starts)], text)
+
+
+RANGE_MARKS = lexicon_list("range_marks")
+
+
+def _ranged(numbers: list[Value], text: str) -> list[Value]:
+    """Numbers with the unit a range gives both ends: in 五至十公里 or "3 to 5 days" the first
+    is 5 km and 3 days too."""
+    ranged = list(numbers)
+    for k in range(len(ranged) - 1):
+        low, high = ranged[k], ranged[k + 1]
+        written = high.unit or ZH_NUMBER.sub("", high.text, count=1)  # 五天: jieba keeps 天 with 五
+        unit = unit_named(written) if written else None
+        if not low.unit and unit and text[low.end : high.start].strip().casefold() in RANGE_MARKS:
+            ranged[k : k + 2] = [replace(v, unit=written, dimension=unit.dimension) for v in (low, high)]
+    return ranged
 
 
 def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], int]:
@@ -448,6 +465,23 @@ def _digits(text: str) -> int | float | None:
     except ValueError:
         return None
     return int(number) if number.is_integer() and "." not in plain else number
+
+
+MEASURE_WORDS = lexicon_list("measure_words")
+
+
+def counted(text: str, value: Value) -> str:
+    """The thing a Chinese count with a measure word counts: "8把椅子" -> "椅子", "三本书" ->
+    "书"; "" for a count of nothing ("5个", "3 days").
+
+    >>> eight, three = Value("number", 8, "8", 0, 1), Value("number", 3, "3", 0, 1)
+    >>> counted("8把椅子，每把", eight), counted("3 days", three)
+    ('椅子', '')
+    """
+    after = text[value.end : value.end + 40]
+    if value.text[-1:] in MEASURE_WORDS and value.text[-1:] != value.text:
+        return _han_item(after)
+    return _han_item(after[1:]) if after[:1] in MEASURE_WORDS else ""
 
 
 def _han_item(text: str) -> str:

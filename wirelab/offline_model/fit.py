@@ -282,9 +282,11 @@ def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] |
         return None  # a number or a name for a string parameter only right next to its label
     measured = _measure_fit(slot, value, evidence)
     phrase = _phrase_fit(slot, value, evidence, seen, cue) if value.kind == "phrase" else {}
-    if measured is None or phrase is None:
-        return None
-    row = {"label": cue} | measured | _position_fit(slot, value, evidence, seen)
+    position = _position_fit(slot, value, evidence, seen)
+    ends = slot.kind == "place" and position.get("position_opposite") and not set(seen[:1]) & AFTER_AT
+    if measured is None or phrase is None or ends:
+        return None  # a place after 'to' (到), not 'in', is where a move ends, never where it starts
+    row = {"label": cue} | measured | position
     row |= _name_fit(slot, value, seen) | _kind_fit(slot, value, cue, year) | phrase
     called = value.kind == "quoted" and bool(set(seen[:1]) & {"called", "named", "titled", "entitled"})
     row["called"] = float(called)

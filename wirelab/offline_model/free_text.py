@@ -65,20 +65,28 @@ def after_colon(text: str) -> str | None:
 
 
 def remainder(
-    tokens: list[Token], text: str, used: list[tuple[int, int]], tool_words: set[str], clause: bool
+    tokens: list[Token],
+    text: str,
+    used: list[tuple[int, int]],
+    tool_words: set[str],
+    clause: bool,
+    content: bool = False,
 ) -> str:
     """`text` without the tool's words, action words and the `used` spans (see the module docstring).
 
     With `clause`, only the first comma-separated clause that keeps any words; without it (a
-    list's items), not the unit of a number another parameter took either.
+    list's items), not the unit of a number another parameter took either. With `content` (a
+    note's or a message's text), the Chinese verbs and prepositions of what is to be done stay:
+    "提醒我周四买牛奶" -> "买牛奶", "给房东打电话", not "牛奶", "房东打电话".
     """
     kept: list[Token] = []
     taken = Spans(used)
     for token in tokens:
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
+        action = token.norm in ACTION_WORDS and not (content and token.tag[:1] == "p")  # 给房东打电话
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))
-        elif concept(token.norm) in tool_words or token.norm in ACTION_WORDS:
+        elif concept(token.norm) in tool_words and not _written_whole(token, text) or action:
             continue
         elif not clause and measured and unit_named(token.norm) is not None:
             continue  # a list's items: not the unit of a number another parameter took ("30 minutes")
@@ -91,7 +99,7 @@ def remainder(
         else:
             clauses[-1].append(token)
     for part in clauses:
-        trimmed = trim(part)
+        trimmed = trim(part, content) if trim(part) else []  # words of doing alone say nothing
         if trimmed:
             return join(trimmed, text)
     return ""
@@ -125,15 +133,32 @@ def without_tool_head(value: str, own: str) -> str:
     return heads[best]
 
 
-def trim(tokens: list[Token]) -> list[Token]:
+def trim(tokens: list[Token], content: bool = False) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
-    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word)."""
+    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word); with `content`, the Chinese
+    words of doing stay ("买牛奶", "给花浇水")."""
     start, end = 0, len(tokens)
-    while start < end and (_edge(tokens[start]) or _leading_verb(tokens[start])):
+    while start < end and _edge(tokens[start], content) or start < end and _leading_verb(tokens[start]):
         start += 1
-    while end > start and _edge(tokens[end - 1]):
+    while end > start and _edge(tokens[end - 1], content and tokens[end - 1].tag[:1] != "p"):
         end -= 1
     return tokens[start:end]
+
+
+def _written_whole(token: Token, text: str) -> bool:
+    """A mark between two letters or digits ("db2.corp.example"), or any part of an e-mail address
+    ("a.b@x.example"): no word of the tool's to leave out."""
+    if token.kind == "punct" and text[token.start - 1 : token.start].isalnum():
+        return text[token.end : token.end + 1].isalnum()
+    before, after = text[max(0, token.start - 64) : token.start], text[token.end : token.end + 64]
+    return "@" in re.findall(r"\S*$", before)[0] + token.text + re.findall(r"^\S*", after)[0]
+
+
+def _doing(token: Token) -> bool:
+    """A Chinese preposition, or a verb that is no small word nor a tool's action: part of what
+    is to be done (买 of 买牛奶, 给 of 给花浇水)."""
+    verb = token.tag[:1] == "v" and token.norm not in STOPWORDS and token.norm not in ACTION_WORDS
+    return token.kind == "han" and (token.tag[:1] == "p" or verb)
 
 
 def _leading_verb(token: Token) -> bool:
@@ -142,9 +167,11 @@ def _leading_verb(token: Token) -> bool:
     return token.kind == "word" and not names_a_thing(token.norm)
 
 
-def _edge(token: Token) -> bool:
+def _edge(token: Token, content: bool = False) -> bool:
     """A stopword or a mark; or a Chinese word that names no thing, a numeral or a one-character
-    measure word (not a noun jieba tags `m`: "来点爵士乐")."""
+    measure word (not a noun jieba tags `m`: "来点爵士乐"); with `content`, not a word of doing."""
+    if content and _doing(token):
+        return False
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and (

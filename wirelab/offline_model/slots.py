@@ -88,13 +88,21 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     shown = {concept(w) for example in examples for w in identifier_words(example)}
     words = name_words | (frozenset(concept(w) for w in described) - ignored - shown)  # not "e.g. Paris"
     kind = _kind(name, schema)
-    dimension = dimension_of(named + described) if kind in ("integer", "number", "unit") else ""
+    measured = _measuring(named)
+    dimension = dimension_of(measured + described) if kind in ("integer", "number", "unit") else ""
     origin = ORIGIN | ({"base"} if kind not in ("integer", "number") else set())  # a base currency
     role = "origin" if set(named) & origin else "target" if set(named) & TARGET else ""
     codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
     spelled = re.findall(r"[a-z]+", str(schema.get("description", "")).casefold())
-    unit = unit_of(named + spelled) if kind in ("integer", "number") else None
+    unit = unit_of(measured + spelled) if kind in ("integer", "number") else None
     return Slot(name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit)
+
+
+def _measuring(named: list[str]) -> list[str]:
+    """A name's words that may name a unit: not a word that makes it a bound or an end, unless it
+    ends a longer name: `min_distance_km` measures km, not minutes; `timeout_min` minutes."""
+    ends = ORIGIN | TARGET
+    return [w for k, w in enumerate(named) if w not in ends or 0 < k == len(named) - 1]
 
 
 def coded_options(description: str) -> tuple[tuple[str, Any], ...]:

@@ -14,7 +14,9 @@ A careful reader fills a gap in one request from the requests next to it:
 - **the same call again** ("…; also, the same for the attic") keeps every argument it does not change;
 - **a value another intent gave**: a required parameter an item gives no value for, or only
   unmarked words ("for the same period"), takes the value of a parameter of the same name (or
-  sharing a word of it and its type) from the nearest item before it, else after it. When that
+  sharing a word of it and its type) from the nearest item before it, else after it; an
+  optional one, from a parameter of its name in the item right beside it ("tomorrow's tides
+  and the sea forecast"). When that
   item made one call per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
   those values in turn ("the time in Oslo and Lima, and how many hours apart they are");
 - **said once**: an intent that names a tool again with nothing of its own, or a call another
@@ -137,16 +139,18 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
     sources: dict[tuple[int, str], list[str]] = {}
     values_of: dict[tuple[int, str], list[Any]] = {}
     left = []
-    for name in _gaps(tool, found):
+    gaps = _gaps(tool, found)
+    options = [n for n in _properties(tool) if n not in gaps and all(n not in b.arguments for b in found)]
+    for name in gaps + options:
         for other in order:
-            kin = _kin(tool, name, items[other].tool)
+            kin = _kin(tool, name, items[other].tool) if name in gaps else _beside(items, k, other, name)
             values = _values(calls[other], kin, other < k) if kin else []
             if kin and values:
                 sources.setdefault((other, kin), []).append(name)
                 values_of[(other, kin)] = values
                 break
         else:
-            left.append(name)
+            left += [name] if name in gaps else []
     for source, names in sources.items():
         values = values_of[source]
         if len(names) > 1 and len(values) == len(names):
@@ -156,6 +160,13 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
         for name in names:
             found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
     return _in_turn(items, calls, k, found, left, order)
+
+
+def _beside(items: list[PlanItem], k: int, other: int, name: str) -> str | None:
+    """An optional parameter no call of item k gives takes the value of the parameter of its
+    very name in the item right before or after ("Tomorrow's tides and the sea forecast at
+    Brest": the forecast is for tomorrow too)."""
+    return name if abs(other - k) == 1 and name in _properties(items[other].tool) else None
 
 
 def _in_turn(

@@ -179,3 +179,12 @@ def test_free_text_keeps_the_dots_of_addresses_and_hosts():
 
 def test_a_pound_of_weight_and_a_pound_sterling_are_two_concepts():
     assert concept("磅") == concept("lb") != concept("英镑") == concept("gbp")
+
+
+def test_a_note_leaves_out_the_words_that_ask_to_be_reminded():
+    assert bind(TODO, "明天记得带伞")["text"] == "带伞"
+    assert bind(TODO, "下周三别忘了交报告")["text"] == "交报告"
+
+
+def test_a_note_in_english_keeps_its_leading_verb():
+    assert bind(TODO, "On Monday, remind me to renew the lease")["text"] == "renew the lease"

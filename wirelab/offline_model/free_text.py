@@ -34,6 +34,7 @@ FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
 LEADS = [lead + " " for lead in LISTS["text_leads"]]  # "a note saying buy milk"
+REMINDING = lexicon_list("reminding_words")  # what asks to be reminded, not what of
 
 
 def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | None:
@@ -84,6 +85,7 @@ def remainder(
     for token in tokens:
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
         action = token.norm in ACTION_WORDS and not (content and token.tag[:1] == "p")  # 给房东打电话
+        action |= content and token.norm in REMINDING  # "Ping me … to book the vet", 记得带伞
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))
         elif concept(token.norm) in tool_words and not _written_whole(token, text) or action:
@@ -135,10 +137,10 @@ def without_tool_head(value: str, own: str) -> str:
 
 def trim(tokens: list[Token], content: bool = False) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
-    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word); with `content`, the Chinese
-    words of doing stay ("买牛奶", "给花浇水")."""
+    ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word); with `content`, the words of
+    doing stay ("买牛奶", "给花浇水", "renew the lease")."""
     start, end = 0, len(tokens)
-    while start < end and _edge(tokens[start], content) or start < end and _leading_verb(tokens[start]):
+    while start < end and (_edge(tokens[start], content) or not content and _leading_verb(tokens[start])):
         start += 1
     while end > start and _edge(tokens[end - 1], content and tokens[end - 1].tag[:1] != "p"):
         end -= 1

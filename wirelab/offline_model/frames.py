@@ -11,7 +11,7 @@ them; a value for a parameter already filled, with another value, starts the nex
 *frame* ("€12 in Lyon, €19 in Turin" is two). Each value goes to the free parameter it fits
 best, unless a filled one fits it clearly better (`MARGIN`): "4 and 5" fill `width` and
 `height`, and a 3 after them begins the next frame. Binding's own choices (on a window of text
-from the frame's start) come first.
+from the frame's start) come first, but replace no value written as they are.
 
 No frame starts at the same value said again ("24 eggs … 24 in all"), or after a comma alone
 ("next Friday, June 5"); at the next value of a written list, unless the list fills several
@@ -185,7 +185,7 @@ def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int 
     filled, chosen = reading.filled, reading.chosen
     slot = chosen.get(k) or reading.members.get(k)
     held = filled.get(slot.name) if slot is not None else None
-    if slot is not None and (held is None or k in chosen and not held.chosen and not reading.sure(held)):
+    if slot is not None and (held is None or k in chosen and _replaced(reading, held, value)):
         # binding's choice (or a list of it), where nothing binding chose is
         fit = next((f for f in fits if f[1] is slot), None)
         if fit is not None:
@@ -198,6 +198,14 @@ def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int 
     if free:
         reading.fill(value, free[0], False, group)
     return bool(free)
+
+
+def _replaced(reading: Reading, held: Fill, value: Value) -> bool:
+    """Whether binding's choice takes its parameter from the value there: one binding did not
+    choose, of no list that fills several parameters, nor written as this one is ("to 1000 and
+    to 1060 degrees" are two firings, not a stray 1000)."""
+    written = _written(held.value) and _written(value) and held.value.kind == value.kind
+    return not held.chosen and not reading.sure(held) and not written
 
 
 def _new_frame(

@@ -188,3 +188,23 @@ def test_a_note_leaves_out_the_words_that_ask_to_be_reminded():
 
 def test_a_note_in_english_keeps_its_leading_verb():
     assert bind(TODO, "On Monday, remind me to renew the lease")["text"] == "renew the lease"
+
+
+def test_a_chinese_diet_word_names_its_option():
+    soups = Tool(
+        "find_soups",
+        "Find soup recipes with the given vegetables.",
+        {
+            "type": "object",
+            "properties": {
+                "vegetables": {"type": "array", "items": {"type": "string"}},
+                "diet": {"type": "string", "enum": ["vegetarian", "vegan", "keto"]},
+            },
+            "required": ["vegetables"],
+        },
+    )
+    assert bind(soups, "素食的汤，用南瓜和土豆", guess=False)["diet"] == "vegetarian"
+    assert bind(soups, "纯素汤，南瓜和胡萝卜", guess=False) == {
+        "vegetables": ["南瓜", "胡萝卜"],
+        "diet": "vegan",
+    }

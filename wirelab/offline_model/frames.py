@@ -405,12 +405,9 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
             chains[-1].append(k)
         else:
             chains.append([k])
-    kinds = [{values[k].kind for k in chain} for chain in chains]
-    return [
-        c
-        for c, seen in zip(chains, kinds, strict=True)
-        if seen != {"name"} and len(c) > (seen == {"phrase"}) + 1
-    ]
+    shortest = {frozenset({"name"}): len(values) + 1, frozenset({"phrase"}): 3}  # names: `groups`
+    kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
+    return [c for c, seen in zip(chains, kinds, strict=True) if len(c) >= shortest.get(seen, 2)]
 
 
 def _joined(evidence: Evidence, before: Value, value: Value) -> bool:

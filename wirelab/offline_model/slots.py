@@ -28,6 +28,7 @@ from typing import Any
 from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.units import Unit, dimension_of, unit_of
+from wirelab.offline_model.wire.tool_schemas import pointer
 
 Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
@@ -180,15 +181,13 @@ def _kind(name: str, schema: Schema) -> str:
 
 
 def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:
-    """Follow a local `$ref` and take the first non-null branch of `anyOf`/`oneOf`."""
+    """Follow a local `$ref` (a JSON pointer, `tool_schemas.pointer`) and take the first non-null
+    branch of `anyOf`/`oneOf`."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#"):
-        target: Any = root
-        for part in ref[2:].split("/") if ref != "#" else []:
-            target = target.get(part, {}) if isinstance(target, dict) else {}
-        return resolve(target, root, depth + 1)
+        return resolve(pointer(root, ref), root, depth + 1)
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list):

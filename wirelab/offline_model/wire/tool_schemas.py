@@ -100,13 +100,13 @@ def resolve(schema: Any, root: Any) -> Any:
         if ref in seen:
             raise LookupError(f"the $ref {ref!r} refers to itself without ever describing a value.")
         seen.add(ref)
-        schema = _pointer(root, ref)
+        schema = pointer(root, ref)
         if schema is None:
             raise LookupError(f"the $ref {ref!r} does not resolve to a schema in this document.")
     return schema
 
 
-def _pointer(schema: Any, ref: str) -> Any:
+def pointer(schema: Any, ref: str) -> Any:
     """The schema a local JSON pointer ('#', '#/$defs/x', '#/anyOf/0') names, or None."""
     if ref != "#" and not ref.startswith("#/"):
         return None

@@ -29,12 +29,17 @@ from wirelab.offline_model.normalize import clean, identifier_words
 from wirelab.offline_model.request import Call, Tool, compact
 
 KEYS = sections(LEXICON.with_name("tool_errors.txt"))
-FIELD_KEYS, ALLOWED_KEYS = (tuple(" ".join(KEYS[name]).split()) for name in ("field_keys", "allowed_keys"))
+FIELD_KEYS, ALLOWED_KEYS, TYPE_KEYS = (
+    tuple(" ".join(KEYS[n]).split()) for n in ("field_keys", "allowed_keys", "type_keys")
+)
 CUES = sorted(KEYS["list_cues"], key=len, reverse=True)  # "allowed values" before "allowed"
 ENGLISH_CUES = "|".join(re.escape(cue) for cue in CUES if cue.isascii())
 LIST_CUE = re.compile(rf"\b(?:{ENGLISH_CUES})\b|" + "|".join(c for c in CUES if not c.isascii()), re.I)
 EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bsuch as\b|例如|比如", re.I)  # a description, then one value
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
+TYPE_WORDS = {word.lower(): line.split()[0] for line in KEYS["type_words"] for word in line.split()}
+TYPE_CUES = "|".join(rf"\b{re.escape(c)}" if c.isascii() else re.escape(c) for c in KEYS["type_cues"])
+TYPE_NAMED = re.compile(rf"(?:{TYPE_CUES})\s*(?:(?:an?|valid|of type)\s+)*['\"]?(\w+)", re.I)
 
 
 def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call | None:
@@ -44,18 +49,27 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     properties = tool.parameters.get("properties", {})
     field = _field(error, properties, arguments or {})
     named = field is not None and field == _field(error, properties, {})  # not only its value quoted
-    allowed = _allowed(error, properties.get(field) if field else None, fixed.get(field) if field else None)
+    kind = _expected_type(error)  # "must be of type integer" names a type, not an allowed value
+    schema, sent = (properties.get(field), fixed.get(field)) if field else (None, None)
+    allowed = [] if kind else _allowed(error, schema, sent)
     if field and allowed:
         meant = _meant(tool, field, allowed, request)  # "miles" is mi, "Spanish" is es, 卧室 bedroom
-        fixed[field] = meant[field] if field in meant else _closest(fixed.get(field), allowed)
+        fixed[field] = meant[field] if field in meant else _closest(sent, allowed)
         fixed |= {k: v for k, v in meant.items() if k != field and k in fixed and fixed[k] not in allowed}
-    elif field and isinstance(error.get("expected"), str) and error["expected"] in JSON_TYPES:
-        fixed[field] = _coerce(fixed.get(field), error["expected"])
+    elif field and (converted := _coerce(sent, kind)) is not None:
+        fixed[field] = converted
     elif named:  # "KeyError: 'Oslo'" says the value failed, not what would do: nothing to re-read
-        fixed[field] = _described(tool, field, _text(error), request, fixed.get(field))
+        fixed[field] = _described(tool, field, _text(error), request, sent)
     corrected = Call("", tool.name, compact(guessed(tool, request, fixed)))  # required ones read again
     unchanged = corrected.name == call.name and corrected.parsed() == arguments
     return None if unchanged else corrected
+
+
+def _expected_type(error: dict[str, Any]) -> str | None:
+    """The JSON type the error asks for: in a type key, else named after a cue in its text."""
+    said = [error[key] for key in TYPE_KEYS if isinstance(error.get(key), str)]
+    said += [match.group(1) for match in TYPE_NAMED.finditer(_text(error))]
+    return next((TYPE_WORDS[word.lower()] for word in said if word.lower() in TYPE_WORDS), None)
 
 
 def _text(error: dict[str, Any]) -> str:
@@ -155,10 +169,13 @@ def _closest(sent: Any, allowed: list[Any]) -> Any:
     return by_lower[difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.0)[0]]
 
 
-def _coerce(value: Any, expected: str) -> Any:
+def _coerce(value: Any, expected: str | None) -> Any:
+    """`value` as the JSON type `expected`; None when it cannot be converted or already is one."""
+    if expected not in JSON_TYPES or value is None:
+        return None
     try:
-        if expected == "boolean":
-            return str(value).lower() in ("true", "1", "yes")
-        return JSON_TYPES[expected](value)
+        boolean = str(value).lower() in ("true", "1", "yes")
+        converted = boolean if expected == "boolean" else JSON_TYPES[expected](value)
     except (TypeError, ValueError):
-        return value
+        return None
+    return None if type(converted) is type(value) and converted == value else converted

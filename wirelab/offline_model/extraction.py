@@ -82,6 +82,8 @@ FILE_EXTENSIONS = lexicon_list("file_extensions")
 YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
 VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
+SCALE_NAMES = {"celsius", "fahrenheit", "kelvin"}  # units written with a capital: "in Celsius"
+WORD_TAGS = ("n", "i", "j", "l")  # jieba's nouns, names, idioms: 三里屯, 三明治 hold a numeral
 NUMBER_ENDS = lexicon_list("number_ends")
 
 
@@ -145,7 +147,8 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         spaced = token.start - 1 in after_number and token.kind != "han"  # not 米 of "250克米线"
         close = token.start in after_number or spaced  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
-        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not ordinal:
+        named = written.istitle() and written.casefold() not in SCALE_NAMES and not close  # "a Tesla"
+        if unit and (spelled or close) and written.casefold() not in STOPWORDS and not (ordinal or named):
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):
                 units.append(value)
@@ -402,7 +405,8 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     if token.kind == "word" and (_word_number(token.norm) is not None or scaled):  # "a dozen": 12
         return _number_words(tokens, k)
     if token.kind == "han":
-        match = ZH_NUMBER.fullmatch(token.text) or ZH_NUMBER.match(token.text)
+        whole = ZH_NUMBER.fullmatch(token.text)  # a word with a numeral in it is a name: 三里屯
+        match = whole or (ZH_NUMBER.match(token.text) if token.tag[:1] not in WORD_TAGS else None)
         one = (
             match is not None and match.group() in "一两" and (match.group() == "一" or token.tag[:1] != "m")
         )

@@ -320,6 +320,11 @@ class Learner:
         outputs = await self.run_cells([*cells, *extra_cells], str(Path(path).parent))
         return outputs[: len(cells)], outputs[len(cells) :]
 
+    def _socket_request(self, ws_url: str) -> HTTPRequest:
+        """A kernel's websocket, given as long to open as every other request here (tornado's
+        default, 20 s, is too short when nine learners' servers share two busy cores)."""
+        return HTTPRequest(ws_url, headers=self._auth(), connect_timeout=120, request_timeout=120)
+
     async def run_cells(self, cells: list[str], directory: str) -> list[list[dict]]:
         """Run `cells` one by one on a new kernel of the learner's server, started in `directory`
         (relative to their home); each cell's outputs."""
@@ -327,7 +332,7 @@ class Learner:
             "POST", f"{self.server}/api/kernels", {"name": "python3", "path": directory}
         )
         ws_url = f"{self.server.replace('http', 'ws', 1)}/api/kernels/{kernel['id']}/channels"
-        socket_ = await websocket_connect(HTTPRequest(ws_url, headers=self._auth()))
+        socket_ = await websocket_connect(self._socket_request(ws_url))
         try:
             session = uuid.uuid4().hex
             return [await self._execute(socket_, session, source) for source in cells]
@@ -342,7 +347,7 @@ class Learner:
             "POST", f"{self.server}/api/kernels", {"name": "python3", "path": directory}
         )
         ws_url = f"{self.server.replace('http', 'ws', 1)}/api/kernels/{kernel['id']}/channels"
-        socket_ = await websocket_connect(HTTPRequest(ws_url, headers=self._auth()))
+        socket_ = await websocket_connect(self._socket_request(ws_url))
         try:
             msg_id = await self._send_execute(socket_, uuid.uuid4().hex, code)
             while True:

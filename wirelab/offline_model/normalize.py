@@ -23,12 +23,17 @@ Every pass here is linear in the input's length.
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 import threading
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
+from wirelab.encoder import kept
 from wirelab.offline_model.lexicon import ACTION_WORDS, SYNONYM_GROUPS, VERBS, ZH_NUMERALS, lexicon_list
 from wirelab.offline_model.units import unit_named
 
@@ -131,13 +136,33 @@ def chinese_words(run: str) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=1)
 def _jieba():  # noqa: ANN202 - jieba's part-of-speech tagger
+    """jieba's tagger with its dictionary read from one `kept` copy: its words' frequencies and tags
+    (jieba itself reads the first from a cache and parses the second from its text each time)."""
     with _jieba_lock:
         import jieba
-        import jieba.posseg
 
         jieba.setLogLevel(60)
-        jieba.initialize()
+        source = Path(jieba.__file__).with_name("dict.txt")  # named by jieba's version and its CRC-32
+        name = f"jieba-{jieba.__version__}-{zlib.crc32(source.read_bytes()):08x}.marshal"
+        jieba.dt.FREQ, jieba.dt.total, tags = kept(lambda: name, _dictionary)
+        jieba.dt.initialized = True
+        jieba.dt.get_dict_file = io.BytesIO  # the tagger posseg makes on import reads no words: ours follow
+        import jieba.posseg
+
+        del jieba.dt.get_dict_file
+        jieba.posseg.dt.word_tag_tab = tags
         return jieba.posseg
+
+
+def _dictionary() -> tuple[dict[str, int], int, dict[str, str]]:
+    """jieba's own frequencies, total and tags, each word one string in both (marshal writes it once)."""
+    import jieba
+    import jieba.posseg
+
+    jieba.initialize()
+    words = {word: word for word in jieba.dt.FREQ}
+    tags = {words.get(word, word): sys.intern(tag) for word, tag in jieba.posseg.dt.word_tag_tab.items()}
+    return jieba.dt.FREQ, jieba.dt.total, tags
 
 
 def in_dictionary(word: str) -> bool:

@@ -145,11 +145,9 @@ def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
             '{"type": "json_schema", "json_schema": {"name": …, "schema": {…}, "strict": true}}.',
         )
     schema = spec.get("schema")
-    if spec.get("strict") is True:
-        problem = strict_problem(schema)
-    else:
-        is_object = isinstance(schema, dict) and schema.get("type") == "object"
-        problem = None if is_object else "schema must be an object."
+    problem = strict_problem(schema) if spec.get("strict") is True else None
+    if problem is None and not (isinstance(schema, dict) and schema.get("type") == "object"):
+        problem = "schema must be an object."
     if problem:
         message = f"Invalid schema for response_format '{spec['name']}': {problem}"
         raise invalid("response_format", message, "invalid_json_schema")

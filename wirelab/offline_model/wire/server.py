@@ -66,13 +66,8 @@ def _parse(raw: bytes) -> Any:
         )
         raise RequestError(400, message) from error
     if b"\\u" in raw and json_text.lone_surrogate(body) is not None:
-        raise RequestError(
-            400,
-            'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not '
-            "a Unicode character. Send valid Unicode text.",
-            None,
-            "invalid_unicode",
-        )
+        lone = 'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not a Unicode'
+        raise RequestError(400, f"{lone} character. Send valid Unicode text.", None, "invalid_unicode")
     return body
 
 
@@ -81,16 +76,10 @@ async def _read(request: HTTPRequest, limits: HttpLimits) -> bytes:
     try:
         return await read_within(request, limits)
     except BodyRefused as refused:
+        size, seconds = f"{limits.max_body_bytes:,} bytes", f"{limits.body_seconds:g} seconds"
         message, code = {
-            413: (
-                f"The request body is larger than {limits.max_body_bytes:,} bytes, "
-                "the offline model's limit.",
-                "request_too_large",
-            ),
-            408: (
-                f"The request body did not all arrive within {limits.body_seconds:g} seconds.",
-                "request_timeout",
-            ),
+            413: (f"The request body is larger than {size}, the offline model's limit.", "request_too_large"),
+            408: (f"The request body did not all arrive within {seconds}.", "request_timeout"),
             400: ("The connection ended before the request body did.", "connection_ended"),
         }[refused.status]
         raise RequestError(refused.status, message, None, code) from None

@@ -105,10 +105,8 @@ def read_message(message: Any, where: str) -> Message:
         raise invalid(where, f"Invalid '{where}': expected an object with a 'role'.")
     role = message.get("role")
     if role not in ROLES:
-        supported = ", ".join(map(repr, ROLES))
-        raise invalid(
-            f"{where}.role", f"Invalid value for '{where}.role': {role!r}. Supported values are: {supported}."
-        )
+        supported = f"{role!r}. Supported values are: {', '.join(map(repr, ROLES))}."
+        raise invalid(f"{where}.role", f"Invalid value for '{where}.role': {supported}")
     calls = read_tool_calls(message.get("tool_calls"), f"{where}.tool_calls") if role == "assistant" else ()
     text = read_content(message.get("content"), f"{where}.content", may_be_empty=role == "assistant")
     call_id = message.get("tool_call_id")
@@ -151,10 +149,8 @@ def _read_call(call: Any, where: str) -> Call:
         raise missing(f"{where}.function.name")
     arguments = function.get("arguments")
     if not isinstance(arguments, str):
-        where = f"{where}.function.arguments"
-        message = (
-            f"expected a string (JSON text), but got {type(arguments).__name__}. Send json.dumps(arguments)."
-        )
+        where, got = f"{where}.function.arguments", type(arguments).__name__
+        message = f"expected a string (JSON text), but got {got}. Send json.dumps(arguments)."
         raise invalid(where, f"Invalid type for '{where}': {message}", "invalid_type")
     return Call(call["id"], function["name"], arguments)
 
@@ -188,12 +184,8 @@ def read_tools(tools: Any) -> tuple[Tool, ...]:
     if not isinstance(tools, list):
         raise invalid("tools", "Invalid 'tools': expected an array of tools.")
     if len(tools) > MAX_TOOLS:
-        message = (
-            f"Expected an array with maximum length {MAX_TOOLS}, but got an array with length {len(tools)}"
-        )
-        raise invalid(
-            "tools", f"Invalid 'tools': array too long. {message} instead.", "array_above_max_length"
-        )
+        got = f"Expected an array with maximum length {MAX_TOOLS}, but got an array with length {len(tools)}"
+        raise invalid("tools", f"Invalid 'tools': array too long. {got} instead.", "array_above_max_length")
     read = tuple(read_tool(tool, f"tools[{k}]") for k, tool in enumerate(tools))
     names = [tool.name for tool in read]
     for k, name in enumerate(names):
@@ -215,11 +207,10 @@ def read_tool(tool: Any, where: str) -> Tool:
     name, description = function.get("name"), function.get("description", "")
     if not isinstance(name, str) or not TOOL_NAME.match(name):
         message = f"Invalid '{where}.function.name': {name!r} does not match '^[a-zA-Z0-9_-]{{1,64}}$'."
-        raise invalid(f"{where}.function.name", message, "invalid_value")
+        raise invalid(f"{where}.function.name", message)
     if not isinstance(description, str):
-        raise invalid(
-            f"{where}.function.description", f"Invalid '{where}.function.description': expected a string."
-        )
+        field = f"{where}.function.description"
+        raise invalid(field, f"Invalid '{field}': expected a string.")
     parameters = function.get("parameters")
     problem = None if parameters is None else schema_problem(parameters)
     if problem:
@@ -272,18 +263,15 @@ def _include_usage(body: dict[str, Any], stream: bool) -> bool:
     if options is None:
         return False
     if not stream:
-        raise invalid(
-            "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled."
-        )
+        only = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+        raise invalid("stream_options", only)
     if not isinstance(options, dict):
         raise invalid("stream_options", "Invalid 'stream_options': expected an object.")
     return _flag(options, "include_usage", False)
 
 
 def _max_tokens(body: dict[str, Any]) -> int | None:
-    limits = [
-        (name, body[name]) for name in ("max_completion_tokens", "max_tokens") if body.get(name) is not None
-    ]
+    limits = [(n, body[n]) for n in ("max_completion_tokens", "max_tokens") if body.get(n) is not None]
     for name, value in limits:
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             message = f"Invalid '{name}': expected an integer of at least 1, got {value!r}."

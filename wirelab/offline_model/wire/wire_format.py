@@ -46,9 +46,7 @@ class Thought:
 def written(request: Request, reply: Reply, digest: str) -> Thought:
     """The reply as it is written: each call with an id derived from the request ('call_' + 24 hex
     digits), cut to `max_tokens`."""
-    calls = tuple(
-        replace(call, id="call_" + hex_id(digest, k, length=24)) for k, call in enumerate(reply.calls)
-    )
+    calls = tuple(replace(c, id="call_" + hex_id(digest, k, length=24)) for k, c in enumerate(reply.calls))
     reply, finish = limited(replace(reply, calls=calls), request.max_tokens)
     return Thought(request, reply, finish, digest)
 
@@ -126,6 +124,11 @@ def completion(thought: Thought) -> dict[str, Any]:
     }
 
 
+def text_part(part: Any, kinds: tuple[str, ...] = ("text",)) -> bool:
+    """Whether `part` is a content part of text: {"type": "text", "text": "…"}, or of another of `kinds`."""
+    return isinstance(part, dict) and part.get("type") in kinds and isinstance(part.get("text"), str)
+
+
 def chat_call(call_id: str, name: Any, arguments: str) -> dict[str, Any]:
     """One call as an assistant message's `tool_calls` entry holds it."""
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
@@ -172,12 +175,7 @@ def words_of(text: str) -> list[str]:
 
     One linear pass: 'Hi  there' -> ['Hi  ', 'there']; joined, the pieces are `text` again.
     """
-    pieces = [match.group() for match in re.finditer(r"\S+\s*", text)]
-    lead = text[: len(text) - len(text.lstrip())]
-    if not pieces:
-        return [text] if text else []
-    pieces[0] = lead + pieces[0]
-    return pieces
+    return re.findall(r"\s*\S+\s*|\s+", text)  # a leading \s* matches only at the start
 
 
 def _call_deltas(index: int, call: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -53,23 +53,15 @@ def servers(body: dict[str, Any]) -> list[McpServer]:
     for k, tool in enumerate(body.get("tools") or []):
         if not isinstance(tool, dict) or tool.get("type") != "mcp":
             continue
-        label, url = tool.get("server_label"), tool.get("server_url")
+        label, url, where = tool.get("server_label"), tool.get("server_url"), f"tools[{k}]"
         if not isinstance(label, str) or not label:
-            raise invalid(
-                f"tools[{k}].server_label", f"Missing required parameter: 'tools[{k}].server_label'."
-            )
+            raise invalid(f"{where}.server_label", f"Missing required parameter: '{where}.server_label'.")
         if (urlsplit(url).hostname if isinstance(url, str) else None) not in LOCAL_HOSTS:
-            raise invalid(
-                f"tools[{k}].server_url",
-                f"Invalid 'tools[{k}].server_url': the offline model reaches only MCP servers on this "
-                "machine (http://127.0.0.1:PORT/…).",
-            )
+            only = "the offline model reaches only MCP servers on this machine (http://127.0.0.1:PORT/…)."
+            raise invalid(f"{where}.server_url", f"Invalid '{where}.server_url': {only}")
         if not _connector:
-            raise invalid(
-                f"tools[{k}]",
-                "The offline model has no MCP client to reach an `mcp` tool's server with: run "
-                "wirelab.formats.enable_hosted_mcp() first (lesson 17).",
-            )
+            run = "server with: run wirelab.formats.enable_hosted_mcp() first (lesson 17)."
+            raise invalid(where, f"The offline model has no MCP client to reach an `mcp` tool's {run}")
         allowed = tool.get("allowed_tools")
         allowed = allowed.get("tool_names") if isinstance(allowed, dict) else allowed
         approval = tool.get("require_approval", "always")
@@ -128,14 +120,9 @@ class Turn:
     def add(self, prefix: str, kind: str, server: McpServer, **fields: Any) -> dict[str, Any]:
         """A new output item, numbered in this turn."""
         self.made += 1
-        item = {
-            "id": item_id(prefix, self.digest, self.made),
-            "type": kind,
-            "server_label": server.label,
-            **fields,
-        }
-        self.items.append(item)
-        return item
+        item = {"id": item_id(prefix, self.digest, self.made), "type": kind, "server_label": server.label}
+        self.items.append({**item, **fields})
+        return self.items[-1]
 
     def run_call(self, server: McpServer, name: str, arguments: str, approval: str | None) -> None:
         """Run one call on its server: an `mcp_call` item, and the call and result for the model."""

@@ -31,6 +31,7 @@ from wirelab.offline_model.wire.wire_format import (
     item_id,
     prompt_tokens,
     request_digest,
+    text_part,
     tokens_of,
 )
 
@@ -101,38 +102,36 @@ def respond(body: Any, store: ResponseStore = STORE) -> dict[str, Any]:
     if not isinstance(body.get("tools") or [], list):
         raise invalid("tools", "Invalid 'tools': expected an array of tools.")
     chat, previous, origins = to_chat(body, store)
-    state: dict[str, Any] = {}
-    if any(isinstance(tool, dict) and tool.get("type") == "mcp" for tool in body.get("tools") or []):
-        thought, response, state, previous = _with_mcp(body, chat, origins, previous, store)
+    if any(_is_mcp(tool) for tool in body.get("tools") or []):
+        response, stored = _with_mcp(body, chat, origins, Stored(previous), store)
     else:
-        thought = think(chat, origins)
-        response = response_object(body, thought)
+        response, stored = response_object(body, think(chat, origins)), Stored(previous)
     store.note_reasoning(_reasoning_map(response))  # kept even with `store: false`: items carry ids
     if body.get("store", True) is not False:
-        store.put(response["id"], Stored(previous + _as_chat(response["output"]), state))
+        stored.messages += _as_chat(response["output"])
+        store.put(response["id"], stored)
     return response
 
 
 def _with_mcp(
-    body: dict[str, Any],
-    chat: dict[str, Any],
-    origins: Origins,
-    previous: list[dict[str, Any]],
-    store: ResponseStore,
-) -> tuple[Thought, dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    body: dict[str, Any], chat: dict[str, Any], origins: Origins, stored: Stored, store: ResponseStore
+) -> tuple[dict[str, Any], Stored]:
     """The response to a request with hosted `mcp` tools (see `hosted_mcp`): its MCP items, then
-    the model's last reply without the MCP calls waiting for approval."""
+    the model's last reply without the MCP calls waiting for approval; and what it stores."""
     from wirelab.offline_model.wire import hosted_mcp
 
     state = store.get(str(body["previous_response_id"])).mcp if body.get("previous_response_id") else {}
     thought, turn = hosted_mcp.run(body, chat, origins, request_digest(body), state)
     waiting = {request["name"] for request in turn.approvals.values()}
     kept = tuple(call for call in thought.reply.calls if call.name not in waiting)
-    thought = replace(thought, reply=replace(thought.reply, calls=kept))
-    response = response_object(body, thought)
+    response = response_object(body, replace(thought, reply=replace(thought.reply, calls=kept)))
     response["output"] = turn.items + response["output"]
-    state = {"approvals": {**state.get("approvals", {}), **turn.approvals}, "listed": sorted(turn.listed)}
-    return thought, response, state, previous + turn.chat["messages"][len(chat["messages"]) :]
+    stored.messages += turn.chat["messages"][len(chat["messages"]) :]
+    stored.mcp = {
+        "approvals": {**state.get("approvals", {}), **turn.approvals},
+        "listed": sorted(turn.listed),
+    }
+    return response, stored
 
 
 def to_chat(
@@ -148,31 +147,33 @@ def to_chat(
         previous = list(store.get(str(body["previous_response_id"])).messages)
     items = read_input(body.get("input"))
     _check_reasoning(items, store)
-    instructions = isinstance(body.get("instructions"), str)
-    conversation = previous + input_messages(items, origins, instructions + len(previous))
+    instructions = body.get("instructions")
+    said = [{"role": "developer", "content": instructions}] if isinstance(instructions, str) else []
+    conversation = previous + input_messages(items, origins, len(said) + len(previous))
     _check_outputs(conversation)
-    messages = [{"role": "developer", "content": body["instructions"]}] if instructions else []
-    chat = {"model": body["model"], "messages": messages + conversation, "fault": body.get("fault")}
-    tools = []
-    for k, tool in enumerate(body.get("tools") or []):
-        if not (isinstance(tool, dict) and tool.get("type") == "mcp"):
-            origins.paths[f"tools[{len(tools)}]"] = f"tools[{k}]"
-            tools.append(chat_tool(tool, k))
-    if tools:
-        chat["tools"] = tools
-        chat["parallel_tool_calls"] = body.get("parallel_tool_calls")
+    functions = [(k, t) for k, t in enumerate(body.get("tools") or []) if not _is_mcp(t)]
+    origins.paths |= {f"tools[{n}]": f"tools[{k}]" for n, (k, _) in enumerate(functions)}
+    tools = [chat_tool(tool, k) for k, tool in functions]
     choice = body.get("tool_choice")
-    if choice is not None and tools:  # {"type": "function", "name"} is Chat's {"type", "function": {"name"}}
-        named = isinstance(choice, dict) and choice.get("type") == "function"
-        chat["tool_choice"] = (
-            {"type": "function", "function": {"name": choice.get("name")}} if named else choice
-        )
-    if body.get("max_output_tokens") is not None:
-        chat["max_completion_tokens"] = body["max_output_tokens"]
-    text_format = (body.get("text") or {}).get("format") if isinstance(body.get("text"), dict) else None
-    if isinstance(text_format, dict) and text_format.get("type") == "json_schema":
-        chat["response_format"] = {"type": "json_schema", "json_schema": text_format}
+    if isinstance(choice, dict) and choice.get("type") == "function":  # Chat's {"type", "function": {"name"}}
+        choice = {"type": "function", "function": {"name": choice.get("name")}}
+    text_format = body["text"].get("format") if isinstance(body.get("text"), dict) else None
+    json_schema = isinstance(text_format, dict) and text_format.get("type") == "json_schema"
+    chat = {
+        "model": body["model"],
+        "messages": said + conversation,
+        "fault": body.get("fault"),
+        "tools": tools or None,
+        "parallel_tool_calls": body.get("parallel_tool_calls") if tools else None,
+        "tool_choice": choice if tools else None,
+        "max_completion_tokens": body.get("max_output_tokens"),
+        "response_format": {"type": "json_schema", "json_schema": text_format} if json_schema else None,
+    }
     return {k: v for k, v in chat.items() if v is not None}, conversation, origins
+
+
+def _is_mcp(tool: Any) -> bool:
+    return isinstance(tool, dict) and tool.get("type") == "mcp"
 
 
 def read_input(given: Any) -> list[dict[str, Any]]:
@@ -204,11 +205,8 @@ def input_messages(items: list[dict[str, Any]], origins: Origins, first: int = 0
         elif kind == "mcp_call":
             messages += _mcp_call(item, k)
         elif kind not in PASSED_BACK:
-            raise invalid(
-                f"input[{k}].type",
-                f"Invalid value: '{kind}'. The offline model reads message, "
-                "function_call, function_call_output, reasoning and mcp items.",
-            )
+            reads = "message, function_call, function_call_output, reasoning and mcp items"
+            raise invalid(f"input[{k}].type", f"Invalid value: '{kind}'. The offline model reads {reads}.")
         origins.paths |= {f"messages[{first + n}]": f"input[{k}]" for n in range(made, len(messages))}
     return messages
 
@@ -224,26 +222,17 @@ def _mcp_call(item: dict[str, Any], k: int) -> list[dict[str, Any]]:
 def _message(item: dict[str, Any], k: int) -> dict[str, Any]:
     role, content = item.get("role"), item.get("content")
     if role not in ("user", "system", "developer", "assistant"):
-        raise invalid(
-            f"input[{k}].role",
-            f"Invalid value: '{role}'. Supported values are: 'user', 'assistant', 'system', and 'developer'.",
-        )
+        roles = "'user', 'assistant', 'system', and 'developer'"
+        raise invalid(f"input[{k}].role", f"Invalid value: '{role}'. Supported values are: {roles}.")
     if isinstance(content, list):
         for j, part in enumerate(content):
-            if not (
-                isinstance(part, dict)
-                and part.get("type") in TEXT_PARTS
-                and isinstance(part.get("text"), str)
-            ):
-                raise invalid(
-                    f"input[{k}].content[{j}]",
-                    'The offline model reads only text content parts ({"type": "input_text", "text": …}).',
-                )
+            if not text_part(part, TEXT_PARTS):
+                only = 'The offline model reads only text content parts ({"type": "input_text", "text": …}).'
+                raise invalid(f"input[{k}].content[{j}]", only)
         content = "\n".join(part["text"] for part in content)
     if not isinstance(content, str):
-        raise invalid(
-            f"input[{k}].content", f"Invalid 'input[{k}].content': expected a string or text parts."
-        )
+        where = f"input[{k}].content"
+        raise invalid(where, f"Invalid '{where}': expected a string or text parts.")
     return {"role": role, "content": content}
 
 
@@ -258,10 +247,8 @@ def _add_call(messages: list[dict[str, Any]], item: dict[str, Any], k: int) -> N
     """A `function_call` item joins the assistant message before it, or starts one."""
     arguments = item.get("arguments")
     if not isinstance(arguments, str) or not isinstance(item.get("name"), str):
-        raise invalid(
-            f"input[{k}].arguments",
-            f"Invalid 'input[{k}]': a function_call needs 'name' and 'arguments' as a JSON string.",
-        )
+        needs = "a function_call needs 'name' and 'arguments' as a JSON string."
+        raise invalid(f"input[{k}].arguments", f"Invalid 'input[{k}]': {needs}")
     call = chat_call(_call_id(item, k), item["name"], arguments)
     if messages and messages[-1]["role"] == "assistant":
         messages[-1].setdefault("tool_calls", []).append(call)
@@ -300,11 +287,8 @@ def _check_reasoning(items: list[dict[str, Any]], store: ResponseStore) -> None:
     for item in items:
         needed = store.reasoning_of.get(str(item.get("id")))
         if item.get("type") == "function_call" and needed and needed not in given:
-            raise invalid(
-                "input",
-                f"Item '{item['id']}' of type 'function_call' was provided without its "
-                f"required 'reasoning' item: '{needed}'.",
-            )
+            without = f"was provided without its required 'reasoning' item: '{needed}'."
+            raise invalid("input", f"Item '{item['id']}' of type 'function_call' {without}")
 
 
 def chat_tool(tool: Any, k: int) -> dict[str, Any]:
@@ -325,21 +309,11 @@ def output_items(body: dict[str, Any], thought: Thought) -> list[dict[str, Any]]
         items.append({"id": item_id("rs_", digest), "type": "reasoning", "summary": _summary(body, thought)})
     if reply.content is not None:
         text = {"type": "output_text", "text": reply.content, "annotations": [], "logprobs": []}
-        message = {
-            "id": item_id("msg_", digest),
-            "type": "message",
-            "role": "assistant",
-            "status": "completed",
-        }
-        items.append({**message, "content": [text]})
+        message = {"id": item_id("msg_", digest), "type": "message", "role": "assistant"}
+        items.append({**message, "status": "completed", "content": [text]})
     for k, call in enumerate(reply.calls):
-        made = {
-            "id": item_id("fc_", digest, k),
-            "type": "function_call",
-            "status": "completed",
-            "call_id": call.id,
-        }
-        items.append({**made, "name": call.name, "arguments": call.arguments})
+        made = {"id": item_id("fc_", digest, k), "type": "function_call", "status": "completed"}
+        items.append({**made, "call_id": call.id, "name": call.name, "arguments": call.arguments})
     return items
 
 
@@ -393,6 +367,5 @@ def _as_chat(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _reasoning_map(response: dict[str, Any]) -> dict[str, str]:
     reasoning = next((item["id"] for item in response["output"] if item["type"] == "reasoning"), None)
-    if reasoning is None:
-        return {}
-    return {item["id"]: reasoning for item in response["output"] if item["type"] == "function_call"}
+    calls = [item["id"] for item in response["output"] if item["type"] == "function_call"]
+    return dict.fromkeys(calls, reasoning) if reasoning else {}

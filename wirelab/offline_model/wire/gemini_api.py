@@ -23,15 +23,9 @@ from typing import Any
 
 from wirelab.offline_model.request import RequestError, invalid
 from wirelab.offline_model.wire.edge import Origins, Thought, think
-from wirelab.offline_model.wire.wire_format import (
-    chat_call,
-    hex_id,
-    prompt_tokens,
-    tokens_of,
-    words_of,
-)
+from wirelab.offline_model.wire.wire_format import chat_call, hex_id, prompt_tokens, tokens_of, words_of
 
-STATUS = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT"}
+STATUS = {404: "NOT_FOUND", 408: "DEADLINE_EXCEEDED"}
 PAIRING = (
     "Please ensure that the number of function response parts is equal to the number of "
     "function call parts of the function call turn."
@@ -59,8 +53,7 @@ def to_chat(model: str, body: dict[str, Any]) -> tuple[dict[str, Any], Origins]:
     messages = chat_messages(body.get("systemInstruction"), body.get("contents"), origins)
     chat: dict[str, Any] = {"model": model, "messages": messages}
     declarations = _declarations(body.get("tools"))
-    for k, (where, _) in enumerate(declarations):
-        origins.paths[f"tools[{k}]"] = where
+    origins.paths |= {f"tools[{k}]": where for k, (where, _) in enumerate(declarations)}
     if declarations:
         chat["tools"] = [chat_tool(declaration, where) for where, declaration in declarations]
         chat.update(_mode(body.get("toolConfig")))
@@ -85,9 +78,8 @@ def _declarations(tools: Any) -> list[tuple[str, Any]]:
     if not isinstance(tools, list) or not all(
         isinstance(tool, dict) and isinstance(tool.get("functionDeclarations", []), list) for tool in tools
     ):
-        raise invalid(
-            "tools", "Invalid value at 'tools': expected a list of {\"functionDeclarations\": [...]}."
-        )
+        expected = 'expected a list of {"functionDeclarations": [...]}.'
+        raise invalid("tools", f"Invalid value at 'tools': {expected}")
     return [
         (f"tools[{t}].functionDeclarations[{d}]", declaration)
         for t, tool in enumerate(tools)
@@ -145,10 +137,8 @@ def _system(instruction: Any) -> list[dict[str, Any]]:
 
 def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     if not isinstance(turn, dict) or not isinstance(turn.get("parts"), list):
-        raise invalid(
-            f"contents[{i}]",
-            f"* GenerateContentRequest.contents[{i}].parts: contents.parts must not be empty.",
-        )
+        where = f"contents[{i}]"
+        raise invalid(where, f"* GenerateContentRequest.{where}.parts: contents.parts must not be empty.")
     role = turn.get("role", "user")
     if role not in ("user", "model"):
         raise invalid(f"contents[{i}].role", f"Please use a valid role: user, model. Got {role!r}.")
@@ -156,10 +146,8 @@ def _read(turn: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     for j, part in enumerate(turn["parts"]):
         known = [k for k in kinds if isinstance(part, dict) and k in part]
         if not known or not all(isinstance(part[k], kinds[k]) for k in known):
-            raise invalid(
-                f"contents[{i}].parts[{j}]",
-                "The offline model reads text, functionCall and functionResponse parts only.",
-            )
+            only = "The offline model reads text, functionCall and functionResponse parts only."
+            raise invalid(f"contents[{i}].parts[{j}]", only)
     return role, turn["parts"]
 
 
@@ -202,15 +190,12 @@ def chat_tool(declaration: Any, where: str) -> dict[str, Any]:
 def _mode(config: Any) -> dict[str, Any]:
     calling = (config or {}).get("functionCallingConfig") if isinstance(config or {}, dict) else config
     calling = calling or {}
+    at = "Invalid value at 'tool_config.function_calling_config"
     if not isinstance(calling, dict):
-        raise invalid(
-            "toolConfig", "Invalid value at 'tool_config.function_calling_config': expected an object."
-        )
+        raise invalid("toolConfig", f"{at}': expected an object.")
     mode = calling.get("mode", "AUTO")
     if mode not in ("AUTO", "ANY", "NONE", "VALIDATED"):
-        raise invalid(
-            "toolConfig", f"Invalid value at 'tool_config.function_calling_config.mode' ({mode!r})."
-        )
+        raise invalid("toolConfig", f"{at}.mode' ({mode!r}).")
     allowed = calling.get("allowedFunctionNames") or []
     if mode == "ANY" and isinstance(allowed, list) and len(allowed) == 1:
         return {"tool_choice": {"type": "function", "function": {"name": allowed[0]}}}
@@ -221,14 +206,11 @@ def response_object(thought: Thought) -> dict[str, Any]:
     parts = [{"text": thought.reply.content}] if thought.reply.content else []
     parts += [{"functionCall": {"name": c.name, "args": c.parsed() or {}}} for c in thought.reply.calls]
     prompt, made = prompt_tokens(thought.request), tokens_of(parts)
+    usage = {"promptTokenCount": prompt, "candidatesTokenCount": made, "totalTokenCount": prompt + made}
     finish = "MAX_TOKENS" if thought.finish == "length" else "STOP"
     return {
         "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish, "index": 0}],
-        "usageMetadata": {
-            "promptTokenCount": prompt,
-            "candidatesTokenCount": made,
-            "totalTokenCount": prompt + made,
-        },
+        "usageMetadata": usage,
         "modelVersion": thought.request.model,
         "responseId": hex_id(thought.digest, "gemini", length=22),
     }

@@ -32,12 +32,7 @@ from wirelab.offline_model.wire.wire_format import (
     words_of,
 )
 
-ERROR_TYPES = {
-    400: "invalid_request_error",
-    404: "not_found_error",
-    408: "timeout_error",
-    413: "request_too_large",
-}
+ERROR_TYPES = {404: "not_found_error", 408: "timeout_error", 413: "request_too_large"}
 # The names of a tool's and a call's fields here, for those of Chat Completions.
 FIELDS = {".function.parameters": ".input_schema", ".function.arguments": ".input", ".function.": "."}
 
@@ -134,11 +129,8 @@ def _read(message: Any, i: int) -> tuple[str, list[dict[str, Any]]]:
     for j, block in enumerate(content):
         kind = block.get("type") if isinstance(block, dict) else None
         if kind not in allowed:
-            raise invalid(
-                f"messages.{i}.content.{j}",
-                f"messages.{i}.content.{j}: the offline model reads {' and '.join(allowed)} blocks "
-                f"in a {role} message, not {kind!r}.",
-            )
+            where, reads = f"messages.{i}.content.{j}", f"reads {' and '.join(allowed)} blocks in a {role}"
+            raise invalid(where, f"{where}: the offline model {reads} message, not {kind!r}.")
     return role, content
 
 
@@ -204,14 +196,9 @@ def chat_tool(tool: Any, k: int) -> dict[str, Any]:
         raise invalid(f"tools.{k}.name", f"tools.{k}.name: Field required")
     if "input_schema" not in tool:
         raise invalid(f"tools.{k}.input_schema", f"tools.{k}.input_schema: Field required")
-    function = {
-        "name": tool["name"],
-        "description": tool.get("description", ""),
-        "parameters": tool["input_schema"],
-    }
-    if tool.get("strict") is not None:
-        function["strict"] = tool["strict"]
-    return {"type": "function", "function": function}
+    function = {"name": tool["name"], "description": tool.get("description", "")}
+    strict = {"strict": tool["strict"]} if tool.get("strict") is not None else {}
+    return {"type": "function", "function": {**function, "parameters": tool["input_schema"], **strict}}
 
 
 def _choice(choice: Any, names: set[str]) -> dict[str, Any]:
@@ -253,20 +240,15 @@ def message_object(thought: Thought) -> dict[str, Any]:
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The streamed events of a message, in the API's order."""
     usage = {**message["usage"], "output_tokens": 1}
-    yield {
-        "type": "message_start",
-        "message": {**message, "content": [], "stop_reason": None, "usage": usage},
-    }
+    started = {**message, "content": [], "stop_reason": None, "usage": usage}
+    yield {"type": "message_start", "message": started}
     for index, block in enumerate(message["content"]):
         yield from _block_events(index, block)
         if index == 0:
             yield {"type": "ping"}
     delta = {"stop_reason": message["stop_reason"], "stop_sequence": None}
-    yield {
-        "type": "message_delta",
-        "delta": delta,
-        "usage": {"output_tokens": message["usage"]["output_tokens"]},
-    }
+    spent = {"output_tokens": message["usage"]["output_tokens"]}
+    yield {"type": "message_delta", "delta": delta, "usage": spent}
     yield {"type": "message_stop"}
 
 

@@ -181,10 +181,8 @@ def chat_tool(declaration: Any, where: str) -> dict[str, Any]:
         raise invalid(f"{where}.name", f"* GenerateContentRequest.{field}.name: Name is required.")
     parameters = declaration.get("parametersJsonSchema") or lower_types(declaration.get("parameters"))
     function = {"name": declaration["name"], "description": declaration.get("description", "")}
-    return {
-        "type": "function",
-        "function": {**function, **({"parameters": parameters} if parameters else {})},
-    }
+    given = {"parameters": parameters} if parameters else {}
+    return {"type": "function", "function": {**function, **given}}
 
 
 def _mode(config: Any) -> dict[str, Any]:

@@ -148,9 +148,8 @@ def run(
     Returns the last thought and the turn (its MCP items, the approval requests it leaves open)."""
     given = body.get("input")
     items = [item for item in given if isinstance(item, dict)] if isinstance(given, list) else []
-    listed = set(state.get("listed", [])) | {
-        i.get("server_label") for i in items if i.get("type") == "mcp_list_tools"
-    }
+    listed = {i.get("server_label") for i in items if i.get("type") == "mcp_list_tools"}
+    listed |= set(state.get("listed", []))
     turn = Turn({**chat, "messages": list(chat["messages"])}, digest, listed)
     by_tool = _offer(turn, servers(body))
     _answer_approvals(turn, items, state.get("approvals", {}), by_tool)
@@ -185,10 +184,8 @@ def _offer(turn: Turn, found: list[McpServer]) -> dict[str, McpServer]:
             if tool["name"] not in offered and tool["name"] not in by_tool:
                 by_tool[tool["name"]] = server
                 function = {"name": tool["name"], "description": tool.get("description", "")}
-                parameters = tool.get("inputSchema") or {"type": "object", "properties": {}}
-                turn.chat.setdefault("tools", []).append(
-                    {"type": "function", "function": {**function, "parameters": parameters}}
-                )
+                function["parameters"] = tool.get("inputSchema") or {"type": "object", "properties": {}}
+                turn.chat.setdefault("tools", []).append({"type": "function", "function": function})
     if by_tool and "tool_choice" not in turn.chat:
         turn.chat["tool_choice"] = "auto"
     return by_tool
@@ -196,12 +193,8 @@ def _offer(turn: Turn, found: list[McpServer]) -> dict[str, McpServer]:
 
 def _listed(tool: dict[str, Any]) -> dict[str, Any]:
     """A tool as an `mcp_list_tools` item shows it."""
-    return {
-        "name": tool["name"],
-        "description": tool.get("description"),
-        "input_schema": tool.get("inputSchema"),
-        "annotations": tool.get("annotations"),
-    }
+    shown = {"name": tool["name"], "description": tool.get("description")}
+    return {**shown, "input_schema": tool.get("inputSchema"), "annotations": tool.get("annotations")}
 
 
 def _answer_approvals(
@@ -209,10 +202,8 @@ def _answer_approvals(
 ) -> None:
     """Run each approved call (an `mcp_call` item); a refusal reaches the model as an error."""
     needed = ("id", "name", "arguments")
-    asked = dict(known)
-    for item in items:
-        if item.get("type") == "mcp_approval_request" and all(isinstance(item.get(k), str) for k in needed):
-            asked[item["id"]] = item
+    given = [i for i in items if i.get("type") == "mcp_approval_request"]
+    asked = {**known, **{i["id"]: i for i in given if all(isinstance(i.get(k), str) for k in needed)}}
     for k, item in enumerate(items):
         if item.get("type") != "mcp_approval_response":
             continue

@@ -23,7 +23,7 @@ from typing import Any
 
 from wirelab.offline_model.request import invalid
 from wirelab.offline_model.wire.edge import Origins, Thought, think
-from wirelab.offline_model.wire.validation import missing
+from wirelab.offline_model.wire.validation import missing, text_part
 from wirelab.offline_model.wire.wire_format import (
     CREATED,
     answered_call,
@@ -31,7 +31,6 @@ from wirelab.offline_model.wire.wire_format import (
     item_id,
     prompt_tokens,
     request_digest,
-    text_part,
     tokens_of,
 )
 
@@ -60,26 +59,23 @@ class ResponseStore:
     def put(self, response_id: str, stored: Stored) -> None:
         with self._lock:
             self._items.pop(response_id, None)  # put back last, the newest
-            self._items[response_id] = stored
-            _forget_oldest(self._items, STORE_SIZE)
+            _keep_newest(self._items, {response_id: stored}, STORE_SIZE)
 
     def note_reasoning(self, reasoning_of: dict[str, str]) -> None:
         with self._lock:
-            self.reasoning_of.update(reasoning_of)
-            _forget_oldest(self.reasoning_of, 8 * STORE_SIZE)
+            _keep_newest(self.reasoning_of, reasoning_of, 8 * STORE_SIZE)
 
     def get(self, response_id: str) -> Stored:
         with self._lock:
             if response_id not in self._items:
-                raise invalid(
-                    "previous_response_id",
-                    f"Previous response with id '{response_id}' not found.",
-                    "previous_response_not_found",
-                )
+                message = f"Previous response with id '{response_id}' not found."
+                raise invalid("previous_response_id", message, "previous_response_not_found")
             return self._items[response_id]
 
 
-def _forget_oldest(items: dict[str, Any], size: int) -> None:
+def _keep_newest(items: dict[str, Any], new: dict[str, Any], size: int) -> None:
+    """Add `new` to `items`, then forget the oldest past `size`."""
+    items.update(new)
     for key in list(items)[: len(items) - size]:
         del items[key]
 

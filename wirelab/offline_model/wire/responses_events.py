@@ -18,6 +18,13 @@ from typing import Any
 
 from wirelab.offline_model.wire.wire_format import fragments, words_of
 
+# What an item holds when it is added, before its text or arguments stream in.
+STARTED = {
+    "message": {"content": [], "status": "in_progress"},
+    "function_call": {"arguments": "", "status": "in_progress"},
+    "mcp_call": {"arguments": "", "output": None, "error": None},
+}
+
 
 def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The streamed events of a response, in the API's order, numbered by `sequence_number`."""
@@ -35,36 +42,22 @@ def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def _item_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    if item["type"] in ("mcp_call", "mcp_list_tools"):
-        yield from _mcp_events(index, item)
-        return
-    where, added = {"output_index": index}, "response.output_item.added"
-    if item["type"] == "function_call":
-        yield {"type": added, **where, "item": {**item, "arguments": "", "status": "in_progress"}}
-        named = {**where, "item_id": item["id"]}
+    """One item's events: added, (in progress), its text or arguments in pieces, (completed or failed),
+    done; the parenthesised ones for a hosted MCP item."""
+    kind, where = item["type"], {"output_index": index}
+    named, hosted = {**where, "item_id": item["id"]}, kind in ("mcp_call", "mcp_list_tools")
+    yield {"type": "response.output_item.added", **where, "item": {**item, **STARTED.get(kind, {})}}
+    if hosted:
+        yield {"type": f"response.{kind}.in_progress", **named}
+    if kind in ("function_call", "mcp_call"):
         for piece in fragments(item["arguments"]):
-            yield {"type": "response.function_call_arguments.delta", **named, "delta": piece}
-        yield {"type": "response.function_call_arguments.done", **named, "arguments": item["arguments"]}
-    elif item["type"] == "message":
-        yield {"type": added, **where, "item": {**item, "content": [], "status": "in_progress"}}
+            yield {"type": f"response.{kind}_arguments.delta", **named, "delta": piece}
+        yield {"type": f"response.{kind}_arguments.done", **named, "arguments": item["arguments"]}
+    elif kind == "message":
         yield from _text_events(index, item)
-    else:
-        yield {"type": added, **where, "item": item}
+    if hosted:
+        yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **named}
     yield {"type": "response.output_item.done", **where, "item": item}
-
-
-def _mcp_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """A hosted MCP item's events: added, in progress, (a call's arguments), completed or failed, done."""
-    kind, where = item["type"], {"output_index": index, "item_id": item["id"]}
-    started = {**item, "arguments": "", "output": None, "error": None} if kind == "mcp_call" else item
-    yield {"type": "response.output_item.added", "output_index": index, "item": started}
-    yield {"type": f"response.{kind}.in_progress", **where}
-    if kind == "mcp_call":
-        for piece in fragments(item["arguments"]):
-            yield {"type": "response.mcp_call_arguments.delta", **where, "delta": piece}
-        yield {"type": "response.mcp_call_arguments.done", **where, "arguments": item["arguments"]}
-    yield {"type": f"response.{kind}.{'failed' if item.get('error') else 'completed'}", **where}
-    yield {"type": "response.output_item.done", "output_index": index, "item": item}
 
 
 def _text_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:

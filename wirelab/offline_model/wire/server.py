@@ -61,10 +61,8 @@ def _parse(raw: bytes) -> Any:
     try:
         body = json_text.loads(raw)
     except json_text.JsonTextError as error:
-        message = (
-            f"We could not parse the JSON body of your request: {error}. The body must be one JSON object."
-        )
-        raise RequestError(400, message) from error
+        parse = f"We could not parse the JSON body of your request: {error}."
+        raise RequestError(400, f"{parse} The body must be one JSON object.") from error
     if b"\\u" in raw and json_text.lone_surrogate(body) is not None:
         lone = 'The request holds a lone UTF-16 surrogate escape (such as "\\ud800"), which is not a Unicode'
         raise RequestError(400, f"{lone} character. Send valid Unicode text.", None, "invalid_unicode")

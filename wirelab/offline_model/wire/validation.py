@@ -61,10 +61,9 @@ def read_model(model: Any, fault: Any) -> tuple[str, str | None]:
         raise invalid("model", "you must provide a model parameter", "missing_required_parameter")
     base, _, suffix = model.partition("/")
     if base != MODEL_ID:
-        message = (
-            f"The model `{model}` does not exist. This server is the offline model: use `{MODEL_ID}` or "
-        )
-        raise RequestError(404, message + f"`{MODEL_ID}/<fault>`.", "model", "model_not_found")
+        use = f"use `{MODEL_ID}` or `{MODEL_ID}/<fault>`."
+        message = f"The model `{model}` does not exist. This server is the offline model: {use}"
+        raise RequestError(404, message, "model", "model_not_found")
     for param, name in (("model", suffix), ("fault", fault)):
         if name not in (None, "") and (not isinstance(name, str) or name not in FAULTS):
             raise invalid(param, f"Unknown fault {name!r}. Valid faults: {', '.join(FAULTS)}.")
@@ -124,10 +123,15 @@ def read_content(content: Any, where: str, may_be_empty: bool) -> str:
     if not isinstance(content, list):
         raise invalid(where, f"Invalid '{where}': expected a string or an array of text parts.")
     for j, part in enumerate(content):
-        if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
+        if not text_part(part):
             message = 'the offline model reads only text parts, {"type": "text", "text": "…"}.'
             raise invalid(f"{where}[{j}]", f"Invalid '{where}[{j}]': {message}")
     return "\n".join(part["text"] for part in content)
+
+
+def text_part(part: Any, kinds: tuple[str, ...] = ("text",)) -> bool:
+    """Whether `part` is a content part of text: {"type": "text", "text": "…"}, or of another of `kinds`."""
+    return isinstance(part, dict) and part.get("type") in kinds and isinstance(part.get("text"), str)
 
 
 def read_tool_calls(calls: Any, where: str) -> tuple[Call, ...]:
@@ -229,9 +233,8 @@ def read_tool_choice(body: dict[str, Any], tools: tuple[Tool, ...]) -> tuple[str
         raise invalid("tool_choice", f"Invalid value for 'tool_choice': {message}")
     if choice in ("auto", "none", "required"):
         return choice, choice == "required"
-    function = (
-        choice.get("function") if isinstance(choice, dict) and choice.get("type") == "function" else None
-    )
+    named = isinstance(choice, dict) and choice.get("type") == "function"
+    function = choice.get("function") if named else None
     name = function.get("name") if isinstance(function, dict) else None
     if name is None:
         expected = '\'auto\', \'none\', \'required\' or {"type": "function", "function": {"name": …}}.'

@@ -124,11 +124,6 @@ def completion(thought: Thought) -> dict[str, Any]:
     }
 
 
-def text_part(part: Any, kinds: tuple[str, ...] = ("text",)) -> bool:
-    """Whether `part` is a content part of text: {"type": "text", "text": "…"}, or of another of `kinds`."""
-    return isinstance(part, dict) and part.get("type") in kinds and isinstance(part.get("text"), str)
-
-
 def chat_call(call_id: str, name: Any, arguments: str) -> dict[str, Any]:
     """One call as an assistant message's `tool_calls` entry holds it."""
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
@@ -147,17 +142,12 @@ def chunks(thought: Thought) -> Iterator[dict[str, Any]]:
     whole, include_usage = completion(thought), thought.request.include_usage
     choice = whole["choices"][0]
     message = choice["message"]
+    head = {"id": whole["id"], "object": "chat.completion.chunk", "created": CREATED, "model": whole["model"]}
     extra = {"usage": None} if include_usage else {}
 
     def chunk(delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
-        return {
-            "id": whole["id"],
-            "object": "chat.completion.chunk",
-            "created": whole["created"],
-            "model": whole["model"],
-            "choices": [{"index": 0, "delta": delta, "finish_reason": reason, "logprobs": None}],
-            **extra,
-        }
+        choices = [{"index": 0, "delta": delta, "finish_reason": reason, "logprobs": None}]
+        return {**head, "choices": choices, **extra}
 
     started = "" if message["content"] is not None else None
     yield chunk({"role": "assistant", "content": started, "refusal": None})

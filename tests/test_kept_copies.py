@@ -113,3 +113,31 @@ def test_jiebas_dictionary_and_tags_read_from_their_copy_are_jiebas_own(tmp_path
     written = copies[0].stat().st_mtime_ns
     assert load() == [True] * 4  # read from the copy
     assert copies[0].stat().st_mtime_ns == written
+
+
+ADDED = """
+import json, sys
+import jieba
+jieba.setLogLevel(60)
+for word in sys.argv[1:]:
+    jieba.add_word(word, 99999, "nz")
+from wirelab.offline_model.normalize import chinese_words
+print(json.dumps([chinese_words("去釉窑坊和陶泥铺"), *map(jieba.dt.FREQ.get, ["釉窑坊", "陶泥铺"])]))
+"""
+
+
+def test_words_a_caller_added_to_jieba_stay_and_never_reach_the_copy(tmp_path: Path):
+    env = os.environ | {"XDG_CACHE_HOME": str(tmp_path)}
+
+    def cut(*added: str) -> list:
+        run = subprocess.run(
+            [sys.executable, "-c", ADDED, *added], capture_output=True, text=True, check=True, env=env
+        )
+        return json.loads(run.stdout.splitlines()[-1])
+
+    words, first, _ = cut("釉窑坊")  # the first load, which writes the copy
+    assert ["釉窑坊", "nz"] in words and first == 99999
+    assert list((tmp_path / "wirelab").glob("jieba-*.marshal"))
+    assert cut()[1:] == [None, None]  # read from the copy: jieba's own dictionary, without the word
+    words, first, second = cut("陶泥铺")  # added before the model's first Chinese request, the copy there
+    assert ["陶泥铺", "nz"] in words and (first, second) == (None, 99999)

@@ -32,6 +32,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from wirelab.encoder import kept
 from wirelab.offline_model.lexicon import ACTION_WORDS, SYNONYM_GROUPS, VERBS, ZH_NUMERALS, lexicon_list
@@ -136,33 +137,45 @@ def chinese_words(run: str) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=1)
 def _jieba():  # noqa: ANN202 - jieba's part-of-speech tagger
-    """jieba's tagger with its dictionary read from one `kept` copy: its words' frequencies and tags
+    """jieba's tagger, with what jieba has not loaded yet (a caller may have, with words of its
+    own) read from one `kept` copy of its dictionary: the words' frequencies and their tags
     (jieba itself reads the first from a cache and parses the second from its text each time)."""
     with _jieba_lock:
         import jieba
 
         jieba.setLogLevel(60)
-        source = Path(jieba.__file__).with_name("dict.txt")  # named by jieba's version and its CRC-32
-        name = f"jieba-{jieba.__version__}-{zlib.crc32(source.read_bytes()):08x}.marshal"
-        jieba.dt.FREQ, jieba.dt.total, tags = kept(lambda: name, _dictionary)
-        jieba.dt.initialized = True
-        jieba.dt.get_dict_file = io.BytesIO  # the tagger posseg makes on import reads no words: ours follow
+        if not jieba.dt.initialized or "jieba.posseg" not in sys.modules:
+            _read_kept(jieba)
         import jieba.posseg
 
-        del jieba.dt.get_dict_file
-        jieba.posseg.dt.word_tag_tab = tags
         return jieba.posseg
 
 
+def _read_kept(jieba: ModuleType) -> None:
+    source = Path(jieba.__file__).with_name("dict.txt")  # named by jieba's version and its CRC-32
+    name = f"jieba-{jieba.__version__}-{zlib.crc32(source.read_bytes()):08x}.marshal"
+    freq, total, tags = kept(lambda: name, _dictionary)
+    if not jieba.dt.initialized:
+        jieba.dt.FREQ, jieba.dt.total, jieba.dt.initialized = freq, total, True
+    if "jieba.posseg" not in sys.modules:
+        jieba.dt.get_dict_file = io.BytesIO  # the tagger posseg makes as it is imported reads no words…
+        import jieba.posseg
+
+        del jieba.dt.get_dict_file
+        jieba.posseg.dt.word_tag_tab = tags  # …and gets these
+
+
 def _dictionary() -> tuple[dict[str, int], int, dict[str, str]]:
-    """jieba's own frequencies, total and tags, each word one string in both (marshal writes it once)."""
+    """jieba's own frequencies, total and tags, read by a tokenizer of this function's own (not the
+    shared one, which a caller may have added words to); each word one string in both tables."""
     import jieba
     import jieba.posseg
 
-    jieba.initialize()
-    words = {word: word for word in jieba.dt.FREQ}
-    tags = {words.get(word, word): sys.intern(tag) for word, tag in jieba.posseg.dt.word_tag_tab.items()}
-    return jieba.dt.FREQ, jieba.dt.total, tags
+    tagger = jieba.posseg.POSTokenizer(jieba.Tokenizer())
+    tagger.tokenizer.initialize()
+    words = {word: word for word in tagger.tokenizer.FREQ}
+    tags = {words.get(word, word): sys.intern(tag) for word, tag in tagger.word_tag_tab.items()}
+    return tagger.tokenizer.FREQ, tagger.tokenizer.total, tags
 
 
 def in_dictionary(word: str) -> bool:

@@ -42,6 +42,7 @@ from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.values import Value
 
 MAX_CALLS = 8  # calls one intent may become
+LOOSE = ("text", "array", "object", "boolean")  # kinds that hold a list as one value
 BETTER = 0.5  # how much better a list's parameter must fit a listed value to take it
 JOINTS = ("and ", "then ", "also ", "while ", "plus ")
 LEAD_WORDS = 12  # the most words that lead into every frame
@@ -242,15 +243,21 @@ def _lists(
 ) -> list[tuple[str, list[Any]]]:
     """Each parameter that took one value of a written list (or another reading of the same
     words), with the whole list's values; not a list a parameter that takes a list holds
-    some of ("[4, 8, 15]")."""
+    some of ("[4, 8, 15]"). A parameter whose value binding took from outside a list it fits
+    (`_stray`) claims that list, and no other."""
     held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
     readings: dict[int, list[Value]] = {}  # where a value starts -> the values read there
     for value in evidence.values:
         readings.setdefault(value.start, []).append(value)
+    claims = [
+        {n: k for n, i in evidence.chosen.items() if (k := _member(evidence, g, i)) is not None}
+        for g in written
+    ]
+    strays = [{} if claim else _stray(evidence, slots, g) for claim, g in zip(claims, written, strict=True)]
+    elsewhere = {name for stray in strays for name in stray}
     lists = []
-    for group in written:
-        taken = {name: _member(evidence, group, index) for name, index in evidence.chosen.items()}
-        taken = {name: k for name, k in taken.items() if k is not None}
+    for group, claim, stray in zip(written, claims, strays, strict=True):
+        taken = stray or {name: k for name, k in claim.items() if name not in elsewhere}
         free = [k for k in group if k not in evidence.used and k not in taken.values()]
         if any(repr(evidence.values[k].value) in held for k in group):
             continue
@@ -264,6 +271,24 @@ def _lists(
             if None not in typed:
                 lists.append((name, typed))
     return lists
+
+
+def _stray(evidence: Evidence, slots: dict[str, Slot], group: list[int]) -> dict[str, int]:
+    """The one parameter binding gave a value outside the written list that each listed value
+    fits as well ("How deep should I plant tulips, daffodils and irises?" read `bulb` as
+    "deep"): the list is what it asks for, each value read anew (-1: none is binding's)."""
+    stray = {}
+    for name, index in evidence.chosen.items():
+        slot = slots.get(name)
+        if slot is None or slot.kind in LOOSE or index in group:
+            continue
+        floor = score(slot, evidence.values[index], evidence) or 0.0
+        listed = [evidence.values[k] for k in group]
+        if all(
+            typed_value(slot, v) is not None and (score(slot, v, evidence) or 0.0) >= floor for v in listed
+        ):
+            stray[name] = -1
+    return stray if len(stray) == 1 else {}
 
 
 def _typed_at(slot: Slot, readings: list[Value]) -> Any:

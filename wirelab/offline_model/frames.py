@@ -389,8 +389,10 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
     those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
     人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") is listed with nothing. Of the readings at one place, the longest is the list's,
-    an option before a phrase ("porcelain piece", "porcelain")."""
+    ("12 ft") is listed with nothing. The words before the first value may come again before
+    each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two values, or
+    names alone, are a list too. Of the readings at one place, the longest is the list's, an
+    option before a phrase ("porcelain piece", "porcelain")."""
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
     words = sorted(
@@ -398,26 +400,36 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
         key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"),
     )
     chains: list[list[int]] = []
+    repeated: set[int] = set()  # the chains whose lead word comes again
     for k in words:  # in order: a value joins the list of the value before it, or starts one
         if chains and values[k].start < values[chains[-1][-1]].end:
             continue  # another reading of the words a listed value covers
-        if chains and _joined(evidence, values[chains[-1][-1]], values[k]):
+        lead = _words_before(evidence, values[chains[-1][0]]) if chains else set()
+        joint = _joint(evidence, values[chains[-1][-1]], values[k]) if chains else None
+        if joint is not None and joint <= LIST_JOINERS | ARTICLES | lead:
             chains[-1].append(k)
+            repeated |= {len(chains) - 1} if lead & joint - LIST_JOINERS else set()
         else:
             chains.append([k])
     shortest = {frozenset({"name"}): len(values) + 1, frozenset({"phrase"}): 3}  # names: `groups`
     kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
-    return [c for c, seen in zip(chains, kinds, strict=True) if len(c) >= shortest.get(seen, 2)]
+    return [c for n, c in enumerate(chains) if len(c) >= (2 if n in repeated else shortest.get(kinds[n], 2))]
 
 
-def _joined(evidence: Evidence, before: Value, value: Value) -> bool:
-    """Whether only list words and articles stand between two values, a joiner among them."""
+def _words_before(evidence: Evidence, value: Value) -> set[str]:
+    """The two words right before a value ("for a" of "for a Santoku"), if they are words."""
+    k = bisect.bisect_left(evidence.starts, value.start)
+    return {t.norm for t in evidence.tokens[max(0, k - 2) : k] if t.kind == "word"}
+
+
+def _joint(evidence: Evidence, before: Value, value: Value) -> set[str] | None:
+    """The words between two values when a list joiner is among them, else None."""
     if before.end > value.start:
-        return False
+        return None
     low = bisect.bisect_left(evidence.starts, before.end)
     high = bisect.bisect_left(evidence.starts, value.start)
-    gap = [t.norm for t in evidence.tokens[low:high]]
-    return any(w in LIST_JOINERS for w in gap) and all(w in LIST_JOINERS or w in ARTICLES for w in gap)
+    gap = {t.norm for t in evidence.tokens[low:high]}
+    return gap if gap & LIST_JOINERS else None
 
 
 def _reach(value: Value) -> int:

@@ -7,7 +7,7 @@ A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the
 full stop of "Mr." or "Inc."), at "then", "also", "as well as", the words that
 order tasks ("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且",
 "同时", "最后", and at "and"/"plus"/"和". Never inside quotes, nor between two
-numbers ("50, 68 and 86") or two Chinese names (伦敦和巴黎). A message pasted in
+numbers ("50, 68 and 86") or two Chinese names or days (伦敦和巴黎, 明天和后天). A message pasted in
 one pair of quotes is read without them (`unwrap`). The cut is only a proposal:
 `selection.plan` keeps a piece as its own intent only when it asks for a tool
 by itself, and otherwise glues it back to the piece before ("a triangle with
@@ -31,7 +31,7 @@ AND = lexicon_list("intent_and")
 INSIDE = lexicon_list("intent_inside")  # "would also": the task goes on
 JOINER_RANK = ["", ",", ".", "and", "then"]  # of marks in a row, the one that says most
 ABBREVIATIONS = lexicon_list("abbreviations")  # "Mr." ends no sentence
-NAME_TAGS = ("ns", "nr")  # jieba's tags of a place's and a person's name
+NAME_TAGS = ("ns", "nr", "t")  # jieba's tags of a place's and a person's name, and of a day
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,8 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
 
 
 def _between_values(tokens: list[Token], k: int) -> bool:
-    """A comma or "and" that lists numbers ("50, 68 and 86 degrees", 半径为2和5) or Chinese names
-    of places or people (伦敦和巴黎的天气, 张三和李四) joins values, not tasks."""
+    """A comma or "and" that lists numbers ("50, 68 and 86 degrees", 半径为2和5), Chinese names
+    of places or people (伦敦和巴黎的天气, 张三和李四) or days (明天和后天) joins values, not tasks."""
     if not 0 < k < len(tokens) - 1:
         return False
     before, after = tokens[k - 1], tokens[k + 1]

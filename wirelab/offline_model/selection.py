@@ -349,13 +349,45 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         if tool is not None and match.chosen:
             items.append((0, len(text), tool, False))
     merged: list[tuple[int, int, Tool, bool]] = []
-    for start, end, tool, again in items:
+    for start, end, tool, again in _absorbed(items, text, {p.start: p.joiner for p in found}):
         before = text[merged[-1][0] : merged[-1][1]] if merged else ""
         if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
             merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
             merged.append((start, end, tool, again))
     return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+
+
+def _absorbed(
+    items: list[tuple[int, int, Tool, bool]], text: str, joiners: dict[int, str]
+) -> list[tuple[int, int, Tool, bool]]:
+    """The items, less those that are a frame or the context of a neighbour joined by "and" or
+    a comma (`_frame_of`): "Hire a boat on Windermere for 2 hours *and on Coniston for 3
+    hours*" asks for no `cafe_hours`, nor does "*For a 3 hour row*, hire a boat …"."""
+    kept, k = list(items), 0
+    while k < len(kept):
+        start, end, tool, _ = kept[k]
+        near = [j for j in (k - 1, k + 1) if 0 <= j < len(kept) and kept[j][2] is not tool]
+        near = [j for j in near if joiners.get(kept[max(j, k)][0]) in ("and", ",")]
+        host = next((j for j in near if _frame_of(text[start:end], tool, kept[j][2])), None)
+        if host is None:
+            k += 1
+            continue
+        first, last, other, again = kept[host]
+        kept[host] = (min(first, start), max(last, end), other, again)
+        del kept[k]
+    return kept
+
+
+def _frame_of(part: str, tool: Tool, host: Tool) -> bool:
+    """Whether `part` gives `host` values and its own `tool` none, and every word of it that
+    names `tool` names `host` too: "hours" of "on Coniston for 3 hours" is a parameter of
+    `hire_boat` as well as the name of `cafe_hours`."""
+    if not takes(host, part) > takes(tool, part) == 0:
+        return False
+    mine, theirs = profile(tool), profile(host)
+    named = [word for word in request_concepts(part) if _weight(word, mine)[1] in mine.own]
+    return all(_weight(word, theirs)[1] for word in named)
 
 
 def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str, Tool] | None) -> Tool | None:

@@ -20,7 +20,8 @@ where it sits, so `binding` can use position cues ("from X to Y"). Kinds:
   and symbols; `name`: proper nouns, places with their region, cities the
   gazetteer knows, street addresses (`names`).
 - `email`, `url` (also bare hosts and IP addresses), `quoted` ("…" or '…'),
-  `code` (identifiers such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers),
+  `code` (identifiers such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers, and any
+  word of letters and digits joined by marks, kept whole: `v3.2.1-beta`, `parseConfig`),
   `unit` (a unit named on its own: "in Fahrenheit").
 
 Every pattern is anchored and bounded, so extraction is linear in the text.
@@ -80,7 +81,6 @@ _DECIMAL = f"[{ZH_NUMERALS}]{{1,12}}(?:点[零一二三四五六七八九]{{1,6}
 ZH_PERCENT = re.compile(rf"百分之\s?(?P<n>{_DECIMAL})")  # 百分之三十五: 35 %
 FILE_EXTENSIONS = lexicon_list("file_extensions")
 YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
-VERSION = re.compile(r"(?<![\w.])v?\d{1,3}(?:\.\d{1,3}){1,2}\.\d{1,3}(?![\w.])")  # "2.1.3", "v1.10.0"
 ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
 SCALE_NAMES = {"celsius", "fahrenheit", "kelvin"}  # units written with a capital: "in Celsius"
 WORD_TAGS = ("n", "i", "j", "l")  # jieba's nouns, names, idioms: 三里屯, 三明治 hold a numeral
@@ -90,14 +90,15 @@ NUMBER_ENDS = lexicon_list("number_ends")
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     """Every value in `text` (already `normalize.clean`ed), in the order they appear."""
     tokens = segment(text) if tokens is None else tokens
-    found = _patterns(text) + date_values(tokens, text)
+    found = _identifiers(_patterns(text) + date_values(tokens, text), text)
     said = Spans.of(found)
     found += [v for v in _written_numbers(text) if not _overlaps(v, said)]  # "an hour and a half"
     clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one
     found += [n for n in _numbers(tokens, text) if not _overlaps(n, clear)]  # not 2026 of 2026-05-01
     names = _with_model_codes(proper_names(tokens, text), found, text)
-    taken = Spans.of(found)
+    taken = Spans.of(_unnumbered(found, names))
     names = [v for v in names if not _overlaps(v, taken)]
+    found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
     found += [
         w
@@ -108,6 +109,12 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
     return sorted(found, key=lambda v: (v.start, -v.end))
+
+
+def _unnumbered(found: list[Value], names: list[Value]) -> list[Value]:
+    """The values `found` but a number without a unit that ends one of `names` ("Maroon 5")."""
+    ends = Spans((n.end - 1, n.end) for n in names if n.text[-1:].isdigit())
+    return [v for v in found if v.kind != "number" or v.unit or not ends.holds(v.end - 1)]
 
 
 def _holders(names: list[Value]) -> dict[int, list[Value]]:
@@ -164,7 +171,7 @@ def _overlaps(value: Value, spans: Spans) -> bool:
 
 def _patterns(text: str) -> list[Value]:
     """The values patterns find: addresses on the web, quotes, clock times, street addresses,
-    phone numbers, paths, year spans, versions and codes, each clear of those found before it."""
+    phone numbers, paths, year spans and codes, each clear of those found before it."""
     found = [Value.matched("email", m) for m in EMAIL.finditer(text)]
     found += [Value.matched("url", m) for m in URL.finditer(text)]
     found += _hosts(found, text)
@@ -176,10 +183,44 @@ def _patterns(text: str) -> list[Value]:
     found += [Value.matched("code", m) for m in PHONE.finditer(text)]  # "+39 333 1234567": one number to dial
     found += _paths(found, text)
     found += [Value.matched("code", m) for m in YEAR_SPAN.finditer(text)]  # "the 1998-99 term": one span
-    found += [Value.matched("code", m) for m in _each_clear_of(found, VERSION.finditer(text))]
     taken = Spans.of(v for v in found if v.kind in ("name", "url", "email", "code", "quoted"))
     codes = (m for m in CODE.finditer(text) if _looks_like_code(m.group()) and not taken.holds(m.start()))
     return found + [Value.matched("code", m, m.group().lstrip("#")) for m in codes]
+
+
+WORD = re.compile(r"[^\s,;!?()\[\]{}<>\"'`]{3,200}")  # a run of text between spaces and marks
+IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]")
+HOST_PORT = re.compile(r"[A-Za-z][\w.-]*:\d{1,5}")  # "localhost:8080": a host and a port
+MEASURE = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?:-?[^\W\d_]+)?(?:/[^\W\d_]+)?")  # "5.5km", "5km/h"
+OWN = ("date", "time", "email", "quoted")  # values an identifier never takes in
+
+
+def _identifiers(found: list[Value], text: str) -> list[Value]:
+    """Identifiers written as one word, kept whole: "2.0.0rc1", "v3.2.1-beta", "978-0-13-468599-1",
+    "img.io/app/web:2.4", "parseConfig"; the shorter values inside one go.
+
+    >>> [v.value for v in _identifiers([], "pin it at 2.0.0rc1, then read 978-0-13-468599-1.")]
+    ['2.0.0rc1', '978-0-13-468599-1']
+    """
+    own = Spans.of(v for v in found if v.kind in OWN or v.kind == "url" and "://" in v.text)
+    held = {(v.start, v.end) for v in found}  # "10.0.0.5:8080": a host read whole already
+    ends = ((m.start(), m.start() + len(m.group().rstrip(".:"))) for m in WORD.finditer(text))
+    spans = [(a, b) for a, b in ends if _identifier(text[a:b]) and (a, b) not in held]
+    whole = [Value.at("code", text, a, b) for a, b in spans if not own.overlaps(a, b)]
+    inside = Spans.of(whole)
+    return [v for v in found if not inside.overlaps(v.start, v.end)] + whole
+
+
+def _identifier(word: str) -> bool:
+    """Whether a word is an identifier no other pattern reads whole: letters and digits joined by
+    marks ("v3.2.1-beta", "db:5432/app"), three or more numbers joined by one mark (an ISBN), or
+    a lower-case word with a capital inside ("parseConfig"); not a number with its unit ("5.5km")."""
+    if not IDENTIFIER.fullmatch(word) or MEASURE.fullmatch(word) or HOST_PORT.fullmatch(word):
+        return False
+    if any(c.isalpha() for c in word):
+        camel = re.fullmatch(r"[a-z]{2,}[A-Z][A-Za-z0-9]*", word) is not None
+        return camel or len(re.split(r"[.:/_-]", word)) > 1 and any(c.isdigit() for c in word)
+    return any(len(word.split(mark)) > 2 and word.replace(mark, "").isdigit() for mark in ".-")
 
 
 def _hosts(found: list[Value], text: str) -> list[Value]:
@@ -265,7 +306,8 @@ def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], in
     value, length = _number_at(tokens, k)
     if value is None:
         return [], 1
-    return [_measured(value, tokens, k, length, text)], length
+    measured = _measured(value, tokens, k, length, text)
+    return [measured], length + measured.unit_words  # 千 of "5千米" is the unit's, no number
 
 
 def _measured(value: int | float, tokens: list[Token], k: int, length: int, text: str) -> Value:

@@ -29,6 +29,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     known,
     lexicon_list,
+    names_a_thing,
 )
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.places import city, state_code
@@ -172,6 +173,8 @@ def _numbered(tokens: list[Token], end: int) -> bool:
         return False
     number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
     spaced = number.start == tokens[end].end + 1
+    if after is not None and after.start == number.end and after.text in "-/_":
+        return False  # "ISBN 978-0-13-…": the number goes on into a code
     return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
 
 
@@ -257,7 +260,7 @@ def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     follower = tokens[k + 1] if k + 1 < len(tokens) else None
     lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
     adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
-    verb = word in ACTION_WORDS or word in GENERIC  # "Book", "Find": an imperative
+    verb = word in ACTION_WORDS or word in GENERIC or not names_a_thing(word)  # "Book", "Rename": imperatives
     return word in STOPWORDS or known(word) or verb or lower_next or adverb or _marker(tokens, k)
 
 

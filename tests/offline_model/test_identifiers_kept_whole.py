@@ -118,3 +118,26 @@ def test_kilowatts_are_converted_to_watts(text: str, watts: int) -> None:
 @pytest.mark.parametrize("text", ["跑了5千米", "买5千克面粉", "开到5千瓦"])
 def test_a_unit_written_with_a_numeral_is_no_number(text: str) -> None:
     assert [v.value for v in extract(text) if v.kind == "number"] == [5]
+
+
+SCREEN = Tool(
+    "set_resolution",
+    "Set the projector's resolution.",
+    {
+        "type": "object",
+        "properties": {
+            "width": {"type": "integer", "description": "Width in pixels."},
+            "height": {"type": "integer", "description": "Height in pixels."},
+        },
+        "required": ["width", "height"],
+    },
+)
+
+
+def test_two_readings_written_with_a_slash_are_two_numbers() -> None:
+    assert bind(SCREEN, "Run the projector at 1280/720", guess=False) == {"width": 1280, "height": 720}
+
+
+@pytest.mark.parametrize("text", ["Add 3/4 cup of milk", "Open 24/7"])
+def test_a_fraction_is_no_pair_of_numbers(text: str) -> None:
+    assert [v.value for v in extract(text) if v.kind == "number"] == []

@@ -301,8 +301,8 @@ def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], in
     token = tokens[k]
     if k and tokens[k - 1].text in ("^", "*") and tokens[k - 1].end == token.start:
         return [], 1  # an exponent in a formula ("x^2", "m/s^2") is not a value of its own
-    if token.kind == "number" and "," in token.text and _digits(token.text) is None:
-        return _comma_list(token), 1  # "5,10" written without a space is two numbers
+    if token.kind == "number" and _digits(token.text) is None and LISTED.search(token.text):
+        return _comma_list(token), 1  # "5,10" written without a space is two numbers, "130/85" too
     value, length = _number_at(tokens, k)
     if value is None:
         return [], 1
@@ -421,10 +421,13 @@ def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, i
     return None, "", 0
 
 
+LISTED = re.compile(r",|^\d{2,4}/\d{2,4}$")  # "5,10", or two readings ("130/85"), not a fraction ("3/4")
+
+
 def _comma_list(token: Token) -> list[Value]:
-    """The numbers of "5,10,15", written without spaces."""
+    """The numbers of "5,10,15" or "130/85", written without spaces."""
     found, at = [], token.start
-    for part in token.text.split(","):
+    for part in re.split("[,/]", token.text):
         number = _digits(part)
         if number is not None:
             found.append(Value("number", number, part, at, at + len(part)))

@@ -113,6 +113,6 @@ def _by_meaning(reading: selection.Reading) -> dict[str, Any]:
         "decision": reading.tool.name if reading.tool else None,
         "weights": fitted.weights,
         "bias": fitted.bias,
-        "threshold": meaning.CHOOSE,
+        "threshold": reading.choice.bar,
         "tools": rows,
     }

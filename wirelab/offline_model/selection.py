@@ -400,7 +400,7 @@ def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str,
         return tool
     if not apart or names_a_topic(piece, tools):
         return None
-    meant = meaning_choice(piece, tools).tool
+    meant = meaning_choice(piece, tools, meaning.CHOOSE).tool
     return None if meant is None or before and _completes(before, piece) else meant
 
 
@@ -471,11 +471,15 @@ class Reading:
 
 def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
     """The meaning stage's reading of a message whose words choose no tool: each piece with its
-    choice and, when there are several pieces and none picks a tool, the whole message last."""
+    choice and, when there are several pieces and none picks a tool, the whole message last. A
+    piece of several, read without what it refers to ("and sort it out"), needs `meaning.CHOOSE`."""
     text = unwrap(clean(text))
     found = [(p.start, p.end) for p in pieces(text)]
     meaning.encode_once([text[start:end] for start, end in found])
-    choices = [None if asks_for_nothing(text[a:b]) else meaning_choice(text[a:b], tools) for a, b in found]
+    bar = meaning.AMONG if len(found) == 1 else meaning.CHOOSE
+    choices = [
+        None if asks_for_nothing(text[a:b]) else meaning_choice(text[a:b], tools, bar) for a, b in found
+    ]
     readings = [Reading(text, a, b, choice) for (a, b), choice in zip(found, choices, strict=True)]
     if len(found) > 1 and not any(reading.tool for reading in readings):
         readings.append(Reading(text, 0, len(text), meaning_choice(text, tools), whole=True))
@@ -493,9 +497,9 @@ def shared_topic(tools: tuple[Tool, ...]) -> frozenset[str]:
     return frozenset.intersection(*(profile(t).topic for t in tools)) if len(tools) > 1 else frozenset()
 
 
-def meaning_choice(text: str, tools: tuple[Tool, ...]) -> meaning.Choice:
-    """`meaning.choose` with this stage's lexical score as a feature."""
-    return meaning.choose(text, tools, own_points)
+def meaning_choice(text: str, tools: tuple[Tool, ...], among: float = meaning.AMONG) -> meaning.Choice:
+    """`meaning.choose` with this stage's lexical score as a feature, and its bar among several tools."""
+    return meaning.choose(text, tools, own_points, among=among)
 
 
 def own_points(text: str, tool: Tool) -> float:

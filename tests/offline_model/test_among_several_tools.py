@@ -1,0 +1,82 @@
+"""Among several tools, for a message whose words chose none and which the `chatter` probe reads
+as wanting a tool, a lower bar (`meaning.AMONG`) chooses.
+
+On the corpus's requests held out of the fit, that bar calls the wanted tool more often and a tool
+where none is wanted no more often (`scripts/train_offline_model.py --folds`); a tool offered alone,
+or talk the probe reads as wanting none, keeps one half. The tools and requests here are invented
+for this test: a building's blinds, printer, lift and car park.
+"""
+
+import pytest
+
+from tests.offline_model.conftest import tool
+from wirelab.offline_model import complete, meaning, selection
+from wirelab.offline_model.request import Tool
+
+BLINDS = tool(
+    "open_blinds",
+    "Raise or lower the window blinds in a room.",
+    {"room": {"type": "string"}, "position_percent": {"type": "integer"}},
+    ("room",),
+)
+PRINTER = tool(
+    "print_document", "Send a file to the office printer.", {"file_name": {"type": "string"}}, ("file_name",)
+)
+LIFT = tool(
+    "call_elevator", "Send the lift to a floor of the building.", {"floor": {"type": "integer"}}, ("floor",)
+)
+PARKING = tool(
+    "book_parking",
+    "Reserve a parking space in the garage for a date.",
+    {"date": {"type": "string"}},
+    ("date",),
+)
+BUILDING = [BLINDS, PRINTER, LIFT, PARKING]
+
+
+def calls(text, tools):
+    body = {"model": "wirelab-offline", "messages": [{"role": "user", "content": text}], "tools": tools}
+    found = complete(body)["choices"][0]["message"].get("tool_calls") or []
+    return [(c["function"]["name"], c["function"]["arguments"]) for c in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("Send me up to 12", ("call_elevator", '{"floor":12}')),
+        ("带我去9楼", ("call_elevator", '{"floor":9}')),
+    ],
+)
+def test_a_request_whose_verb_implies_one_of_several_tools_calls_it(text, wanted):
+    assert calls(text, BUILDING) == [wanted]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What a lovely sunny morning.",
+        "Paper jams are so annoying.",
+        "周末过得怎么样？",
+        "My cousin fixes printers for a living.",  # the printer at 0.48, but the probe reads talk
+    ],
+)
+def test_talk_among_several_tools_still_calls_nothing(text):
+    assert calls(text, BUILDING) == []
+
+
+def test_the_bar_is_lower_only_among_several_tools():
+    assert meaning.AMONG < meaning.CHOOSE
+    assert calls("Send me up to 12", [LIFT]) == []
+
+
+def test_a_piece_of_a_longer_message_needs_one_half_and_the_whole_message_the_lower_bar():
+    """A piece read without the rest lacks what it refers to, so only a message of one piece, or
+    the whole message read when no piece picked a tool, gets `meaning.AMONG`."""
+    text = "I'm on the ground floor with heavy boxes, get me to 5."
+    offered = tuple(
+        Tool(t["function"]["name"], t["function"]["description"], t["function"]["parameters"])
+        for t in BUILDING
+    )
+    readings = selection.read_by_meaning(text, offered)
+    assert [(r.whole, r.choice.bar) for r in readings] == [(False, 0.5), (False, 0.5), (True, meaning.AMONG)]
+    assert calls(text, BUILDING) == [("call_elevator", '{"floor":5}')]

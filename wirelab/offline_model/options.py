@@ -31,6 +31,7 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
     root: "family counseling" names "Family Counselor"), a synonym, its unit, or the one word
     of it no other option has ("my debit" names "debit card", not "credit card")."""
     found = []
+    options = [o for o in options if not isinstance(o, dict | list)]  # no words name an object or array
     norms = [t.norm for t in evidence.tokens]
     concepts = [concept(n) for n in norms]
     spoken_of = {o: [concept(w) for w in identifier_words(str(o))] or [str(o).casefold()] for o in options}

@@ -23,7 +23,7 @@ from typing import Any
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS
 from wirelab.offline_model.policy import decide
 from wirelab.offline_model.request import Call, Message, Request, RequestError, Tool, compact, invalid
-from wirelab.offline_model.wire.strict import conform, strict_problem
+from wirelab.offline_model.wire.strict import answer_schema_problem, conform, strict_problem
 from wirelab.offline_model.wire.validation import read_request
 from wirelab.offline_model.wire.wire_format import Thought, chunks, completion, request_digest, written
 
@@ -59,8 +59,9 @@ def think(body: Any, origins: Origins | None = None) -> Thought:
     rewritten from another format) and decide the reply: calls with ids, strict calls fitted, cut
     to max tokens."""
     try:
+        request = read_request(body)
         strict = strict_tools(body)
-        request = read_request(_optional_nulls(body, strict))
+        request = _optional_nulls(request, strict)
         answer_schema = answer_format(body)
         digest = request_digest(body)
         if strict and len(strict) == len(request.tools) and request.fault in FIRST_CALL_FAULTS:
@@ -87,34 +88,32 @@ def stream(body: Any) -> Iterator[dict[str, Any]]:
 
 
 def strict_tools(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The schemas of the functions marked `strict: true`, by name; a 400 for one strict refuses."""
+    """The schemas of the functions marked `strict: true`, by name, from a body `read_request` has
+    checked; a 400 for one strict mode refuses."""
     strict: dict[str, dict[str, Any]] = {}
-    tools = body.get("tools") if isinstance(body, dict) else None
-    for k, tool in enumerate(tools if isinstance(tools, list) else []):
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if not isinstance(function, dict) or function.get("strict") is not True:
-            continue  # not strict, or not a function: `read_request` says what is wrong
+    for k, tool in enumerate(body.get("tools") or []):
+        function = tool["function"]
+        if function.get("strict") is not True:
+            continue
         problem = strict_problem(function.get("parameters"))
         if problem:
-            message = f"Invalid schema for function '{function.get('name')}': {problem}"
+            message = f"Invalid schema for function '{function['name']}': {problem}"
             raise invalid(f"tools[{k}].function.parameters", message, "invalid_function_parameters")
         strict[function["name"]] = function["parameters"]
     return strict
 
 
-def _optional_nulls(body: dict[str, Any], strict: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The body as the pipeline reads it: in a strict function, a property that may be null is how
+def _optional_nulls(request: Request, strict: dict[str, dict[str, Any]]) -> Request:
+    """The request as the pipeline reads it: in a strict function, a property that may be null is how
     strict mode writes an optional one, so it is left out of `required` (the pipeline asks for no
     value the user need not give); `conform` writes it as null after."""
     if not strict:
-        return body
-    tools = [
-        {**tool, "function": {**tool["function"], "parameters": relaxed(tool["function"]["parameters"])}}
-        if tool.get("function", {}).get("name") in strict
-        else tool
-        for tool in body["tools"]
-    ]
-    return {**body, "tools": tools}
+        return request
+    tools = tuple(
+        replace(tool, parameters=relaxed(tool.parameters)) if tool.name in strict else tool
+        for tool in request.tools
+    )
+    return replace(request, tools=tools)
 
 
 def relaxed(schema: dict[str, Any]) -> dict[str, Any]:
@@ -145,9 +144,7 @@ def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
             '{"type": "json_schema", "json_schema": {"name": …, "schema": {…}, "strict": true}}.',
         )
     schema = spec.get("schema")
-    problem = strict_problem(schema) if spec.get("strict") is True else None
-    if problem is None and not (isinstance(schema, dict) and schema.get("type") == "object"):
-        problem = "schema must be an object."
+    problem = answer_schema_problem(schema, strict=spec.get("strict") is True)
     if problem:
         message = f"Invalid schema for response_format '{spec['name']}': {problem}"
         raise invalid("response_format", message, "invalid_json_schema")

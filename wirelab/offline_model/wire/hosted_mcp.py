@@ -56,17 +56,50 @@ def servers(body: dict[str, Any]) -> list[McpServer]:
         label, url, where = tool.get("server_label"), tool.get("server_url"), f"tools[{k}]"
         if not isinstance(label, str) or not label:
             raise invalid(f"{where}.server_label", f"Missing required parameter: '{where}.server_label'.")
-        if (urlsplit(url).hostname if isinstance(url, str) else None) not in LOCAL_HOSTS:
+        if _host(url, f"{where}.server_url") not in LOCAL_HOSTS:
             only = "the offline model reaches only MCP servers on this machine (http://127.0.0.1:PORT/…)."
             raise invalid(f"{where}.server_url", f"Invalid '{where}.server_url': {only}")
         if not _connector:
             run = "server with: run wirelab.formats.enable_hosted_mcp() first (lesson 17)."
             raise invalid(where, f"The offline model has no MCP client to reach an `mcp` tool's {run}")
-        allowed = tool.get("allowed_tools")
-        allowed = allowed.get("tool_names") if isinstance(allowed, dict) else allowed
-        approval = tool.get("require_approval", "always")
-        found.append(McpServer(label, url, approval, tuple(allowed) if allowed else None))
+        allowed = _tool_names(tool.get("allowed_tools"), f"{where}.allowed_tools")
+        approval = _approval(tool.get("require_approval", "always"), f"{where}.require_approval")
+        found.append(McpServer(label, url, approval, allowed or None))
     return found
+
+
+def _tool_names(names: Any, where: str) -> tuple[str, ...]:
+    """The tool names a filter lists, ["a", "b"] or {"tool_names": ["a", "b"]}; a 400 for another shape."""
+    names = names.get("tool_names") if isinstance(names, dict) else names
+    if names is not None and not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        expected = 'a list of tool names or {"tool_names": [...]}'
+        raise invalid(where, f"Invalid '{where}': expected {expected}.")
+    return tuple(names or ())
+
+
+def _approval(approval: Any, where: str) -> Any:
+    """`require_approval`, checked: "always", "never", or {"always" | "never": {"tool_names": [...]}}."""
+    if approval in (None, "always", "never"):
+        return approval
+    filters = [approval.get(key, {}) for key in ("always", "never")] if isinstance(approval, dict) else [None]
+    if not all(isinstance(given, dict) for given in filters):
+        expected = "'always', 'never' or {\"never\": {\"tool_names\": [...]}}"
+        raise invalid(where, f"Invalid '{where}': expected {expected}.")
+    for key, given in zip(("always", "never"), filters, strict=True):
+        _tool_names(given, f"{where}.{key}")
+    return approval
+
+
+def _host(url: Any, where: str) -> str | None:
+    """The host a `server_url` names ('127.0.0.1' for 'http://127.0.0.1:8000/mcp'), None for no string;
+    a 400 for a string `urlsplit` cannot read (a bracket left open, a port that is no number)."""
+    if not isinstance(url, str):
+        return None
+    try:
+        host, _port = urlsplit(url).hostname, urlsplit(url).port  # reading the port checks it
+    except ValueError as error:
+        raise invalid(where, f"Invalid '{where}': {url!r} is not a URL ({error}).") from None
+    return host
 
 
 class McpConnector(Protocol):
@@ -139,6 +172,15 @@ class Turn:
         self.chat["messages"] += answered_call(call_id, name, arguments, content)
 
 
+def _listed_label(item: dict[str, Any], k: int) -> str | None:
+    """The `server_label` of an `mcp_list_tools` item passed back in `input[k]`; a 400 for one no string."""
+    label = item.get("server_label")
+    if label is not None and not isinstance(label, str):
+        where = f"input[{k}].server_label"
+        raise invalid(where, f"Invalid type for '{where}': expected a string.", "invalid_type")
+    return label
+
+
 def run(
     body: dict[str, Any], chat: dict[str, Any], origins: Origins, digest: str, state: dict[str, Any]
 ) -> tuple[Thought, Turn]:
@@ -148,7 +190,7 @@ def run(
     Returns the last thought and the turn (its MCP items, the approval requests it leaves open)."""
     given = body.get("input")
     items = [item for item in given if isinstance(item, dict)] if isinstance(given, list) else []
-    listed = {i.get("server_label") for i in items if i.get("type") == "mcp_list_tools"}
+    listed = {_listed_label(item, k) for k, item in enumerate(items) if item.get("type") == "mcp_list_tools"}
     listed |= set(state.get("listed", []))
     turn = Turn({**chat, "messages": list(chat["messages"])}, digest, listed)
     by_tool = _offer(turn, servers(body))

@@ -28,7 +28,8 @@ import re._constants as sre
 import re._parser
 from typing import Any
 
-from wirelab.offline_model.wire.tool_schemas import resolve
+from wirelab.offline_model.budget import spend
+from wirelab.offline_model.wire.tool_schemas import first_problem, ref_problem, resolve
 
 MAX_DEPTH = 10
 KEYWORDS = frozenset(
@@ -54,6 +55,26 @@ def strict_problem(schema: Any) -> str | None:
     return _problem(schema, (), 1)
 
 
+def answer_schema_problem(schema: Any, strict: bool) -> str | None:
+    """Why a `response_format` schema is refused: its root is no object schema, it is no JSON Schema by
+    jsonschema's own metaschema check (of the draft `conform` validates with), a `$ref` of it leads
+    nowhere, or, when `strict`, strict mode does not accept it."""
+    if not (isinstance(schema, dict) and schema.get("type") == "object"):
+        return strict_problem(schema) if strict else "schema must be an object."
+    try:
+        problem = _answer_problem_in(json.dumps(schema))
+    except (TypeError, ValueError):
+        return "schema must be JSON."
+    return problem or (strict_problem(schema) if strict else None)
+
+
+@functools.lru_cache(maxsize=256)
+def _answer_problem_in(text: str) -> str | None:
+    """The first metaschema or `$ref` problem of an answer schema (as JSON text, so it can be cached)."""
+    schema = json.loads(text)
+    return first_problem(schema, "schema", _validator()) or ref_problem(schema)
+
+
 def _problem(schema: Any, context: tuple[str, ...], depth: int) -> str | None:
     if not isinstance(schema, dict):
         return None
@@ -75,6 +96,9 @@ def _problem(schema: Any, context: tuple[str, ...], depth: int) -> str | None:
             )
         if schema.get("additionalProperties") is not False:
             return f"In context={context}, 'additionalProperties' is required to be supplied and to be false."
+    shape = _shape_problem(schema)
+    if shape:
+        return f"In context={context}, {shape}"
     children = [(("properties", name), child, 1) for name, child in (schema.get("properties") or {}).items()]
     children += [(("items",), schema["items"], 1)] if isinstance(schema.get("items"), dict) else []
     children += [(("anyOf", str(k)), option, 0) for k, option in enumerate(schema.get("anyOf") or [])]
@@ -90,8 +114,20 @@ def _problem(schema: Any, context: tuple[str, ...], depth: int) -> str | None:
     return None
 
 
+def _shape_problem(schema: dict[str, Any]) -> str | None:
+    """A keyword strict mode reads in a shape it cannot use: an empty enum, an array of `items`, `$defs`
+    that are no object (JSON Schema's draft 7 allows the first two, and says nothing of `$defs`)."""
+    if schema.get("enum") == []:
+        return "'enum' is required to list at least one value."
+    if not isinstance(schema.get("items", {}), dict):
+        return "'items' is required to be an object schema."
+    defs = next((key for key in ("$defs", "definitions") if not isinstance(schema.get(key) or {}, dict)), "")
+    return f"'{defs}' is required to be an object of schemas." if defs else None
+
+
 def conform(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None, depth: int = 0) -> Any:
     """`value` changed as little as needed to validate against a strict `schema`."""
+    spend()  # a `minItems` may ask for more items than a reply can hold: the request's budget stops it
     root = root if root is not None else schema
     schema = _resolved(schema, root)
     if _fits(value, schema, root):
@@ -147,9 +183,10 @@ def _fits(value: Any, schema: dict[str, Any], root: dict[str, Any]) -> bool:
 
 
 def _nearest_choice(value: Any, choices: list[Any]) -> Any:
-    """The choice equal to `value` but for case and spaces, else the first choice."""
+    """The choice equal to `value` but for case and spaces, else the first choice (None if none)."""
     words = str(value).strip().casefold()
-    return next((choice for choice in choices if str(choice).strip().casefold() == words), choices[0])
+    first = choices[0] if choices else None  # an empty enum admits no value
+    return next((choice for choice in choices if str(choice).strip().casefold() == words), first)
 
 
 def _as_kind(value: Any, kind: str, schema: dict[str, Any], root: dict[str, Any], depth: int) -> Any:

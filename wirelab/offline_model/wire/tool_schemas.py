@@ -8,7 +8,9 @@
 A schema must be of type object, valid against JSON Schema's metaschema (draft 7,
 compiled once by `fastjsonschema`), nested at most `MAX_SCHEMA_DEPTH` levels, with
 every `$ref` local and resolvable and none that only points back to itself. Every
-walk here is iterative, so a schema nested 50,000 levels is refused, not a crash.
+walk here is iterative, so a schema nested 50,000 levels is refused, not a crash. Of
+several problems, the one first in the document is named (`first_problem`), so a request
+gets the same error in every process.
 
 The metaschema comes from `jsonschema_specifications`, the package `jsonschema` itself takes
 its metaschemas from (`Draft7Validator.META_SCHEMA` is the same document): importing it costs
@@ -36,7 +38,7 @@ def schema_problem(parameters: Any) -> str | None:
     if _depth(parameters) > MAX_SCHEMA_DEPTH:
         return f"the schema is nested more than {MAX_SCHEMA_DEPTH} levels deep."
     try:
-        text = json.dumps(parameters, sort_keys=True)
+        text = json.dumps(parameters)
     except (TypeError, ValueError):
         return "parameters must be JSON."
     return _problem_in(text)
@@ -49,8 +51,38 @@ def _problem_in(text: str) -> str | None:
     try:
         _metaschema_check()(schema)
     except fastjsonschema.JsonSchemaException as error:
-        return f"{error.message[:200].replace('data', 'parameters', 1)}."
-    return _ref_problem(schema)
+        from jsonschema import Draft7Validator  # only now: its import is slow (see above)
+
+        first = first_problem(schema, "parameters", Draft7Validator)
+        return first or f"{error.message[:200].replace('data', 'parameters', 1)}."
+    return ref_problem(schema)
+
+
+def first_problem(schema: Any, name: str, validator: Any) -> str | None:
+    """Of the problems `validator` (a jsonschema class) finds in `schema` by its metaschema, the one
+    that comes first in the document, or None: "parameters.properties.n.type: 'banana' is not valid
+    under any of the given schemas." Both jsonschema and fastjsonschema visit an object's properties
+    in the order of a set, which changes with PYTHONHASHSEED, so all are listed and the first taken."""
+    checker = validator(validator.META_SCHEMA, format_checker=validator.FORMAT_CHECKER)
+    indexes: dict[int, dict[Any, int]] = {}
+    first = min(
+        checker.iter_errors(schema),
+        key=lambda error: (_position(schema, error.absolute_path, indexes), error.message),
+        default=None,
+    )
+    return None if first is None else f"{name}{first.json_path[1:]}: {first.message[:200]}."
+
+
+def _position(document: Any, path: Any, indexes: dict[int, dict[Any, int]]) -> tuple[int, ...]:
+    """Where `path` lies in `document`: each key's index in its object (or its array), so that
+    positions compare as the places do in the document's order. `indexes` keeps each object's."""
+    place, node = [], document
+    for key in path:
+        if isinstance(node, dict) and id(node) not in indexes:
+            indexes[id(node)] = {k: i for i, k in enumerate(node)}
+        place.append(indexes[id(node)][key] if isinstance(node, dict) else key)
+        node = node[key]
+    return tuple(place)
 
 
 @functools.lru_cache(maxsize=1)
@@ -77,7 +109,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def _ref_problem(schema: dict[str, Any]) -> str | None:
+def ref_problem(schema: dict[str, Any]) -> str | None:
     """A `$ref` that is not local, points nowhere, or only leads to other `$ref`s in a circle."""
     stack: list[Any] = [schema]
     while stack:

@@ -126,3 +126,54 @@ def test_a_piece_that_asks_for_the_other_tool_is_still_its_own_intent() -> None:
         plan("Hire a boat on Windermere for 2 hours and the opening hours of the Jetty Cafe.", (BOAT, CAFE))
     )
     assert [item.tool.name for item in items] == ["hire_boat", "cafe_hours"]
+
+
+BAKE = model_tool(
+    "bake_plan",
+    "Plan an oven bake for a bread.",
+    {
+        "bread": {"type": "string", "enum": ["sourdough", "rye", "spelt"], "description": "Kind of bread."},
+        "oven_c": {"type": "integer", "description": "Oven temperature in degrees Celsius."},
+    },
+    ("bread", "oven_c"),
+)
+
+
+def test_the_word_after_a_number_is_no_item_of_a_list() -> None:
+    calls = bind_all(
+        BAKE, "Bake plans for sourdough at 240 degrees, rye at 220 degrees and spelt at 210 degrees."
+    )
+    assert calls == [
+        {"bread": "sourdough", "oven_c": 240},
+        {"bread": "rye", "oven_c": 220},
+        {"bread": "spelt", "oven_c": 210},
+    ]
+
+
+DAY = {"type": "string", "format": "date", "description": "Day, YYYY-MM-DD."}
+SUNRISE = model_tool(
+    "sunrise_time",
+    "Sunrise time for a place on a day.",
+    {"place": {"type": "string", "description": "Town or landmark."}, "date": DAY},
+    ("place", "date"),
+)
+DELAYS = model_tool(
+    "airport_delays",
+    "Flight delays at an airport on a day.",
+    {"airport": {"type": "string", "description": "Airport."}, "date": DAY},
+    ("airport", "date"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Sunrise at Stonehenge on 21 June and at Heathrow on 22 June.", ["sunrise_time", "sunrise_time"]),
+        (
+            "Sunrise at Stonehenge on 21 June and flight delays at Heathrow on 22 June.",
+            ["sunrise_time", "airport_delays"],
+        ),
+    ],
+)
+def test_a_piece_that_names_no_tool_gives_the_intent_before_its_values(text: str, names: list[str]) -> None:
+    assert [item.tool.name for item in bind_plan(plan(text, (SUNRISE, DELAYS)))] == names

@@ -389,14 +389,19 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
     those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
     人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") is listed with nothing. The words before the first value may come again before
-    each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two values, or
-    names alone, are a list too. Of the readings at one place, the longest is the list's, an
-    option before a phrase ("porcelain piece", "porcelain")."""
+    ("12 ft") or the word after it ("1230 degrees") is listed with nothing. The words before
+    the first value may come again before each ("in Camden and in Brixton", "for a Santoku and
+    for a Nakiri"): then two values, or names alone, are a list too. Of the readings at one
+    place, the longest is the list's, an option before a phrase ("porcelain piece", "porcelain")."""
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
+    counted = {v.end for v in values if v.kind == "number"}  # "1230 degrees": what a number counts
     words = sorted(
-        (k for k, v in enumerate(values) if v.kind in WORDS and not units.overlaps(v.start, v.end)),
+        (
+            k
+            for k, v in enumerate(values)
+            if v.kind in WORDS and not units.overlaps(v.start, v.end) and v.start - 1 not in counted
+        ),
         key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"),
     )
     chains: list[list[int]] = []

@@ -50,6 +50,7 @@ from wirelab.offline_model.lexicon import known as lexicon_knows
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
+from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
 
 NAME_WEIGHT, DESCRIPTION_WEIGHT, PARAMETER_WEIGHT = 3.0, 2.0, 1.0
@@ -380,14 +381,24 @@ def _absorbed(
 
 
 def _frame_of(part: str, tool: Tool, host: Tool) -> bool:
-    """Whether `part` gives `host` values and its own `tool` none, and every word of it that
-    names `tool` names `host` too: "hours" of "on Coniston for 3 hours" is a parameter of
-    `hire_boat` as well as the name of `cafe_hours`."""
-    if not takes(host, part) > takes(tool, part) == 0:
+    """Whether `host` takes the values of `part`, and its own `tool` none (or, when `part` is
+    only values, no more: "…, and for Lulworth on 3 May"), while every word of it that names
+    `tool` names `host` too: "hours" of "on Coniston for 3 hours" is a parameter of `hire_boat`
+    as well as the name of `cafe_hours`; the date of the ferry's day is a tide table's day."""
+    given, own = takes(host, part), takes(tool, part)
+    if not given or own > (given if _only_values(part) else 0):
         return False
     mine, theirs = profile(tool), profile(host)
     named = [word for word in request_concepts(part) if _weight(word, mine)[1] in mine.own]
     return all(_weight(word, theirs)[1] for word in named)
+
+
+def _only_values(part: str) -> bool:
+    """Whether every word of `part` but the small ones is in a value it gives ("for Lulworth on 3 May")."""
+    text = clean(part)
+    held = Spans((v.start, v.end) for v in extract(text) if v.kind != "phrase")
+    words = [t for t in segment(text) if t.kind != "punct" and t.norm not in STOPWORDS]
+    return all(held.holds(t.start) for t in words)
 
 
 def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str, Tool] | None) -> Tool | None:

@@ -18,7 +18,7 @@ from tests.offline_model.test_hardening import guarded
 from wirelab.offline_model import MODEL_ID
 from wirelab.offline_model.budget import Budget
 from wirelab.offline_model.request import RequestError
-from wirelab.offline_model.wire import hosted_mcp, responses_api
+from wirelab.offline_model.wire import hosted_mcp, messages_api, responses_api
 from wirelab.offline_model.wire.edge import complete
 
 ASK = [{"role": "user", "content": "Brew a green tea for four minutes"}]
@@ -195,6 +195,15 @@ def test_a_listing_passed_back_with_a_label_that_is_no_string_is_refused(pantry)
     with pytest.raises(RequestError) as refused:
         responses_api.respond({"model": MODEL_ID, "input": [listing, ask], "tools": [tool]})
     assert refused.value.status == 400 and refused.value.param == "input[0].server_label"
+
+
+def test_a_messages_tool_choice_naming_a_tool_by_an_object_is_refused():
+    """Once a TypeError (a 500): the name was looked up in a set of the tools' names."""
+    tool = {"name": "brew_tea", "description": "Brew a pot of tea.", "input_schema": LEAVES}
+    body = {"model": MODEL_ID, "max_tokens": 50, "messages": ASK, "tools": [tool]}
+    with pytest.raises(RequestError) as refused:
+        messages_api.answer({**body, "tool_choice": {"type": "tool", "name": {"name": "brew_tea"}}})
+    assert refused.value.status == 400 and refused.value.param == "tool_choice"
 
 
 PROBLEMS_NAMED = """

@@ -208,7 +208,7 @@ def _choice(choice: Any, names: set[str]) -> dict[str, Any]:
     kind = choice.get("type") if isinstance(choice, dict) else None
     if kind not in ("auto", "any", "tool", "none"):
         raise invalid("tool_choice", "tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'")
-    if kind == "tool" and choice.get("name") not in names:
+    if kind == "tool" and (not isinstance(choice.get("name"), str) or choice.get("name") not in names):
         raise invalid("tool_choice", f"tool_choice.name: no tool named {choice.get('name')!r} in `tools`.")
     named = {"type": "function", "function": {"name": choice.get("name")}}
     chat_choice = {"auto": "auto", "any": "required", "none": "none"}.get(kind, named)

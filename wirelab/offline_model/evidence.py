@@ -117,7 +117,7 @@ class Evidence:
         unless the tool's verb re-cuts a token."""
         words = text if isinstance(text, Words) else Words.of(text)
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
-        own_words = {concept(t.norm) for t in segment(clean(own))}
+        own_words = {concept(t.norm) for t in segment(clean(own)) if t.kind != "punct"}  # not its "," or "."
         tokens = _tool_verb_apart(words.tokens, own_words)
         values = list(words.values) if tokens == words.tokens else extract(words.text, tokens)
         first = values[0] if values and values[0].start == 0 else None

@@ -150,10 +150,7 @@ def trim(tokens: list[Token], content: bool = False) -> list[Token]:
 
 
 def _written_whole(token: Token, text: str) -> bool:
-    """A mark between two letters or digits ("db2.corp.example"), or any part of an e-mail address
-    ("a.b@x.example"): no word of the tool's to leave out."""
-    if token.kind == "punct" and text[token.start - 1 : token.start].isalnum():
-        return text[token.end : token.end + 1].isalnum()
+    """Any part of an e-mail address ("a.b@x.example"): no word of the tool's to leave out."""
     before, after = text[max(0, token.start - 64) : token.start], text[token.end : token.end + 64]
     return "@" in re.findall(r"\S*$", before)[0] + token.text + re.findall(r"^\S*", after)[0]
 

@@ -5,10 +5,12 @@ ends is cut off, a body that trickles in gets 408, one that streams past the lim
 A body is read as `jsonrpc.decode` reads JSON: the same key twice in one object, NaN or
 an integer too long for Python is a 400 in OpenAI's error shape, never a 500. And a
 request's work is bounded: a message ten times the length the model reads, or 128 tools
-whose schemas fill the body limit, is answered or refused well inside the freeze guard.
+whose schemas fill the body limit, is answered or refused.
 
-The time limits here are freeze detectors, not speed claims: answers take a fraction of
-a second; benchmarks/offline_model_latency.py measures how the time grows with the input.
+A request that froze would fail at the module's timeout; how long an answer takes, and how
+that grows with the input, is measured by benchmarks/offline_model_latency.py, not here. The
+one time limit kept is the server's own: a head that never ends is cut off after its
+`header_seconds`, well before `FREEZE_S`.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from wirelab.serving import HttpLimits
 pytestmark = pytest.mark.timeout(120)
 
 LIMITS = HttpLimits(max_body_bytes=MAX_BODY_BYTES, body_seconds=0.5, header_seconds=0.5, keep_alive_seconds=1)
-FREEZE_S = 5.0  # a freeze detector: every answer here takes well under a second
+FREEZE_S = 5.0  # a cut-off head closes after header_seconds (0.5 s), well before this
 
 
 @pytest.fixture(scope="module")
@@ -147,10 +149,8 @@ def test_numbers_only_python_reads_get_a_400_not_a_500(server, value):
 def test_a_long_message_is_answered_without_freezing(server, length):
     """The model reads the first `MAX_TEXT` characters; the rest costs only its parsing."""
     text = ("What is the weather in Paris? " * (length // 30 + 1))[:length]
-    started = time.monotonic()
     response = post(server, json.dumps(body(text)).encode())
     assert response.status_code == 200, response.text
-    assert time.monotonic() - started < FREEZE_S
 
 
 def pick_tool(k: int, choices: int) -> dict[str, Any]:
@@ -183,11 +183,9 @@ def test_the_most_tools_with_schemas_filling_the_body_limit_are_answered_without
     tools = tools_filling(MAX_BODY_BYTES - 1000)
     raw = json.dumps(body("pick colour-7-00042 from set 7", tools)).encode()
     assert MAX_BODY_BYTES - 20_000 < len(raw) <= MAX_BODY_BYTES
-    started = time.monotonic()
     response = post(server, raw)
     assert response.status_code in (200, 400), response.text
     assert "choices" in response.json() or "error" in response.json()
-    assert time.monotonic() - started < FREEZE_S
 
 
 def test_a_tool_list_just_over_the_body_limit_is_refused_by_its_length(server):

@@ -109,7 +109,7 @@ def weights() -> Weights:
 
 
 def _encode(texts: list[str]) -> np.ndarray:
-    from wirelab.encoder import encode  # loaded on first use: the weights take about a second
+    from wirelab.encoder import encode  # loaded on first use, by the first request that needs it
 
     return encode(texts)
 

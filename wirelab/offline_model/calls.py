@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
-from wirelab.offline_model.evidence import Binding, Evidence
+from wirelab.offline_model.evidence import Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
@@ -195,7 +195,7 @@ def flips(tool: Tool, before: str, after: str) -> bool:
     return any(name in one and name in two and one[name] != two[name] for name in flags)
 
 
-def takes(tool: Tool, text: str) -> float:
+def takes(tool: Tool, text: str | Words) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of
     their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""

@@ -31,6 +31,7 @@ from wirelab.offline_model import meaning
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
+from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.extraction import extract
 from wirelab.offline_model.free_text import command_span
 from wirelab.offline_model.intents import Piece, pieces, unwrap
@@ -385,19 +386,19 @@ def _frame_of(part: str, tool: Tool, host: Tool) -> bool:
     only values, no more: "…, and for Lulworth on 3 May"), while every word of it that names
     `tool` names `host` too: "hours" of "on Coniston for 3 hours" is a parameter of `hire_boat`
     as well as the name of `cafe_hours`; the date of the ferry's day is a tide table's day."""
-    given, own = takes(host, part), takes(tool, part)
-    if not given or own > (given if _only_values(part) else 0):
+    words = Words.of(part)  # the part's tokens and values, read once for both tools
+    given, own = takes(host, words), takes(tool, words)
+    if not given or own > (given if _only_values(words) else 0):
         return False
     mine, theirs = profile(tool), profile(host)
     named = [word for word in request_concepts(part) if _weight(word, mine)[1] in mine.own]
     return all(_weight(word, theirs)[1] for word in named)
 
 
-def _only_values(part: str) -> bool:
+def _only_values(part: Words) -> bool:
     """Whether every word of `part` but the small ones is in a value it gives ("for Lulworth on 3 May")."""
-    text = clean(part)
-    held = Spans((v.start, v.end) for v in extract(text) if v.kind != "phrase")
-    words = [t for t in segment(text) if t.kind != "punct" and t.norm not in STOPWORDS]
+    held = Spans((v.start, v.end) for v in part.values if v.kind != "phrase")
+    words = [t for t in part.tokens if t.kind != "punct" and t.norm not in STOPWORDS]
     return all(held.holds(t.start) for t in words)
 
 
@@ -523,7 +524,8 @@ def _serves_before(before: Tool, after: Tool, context: str) -> bool:
     after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
     if before is after:
         return False
-    return takes(before, context) > takes(after, context)
+    words = Words.of(context)
+    return takes(before, words) > takes(after, words)
 
 
 def _continue(items: list[tuple[int, int, Tool, bool]], end: int) -> None:

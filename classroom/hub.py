@@ -338,7 +338,15 @@ class Learner:
             return [await self._execute(socket_, session, source) for source in cells]
         finally:
             socket_.close()
-            await self._fetch("DELETE", f"{self.server}/api/kernels/{kernel['id']}")
+            await self.shut_down(kernel["id"])
+
+    async def shut_down(self, kernel: str) -> None:
+        """Shut down one of the learner's kernels; one already gone (culled) is no error."""
+        try:
+            await self._fetch("DELETE", f"{self.server}/api/kernels/{kernel}")
+        except HTTPClientError as e:
+            if e.code != 404:
+                raise
 
     async def run_and_leave(self, code: str, directory: str, timeout_s: float = 120) -> str:
         """Start `code` on a new kernel of the learner's server, then leave while it runs (a learner

@@ -39,8 +39,10 @@ from classroom.hub import (
 
 ROOT = Path(__file__).resolve().parents[2]
 CITIES = ["Paris", "Tokyo", "Lima", "Oslo", "Cairo", "Sydney", "Madrid", "Toronto"]
-IDLE_S = 30
-SILENT_S = 2 * IDLE_S  # a cell that computes without a word for longer than the idle timeout
+# The idle timeout, well above a kernel's start on two loaded cores: jupyter_server's culler counts a
+# kernel that is still starting as idle, and with eight learners starting at once one took 45 s
+IDLE_S = 90
+SILENT_S = IDLE_S + 60  # computes without a word past the idle timeout and two culler passes (IDLE_S // 4)
 # `./course check 02` as a learner runs it in a terminal in ~/course, less the script's set-up step
 # (the hub's environment already is the course's): the check writes .course-checks/02.json there
 COURSE_CHECK = (
@@ -176,7 +178,7 @@ def room(root):
                             if e.code != 404 or time.monotonic() - begin > 3 * SILENT_S:
                                 return f"HTTP {e.code}"
                             await asyncio.sleep(2)
-                    await learner._fetch("DELETE", f"{learner.server}/api/kernels/{kernel}")
+                    await learner.shut_down(kernel)
                     return done["content"]
 
                 snooped = snooping_cell(hub.process.pid, hub.state, hub.homes / "learner0")

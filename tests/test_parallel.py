@@ -292,12 +292,12 @@ def test_a_thread_left_running_by_a_timed_out_call_is_not_handed_the_next_call()
         return str(threading.current_thread().ident)
 
     tools = ToolRegistry([hang, where])
-    executor = ThreadExecutor(timeout_s=0.05)
+    executor = ThreadExecutor(timeout_s=1)
     try:
         assert json.loads(executor([call("hang")], tools)[0])["error"]["code"] == "timeout"
-        started = time.monotonic()
-        assert executor([call("where")], tools)[0] not in hung_in
-        assert time.monotonic() - started < 1
+        ran_in = executor([call("where")], tools)[0]
+        assert ran_in.isdigit(), ran_in  # it ran, and did not time out queued behind the hung call
+        assert ran_in not in hung_in
     finally:
         release.set()
 

@@ -304,12 +304,14 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
     if before and _labels_the_number_before(evidence, value):
         before = []  # "12 apples and 30 pears": "apples" labels 12, not 30
-    if len(said) > 1 and said[1] in LINKS:
-        after = []  # "$10,000 at an interest rate of 5%": "interest rate" labels the next value
+    if len(said) > 1 and said[1] in LINKS or said[:1] and said[0] in LIST_GLUE:
+        after = []  # "$10,000 at an interest rate of 5%", "20 and humidity 40": the next value's label
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
-    if value.unit and {concept(w) for w in value.unit.casefold().split()} & slot.name_words:
-        cue = max(cue, 2.4)  # "1500 km" for `km_driven`: the unit is the parameter's own word
+    unit = {concept(w) for w in value.unit.casefold().split()}
+    counted = unit | {concept(w) for _, w in after} if value.kind == "number" else unit
+    if unit & slot.name_words or counted & slot.counts:
+        cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
     if (

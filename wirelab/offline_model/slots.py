@@ -51,6 +51,7 @@ DEFAULT = re.compile(
     r"\bdefaults?(?: value)?(?: is| to| of|:| =)\s*(?:'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|([\w.+-]{1,40}))",
     re.I,
 )
+COUNTED = re.compile(r"\b(?:number|count|amount|quantity) of (?:the )?([a-z]+)|\bhow many ([a-z]+)", re.I)
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = lexicon_list("origin_words")  # "between 1 and 9": `min_*` is the start
@@ -74,6 +75,7 @@ class Slot:
     examples: tuple[str, ...] = ()  # values its description gives as examples ("such as kayak, canoe")
     codes: tuple[tuple[str, Any], ...] = ()  # meanings its description gives codes ("1 for economy")
     unit: Unit | None = None  # for a number: the unit its words name in full (`max_minutes`: min)
+    counts: frozenset[str] = frozenset()  # what its description counts (`pax`: "Number of passengers")
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
@@ -96,7 +98,10 @@ def slot_of(name: str, schema: Schema, required: bool) -> Slot:
     codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
     spelled = re.findall(r"[a-z]+", str(schema.get("description", "")).casefold())
     unit = unit_of(measured + spelled) if kind in ("integer", "number") else None
-    return Slot(name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit)
+    counts = frozenset(concept((m[1] or m[2]).casefold()) for m in COUNTED.finditer(description)) - ignored
+    return Slot(
+        name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit, counts
+    )
 
 
 def _measuring(named: list[str]) -> list[str]:

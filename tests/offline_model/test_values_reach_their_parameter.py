@@ -1,0 +1,71 @@
+"""A value the request gives reaches its parameter (issue 22), read on invented tools with
+nothing guessed (`guess=False`): a count its description names, a label that belongs to the
+next value, a name whose head word says it holds a code."""
+
+from __future__ import annotations
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Tool
+
+
+def _tool(name: str, description: str, properties: dict, required: list[str]) -> Tool:
+    return Tool(name, description, {"type": "object", "properties": properties, "required": required})
+
+
+LANTERNS = _tool(
+    "hang_lanterns",
+    "Hang paper lanterns for a festival.",
+    {
+        "spot": {"type": "string", "description": "Place of the display."},
+        "qty": {"type": "integer", "description": "Number of lanterns."},
+    },
+    ["spot"],
+)
+SCORE = _tool(
+    "record_score",
+    "Record the final score of a hockey game.",
+    {
+        "goals_home": {"type": "integer", "description": "Goals of the home side."},
+        "goals_away": {"type": "integer", "description": "Goals of the visitors."},
+    },
+    ["goals_home", "goals_away"],
+)
+QUIZ = _tool(
+    "join_quiz",
+    "Join a pub quiz as a team.",
+    {"host_code": {"type": "string", "description": "Code the quizmaster shows."}},
+    ["host_code"],
+)
+
+
+def test_an_optional_count_is_named_by_what_its_description_counts():
+    assert bind(LANTERNS, "Hang 40 lanterns along the jetty", guess=False).get("qty") == 40
+
+
+def test_how_many_in_a_description_names_what_is_counted_too():
+    tool = _tool(
+        "stack_crates", "Stack crates.", {"n": {"type": "integer", "description": "How many crates."}}, []
+    )
+    assert bind(tool, "stack 9 crates", guess=False) == {"n": 9}
+
+
+def test_a_label_after_and_belongs_to_the_next_value_not_to_the_one_before():
+    said = "the home side is on 4 and the away side is on 2"
+    assert bind(SCORE, said, guess=False) == {"goals_home": 4, "goals_away": 2}
+
+
+def test_a_name_that_ends_in_code_holds_a_code_though_another_word_sounds_like_a_link():
+    assert bind(QUIZ, "join with code QZ-481", guess=False) == {"host_code": "QZ-481"}
+
+
+def test_dep_and_arr_in_a_name_are_where_a_move_starts_and_ends():
+    wagon = _tool(
+        "move_wagon",
+        "Move a freight wagon between two yards.",
+        {"dep_yard": {"type": "string"}, "arr_yard": {"type": "string"}},
+        ["dep_yard", "arr_yard"],
+    )
+    assert bind(wagon, "move it to Tilburg from Venlo", guess=False) == {
+        "dep_yard": "Venlo",
+        "arr_yard": "Tilburg",
+    }

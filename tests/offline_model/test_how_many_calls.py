@@ -177,3 +177,43 @@ DELAYS = model_tool(
 )
 def test_a_piece_that_names_no_tool_gives_the_intent_before_its_values(text: str, names: list[str]) -> None:
     assert [item.tool.name for item in bind_plan(plan(text, (SUNRISE, DELAYS)))] == names
+
+
+LAWN = model_tool(
+    "lawn_seed",
+    "Grass seed for a lawn.",
+    {
+        "width": {"type": "number", "description": "Width of the lawn."},
+        "length": {"type": "number", "description": "Length of the lawn."},
+        "unit": {"type": "string", "enum": ["m", "ft"], "description": "Unit of width and length."},
+    },
+    ("width", "length"),
+)
+TRENCH = model_tool(
+    "trench_soil",
+    "Soil dug out of a trench.",
+    {
+        "length_m": {"type": "number", "description": "Length in metres."},
+        "width_m": {"type": "number", "description": "Width in metres."},
+        "depth_m": {"type": "number", "description": "Depth in metres."},
+    },
+    ("length_m", "width_m", "depth_m"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        (
+            "Seed for a lawn 6 m by 4 m, and how much soil from a trench 12 m long, 0.5 m wide and 1 m deep?",
+            [("lawn_seed", 6), ("trench_soil", 12)],
+        ),
+        (
+            "Soil from a trench 12 m long, 0.5 m wide and 1 m deep, and another 6 m x 1 m x 1.5 m.",
+            [("trench_soil", 12), ("trench_soil", 6)],
+        ),
+    ],
+)
+def test_measurements_name_no_tool_by_their_unit(text: str, calls: list[tuple[str, float]]) -> None:
+    items = bind_plan(plan(text, (LAWN, TRENCH)))
+    assert [(item.tool.name, next(iter((item.arguments or {}).values()))) for item in items] == calls

@@ -308,9 +308,10 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     A piece that selects no tool belongs to the item before it ("…, with a play time of 20
     minutes"); one before the first item, or after a full stop, waits and joins the next item,
     unless the item before takes more of its values. Neighbouring items for one tool are one
-    intent (its frames: "€12 in Lyon, €19 in Turin"), unless the second names the tool again
-    after "then" ("…; also, how long for the attic?") or flips a flag ("… with ice. What if it
-    is without ice?"): a call again, which keeps what the first said (`sharing`).
+    intent (its frames: "€12 in Lyon, €19 in Turin"), before `_absorbed` weighs them and after,
+    unless the second names the tool again after "then" ("…; also, how long for the attic?") or
+    flips a flag ("… with ice. What if it is without ice?"): a call again, which keeps what the
+    first said (`sharing`).
     """
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
@@ -350,14 +351,21 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
             items.append((0, len(text), tool, False))
+    joiners = {p.start: p.joiner for p in found}
+    merged = _merged(_absorbed(_merged(items, text), text, joiners), text)
+    return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+
+
+def _merged(items: list[tuple[int, int, Tool, bool]], text: str) -> list[tuple[int, int, Tool, bool]]:
+    """Neighbouring items for one tool as one intent, unless the second asks again or flips a flag."""
     merged: list[tuple[int, int, Tool, bool]] = []
-    for start, end, tool, again in _absorbed(items, text, {p.start: p.joiner for p in found}):
+    for start, end, tool, again in items:
         before = text[merged[-1][0] : merged[-1][1]] if merged else ""
         if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
             merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
             merged.append((start, end, tool, again))
-    return [PlanItem(text[start:end], tool) for start, end, tool, _ in merged]
+    return merged
 
 
 def _absorbed(
@@ -382,16 +390,19 @@ def _absorbed(
 
 
 def _frame_of(part: str, tool: Tool, host: Tool) -> bool:
-    """Whether `host` takes the values of `part`, and its own `tool` none (or, when `part` is
-    only values, no more: "…, and for Lulworth on 3 May"), while every word of it that names
+    """Whether `host` takes the values of `part`, and its own `tool` none (or no more, when `part`
+    is only values or names `tool` only by a unit: "…, and for Lulworth on 3 May", "…, and another
+    6 m x 2 m", whose unit is no word of a tool that takes one), while every word of it that names
     `tool` names `host` too: "hours" of "on Coniston for 3 hours" is a parameter of `hire_boat`
     as well as the name of `cafe_hours`; the date of the ferry's day is a tide table's day."""
     words = Words.of(part)  # the part's tokens and values, read once for both tools
-    given, own = takes(host, words), takes(tool, words)
-    if not given or own > (given if _only_values(words) else 0):
-        return False
     mine, theirs = profile(tool), profile(host)
-    named = [word for word in request_concepts(part) if _weight(word, mine)[1] in mine.own]
+    units = {f"unit:{v.value}" for v in words.values if v.kind == "unit"}  # "6 m" names no tool
+    naming = [w for w in request_concepts(part) if _weight(w, mine)[1] in mine.own]
+    named = [w for w in naming if w not in units]
+    given, own = takes(host, words), takes(tool, words)
+    if not given or own > (given if _only_values(words) or naming and not named else 0):
+        return False
     return all(_weight(word, theirs)[1] for word in named)
 
 

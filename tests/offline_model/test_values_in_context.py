@@ -164,7 +164,7 @@ def test_free_text_keeps_the_dots_of_addresses_and_hosts():
     )
     assert (
         bind(note, "note that the server moved to db2.corp.example today")["note"]
-        == "server moved db2.corp.example today"
+        == "the server moved to db2.corp.example today"
     )
     invite = Tool(
         "invite_all",

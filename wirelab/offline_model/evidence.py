@@ -25,6 +25,7 @@ from typing import Any
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.free_text import describes
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     GENERIC,
@@ -74,6 +75,27 @@ def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
     return cut
 
 
+def _without_tool_lead(values: list[Value], tokens: list[Token], tool: Tool, own: set[str]) -> list[Value]:
+    """The values, less the tool's word where a capital starts the request with it: "Ship 0.5
+    kg …" names nothing (a word of its description), "Page Jonas that …" names Jonas (a word
+    of its name, `page_crew`; "New York" keeps "New" for a tool that adds a new event)."""
+    first = values[0] if values and values[0].start == 0 and values[0].kind == "name" else None
+    rest = [t for t in tokens[1:] if first and t.end <= first.end and t.kind != "punct"]
+    words = {concept(w) for w in identifier_words(tool.name)} if rest else own
+    if first is None or concept(tokens[0].norm) not in words:
+        return values
+    if not rest:
+        return values[1:]
+    written = first.text[rest[0].start :]
+    return [replace(first, value=written, text=written, start=rest[0].start), *values[1:]]
+
+
+def _parts(word: str) -> list[str]:
+    """A word of the tool's own text and, when hyphenated, its parts: "sound-effects" is
+    "sound" and "effects" as well (a tool's word is no "," or ".": those are marks)."""
+    return [word, *(part for part in word.split("-") if len(part) > 2 and "-" in word)]
+
+
 @dataclass(frozen=True)
 class Words:
     """A piece of a message read once: its clean text, its tokens and the values extraction
@@ -117,12 +139,10 @@ class Evidence:
         unless the tool's verb re-cuts a token."""
         words = text if isinstance(text, Words) else Words.of(text)
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
-        own_words = {concept(t.norm) for t in segment(clean(own)) if t.kind != "punct"}  # not its "," or "."
+        own_words = {concept(w) for t in segment(clean(own)) if t.kind != "punct" for w in _parts(t.norm)}
         tokens = _tool_verb_apart(words.tokens, own_words)
         values = list(words.values) if tokens == words.tokens else extract(words.text, tokens)
-        first = values[0] if values and values[0].start == 0 else None
-        if first and first.kind == "name" and concept(first.text.casefold()) in own_words:
-            values.pop(0)  # "Ship 0.5 kg …": a capital that starts the request with the tool's word
+        values = _without_tool_lead(values, tokens, tool, own_words)
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
         properties = [str(n) for n in properties] if isinstance(properties, dict) else []
         labels = {n.casefold() for n in properties} | {w for n in properties for w in identifier_words(n)}
@@ -150,7 +170,7 @@ class Evidence:
         for k, token in enumerate([*self.tokens, None]):
             if token is not None and token.norm in SPEAKER_IS:
                 speaking = True
-            elif token is not None and self._phrase_word(token, named) and not self._a_verb(k):
+            elif token is not None and self._in_phrase(k, named):
                 if not speaking:
                     run.append(token)
                 continue
@@ -168,6 +188,15 @@ class Evidence:
                         found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
                 run = []
         return found + self._modifiers()
+
+    def _in_phrase(self, k: int, named: set[str]) -> bool:
+        """Whether token `k` is a word of a phrase: a thing's word that is no verb here, or a
+        verb's participle that describes the thing named next ("a creaking door")."""
+        token = self.tokens[k]
+        if self._phrase_word(token, named):
+            return not self._a_verb(k)
+        before = self.tokens[k - 1] if k else None
+        return describes(before, token, self.tokens[k + 1 :]) and self._noun_follows(k, named)
 
     def _a_verb(self, k: int) -> bool:
         """Whether token `k` is a verb: after a subject pronoun ("I dropped my keys"), or first in

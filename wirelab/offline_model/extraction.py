@@ -85,6 +85,7 @@ ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the se
 SCALE_NAMES = {"celsius", "fahrenheit", "kelvin"}  # units written with a capital: "in Celsius"
 WORD_TAGS = ("n", "i", "j", "l")  # jieba's nouns, names, idioms: 三里屯, 三明治 hold a numeral
 NUMBER_ENDS = lexicon_list("number_ends")
+PREPOSITIONS = lexicon_list("prepositions")
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
@@ -108,7 +109,25 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     taken = Spans.of(found)
     found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
     found += _units(tokens, text, found)
-    return sorted(found, key=lambda v: (v.start, -v.end))
+    return sorted(_catalogue_numbers(found, text), key=lambda v: (v.start, -v.end))
+
+
+def _catalogue_numbers(found: list[Value], text: str) -> list[Value]:
+    """The values, and one code more where a code of capitals and the whole number of three
+    digits or more written after it, that counts nothing, may be one: "NGC 7000", "MSKU 4417920"
+    (binding picks: "PR 418" for a string, 418 for a number); not "USD 100" nor "AAPL 2024"."""
+    world = {v.start for v in found if v.kind in ("currency", "country", "language")}
+    numbers = {v.start: v for v in found if v.kind == "number" and not v.unit and v.text.isdigit()}
+    pairs = [(v, numbers[v.end + 1]) for v in found if _catalogued(v, numbers.get(v.end + 1), world, text)]
+    return found + [Value.at("code", text, code.start, number.end) for code, number in pairs]
+
+
+def _catalogued(code: Value, number: Value | None, world: set[int], text: str) -> bool:
+    if number is None or code.kind != "code" or not code.text.isalpha() or code.start in world:
+        return False
+    follower = re.match(r"\s*(\w*)", text[number.end :])[1].casefold()  # what the number counts
+    counts_nothing = follower in PREPOSITIONS or follower in ("", "and", "or")
+    return counts_nothing and len(number.text) >= 3 and not 1900 <= number.value < 2100
 
 
 def _unnumbered(found: list[Value], names: list[Value]) -> list[Value]:
@@ -145,6 +164,7 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
     """Units named on their own ("in Fahrenheit") or after a number ("4 inches"), as written."""
     after_number = {v.end for v in found if v.kind == "number"}
     taken = Spans.of(v for v in found if v.kind != "name")
+    people = {v.start for v in found if v.kind == "name" and v.sort == "person"}  # 牛顿的生平
     units, k = [], 0
     while k < len(tokens):
         spend()
@@ -154,7 +174,9 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         spaced = token.start - 1 in after_number and token.kind != "han"  # not 米 of "250克米线"
         close = token.start in after_number or spaced  # "4 inches", "4inches"
         ordinal = written.casefold() in ORDINAL_UNITS and not close  # "the second circle"
-        named = written.istitle() and written.casefold() not in SCALE_NAMES and not close  # "a Tesla"
+        named = (
+            written.istitle() and written.casefold() not in SCALE_NAMES or token.start in people
+        ) and not close
         if unit and (spelled or close) and written.casefold() not in STOPWORDS and not (ordinal or named):
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
             if not _overlaps(value, taken):

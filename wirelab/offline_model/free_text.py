@@ -21,6 +21,7 @@ from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     LISTS,
     STOPWORDS,
+    VERBS,
     ZH_NUMERALS,
     concept,
     lexicon_list,
@@ -30,11 +31,17 @@ from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
 
+PARTICLES = lexicon_list("particles", VERBS)
+ARTICLES = ("a", "an", "the")
+HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Nudge me to …"
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
 LEADS = [lead + " " for lead in LISTS["text_leads"]]  # "a note saying buy milk"
 REMINDING = lexicon_list("reminding_words")  # what asks to be reminded, not what of
+MODIFIER_LEADS = lexicon_list("modifier_leads")
+PURPOSES = set(LISTS["purpose_leads"])  # "… for my edit": what the thing is for
+STARTS = PARTICLES | {lead for lead in LISTS["text_leads"] if " " not in lead}  # "Note down that …"
 
 
 def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | None:
@@ -82,13 +89,14 @@ def remainder(
     """
     kept: list[Token] = []
     taken = Spans(used)
+    purpose = _purpose(tokens) if clause and not content else set()
     for token in tokens:
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
         action = token.norm in ACTION_WORDS and not (content and token.tag[:1] == "p")  # 给房东打电话
-        action |= content and token.norm in REMINDING  # "Ping me … to book the vet", 记得带伞
+        action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my edit"
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))
-        elif concept(token.norm) in tool_words and not _written_whole(token, text) or action:
+        elif _tool_word(token, tool_words) and not _written_whole(token, text) or action:
             continue
         elif not clause and measured and unit_named(token.norm) is not None:
             continue  # a list's items: not the unit of a number another parameter took ("30 minutes")
@@ -107,6 +115,19 @@ def remainder(
         if trimmed:
             return join(trimmed, text)
     return ""
+
+
+def _purpose(tokens: list[Token]) -> set[int]:
+    """Where the words are that say what a thing is for, from "for my" to the end of the
+    clause: "clips of waves for my edit" looks for waves."""
+    held: set[int] = set()
+    inside = False
+    for k, token in enumerate(tokens):
+        after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        inside = inside and token.text not in CLAUSE_ENDS or f"{token.norm} {after}" in PURPOSES
+        if inside:
+            held.add(token.start)
+    return held
 
 
 HEAD_NEAR = 0.25  # a tail this close to the tool's own text names the tool's thing…
@@ -141,12 +162,28 @@ def trim(tokens: list[Token], content: bool = False) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
     ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word); with `content`, the words of
     doing stay ("买牛奶", "给花浇水", "renew the lease")."""
+    tokens = _heard(tokens) if content else tokens
     start, end = 0, len(tokens)
-    while start < end and (_edge(tokens[start], content) or not content and _leading_verb(tokens[start])):
+    while start < end and _leading(tokens[:end], start, content):
         start += 1
     while end > start and _edge(tokens[end - 1], content and tokens[end - 1].tag[:1] != "p"):
         end -= 1
     return tokens[start:end]
+
+
+def _heard(tokens: list[Token]) -> list[Token]:
+    """A message's words after whom it asks to be told, when they start it: "Nudge me to call
+    the vet" -> "to call the vet", "get him that the boat is late" -> "that the boat is late"."""
+    for k, token in enumerate(tokens[:3]):
+        if token.norm in HEARERS and tokens[k + 1 : k + 2] and tokens[k + 1].norm in ("to", "that"):
+            return tokens[k + 1 :]
+    return tokens
+
+
+def _tool_word(token: Token, tool_words: set[str]) -> bool:
+    """A word of the tool's own text, not a small one: "the" and "for" of 'Search the library
+    for recordings' stay inside what is asked for ("a pair of avocets by the sluice")."""
+    return concept(token.norm) in tool_words and token.norm not in STOPWORDS
 
 
 def _written_whole(token: Token, text: str) -> bool:
@@ -162,10 +199,27 @@ def _doing(token: Token) -> bool:
     return token.kind == "han" and (token.tag[:1] == "p" or verb)
 
 
-def _leading_verb(token: Token) -> bool:
-    """An English word that is only a verb or an adverb, which starts no name: "Put on some
-    bedtime stories"."""
-    return token.kind == "word" and not names_a_thing(token.norm)
+def _leading(tokens: list[Token], k: int, content: bool) -> bool:
+    """Token `k`, first of what is left, starts no value: a small word or a mark (`_edge`, not
+    an article that starts a message's sentence: "the jib is torn"), a verb's particle or the
+    word that says a text follows ("Note down that …", "a note saying …"); without `content`,
+    a word that is only a verb or an adverb ("Put on some bedtime stories"), unless it
+    describes the thing named next ("a creaking door")."""
+    token, after = tokens[k], tokens[k + 1 : k + 2]
+    if content and token.norm in ARTICLES and after and not _leading(tokens, k + 1, content):
+        return False
+    if _edge(token, content) or token.norm in STARTS:
+        return True
+    verb = token.kind == "word" and not names_a_thing(token.norm)
+    return not content and verb and not describes(tokens[k - 1] if k else None, token, tokens[k + 1 :])
+
+
+def describes(before: Token | None, token: Token, after: list[Token]) -> bool:
+    """Whether `token`, a verb's participle after a small word and before a thing's word, says
+    what the thing is like, as an adjective does: "creaking" of "a creaking door"."""
+    participle = token.kind == "word" and token.norm.endswith(("ed", "ing")) and token.norm not in STOPWORDS
+    thing = [t for t in after[:1] if t.kind == "word" and t.norm not in STOPWORDS and names_a_thing(t.norm)]
+    return participle and before is not None and before.norm in MODIFIER_LEADS and bool(thing)
 
 
 def _edge(token: Token, content: bool = False) -> bool:

@@ -38,6 +38,7 @@ from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 NAME_JOINERS = lexicon_list("name_joiners")
+NUMBER_FOLLOWERS = lexicon_list("prepositions") | {"and", "or", "&"}  # after a name's number
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +115,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
         if token.start in named:
             k += 1
             continue
-        if token.kind == "han" and _chinese_name(token):
+        if token.kind == "han" and _chinese_name(token, k > 0 and _a_number(tokens[k - 1])):
             end = k  # "西湖酒店", "杭州东站": a place's name goes on with what is there
             while token.tag == "ns" and end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
                 end += 1
@@ -168,14 +169,15 @@ def _abbreviated(tokens: list[Token], end: int) -> bool:
 
 def _numbered(tokens: list[Token], end: int) -> bool:
     """Whether the name ending at token `end` goes on with a whole number that counts nothing:
-    nothing, a mark or a joining word comes after it ("Maroon 5, …", "Windows 10.")."""
+    nothing, a mark, a joining word or a preposition comes after it ("Maroon 5, …", "Windows
+    10.", "Falcon 2 to 120 metres")."""
     if end + 1 >= len(tokens) or not tokens[end + 1].text.isdigit():
         return False
     number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
     spaced = number.start == tokens[end].end + 1
     if after is not None and after.start == number.end and after.text in "-/_":
         return False  # "ISBN 978-0-13-…": the number goes on into a code
-    return spaced and (after is None or after.kind == "punct" or after.norm in ("and", "or", "&"))
+    return spaced and (after is None or after.kind == "punct" or after.norm in NUMBER_FOLLOWERS)
 
 
 PLACE_PREPOSITIONS = lexicon_list("place_prepositions")
@@ -239,15 +241,23 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
     return ""
 
 
-def _chinese_name(token: Token) -> bool:
-    """A Chinese proper noun by its part of speech: a place, a person, an organisation."""
+def _chinese_name(token: Token, counted: bool = False) -> bool:
+    """A Chinese proper noun by its part of speech: a place, a person, an organisation. A unit
+    jieba tags as a place is no place; one it tags as a person is a person when no number
+    counts it and it names no temperature scale: 牛顿的生平, not 五牛顿 nor 华氏."""
+    unit = unit_named(token.text)
+    person = unit is not None and token.tag.startswith("nr") and unit.dimension != "temperature"
     return (
         token.tag in CHINESE_NAMES
         and token.text not in STOPWORDS
         and not known(token.text)
-        and unit_named(token.text) is None  # a unit jieba tags as a place is no place
+        and (unit is None or person and not counted)
         and _currency_led(token.text) is None
     )
+
+
+def _a_number(token: Token) -> bool:
+    return token.tag[:1] == "m" or token.text[-1:].isdigit()
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:

@@ -69,3 +69,13 @@ def test_dep_and_arr_in_a_name_are_where_a_move_starts_and_ends():
         "dep_yard": "Venlo",
         "arr_yard": "Tilburg",
     }
+
+
+def test_a_number_a_string_parameter_took_by_its_label_goes_to_the_number_it_leaves_empty():
+    lamp = _tool(
+        "dim_lamp",
+        "Dim a garden lamp.",
+        {"lamp": {"type": "string", "description": "Which lamp."}, "level": {"type": "integer"}},
+        ["lamp", "level"],
+    )
+    assert bind(lamp, "Dim the porch lamp to 2", guess=False) == {"lamp": "porch", "level": 2}

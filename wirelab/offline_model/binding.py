@@ -73,6 +73,8 @@ LIKE = 0.5  # the cosine of unmarked words and the closest example a description
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
 CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
+NUMERIC = ("integer", "number")
+Taken = tuple[Slot, Any, int]  # (slot, its value as typed, the value's index)
 
 
 def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
@@ -259,7 +261,7 @@ def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
     return bool(words) and words <= evidence.tool_name and not labelled
 
 
-def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]:
+def assign(slots: list[Slot], evidence: Evidence) -> list[Taken]:
     """Greedy assignment of scalar values to slots, best-scoring pairs first."""
     scalar = [s for s in slots if s.kind not in ("array", "object", "boolean")]
     pairs = []
@@ -276,6 +278,25 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[tuple[Slot, Any, int]]
         done.add(slot.name)
         evidence.used.add(index)
         chosen.append((slot, typed, index))
+    return _required_filled(chosen, pairs, evidence)
+
+
+def _required_filled(
+    chosen: list[Taken], pairs: list[tuple[float, int, int, Slot, Any]], evidence: Evidence
+) -> list[Taken]:
+    """The assignment with a required number slot it left empty given the number a string slot
+    took by its label, when that slot is optional or has another value to take: "the bedroom fan
+    to 3" gives `speed` 3 and `fan` "bedroom", not `fan` 3 and no speed."""
+    for _, _, index, slot, typed in (p for p in pairs if p[3].kind in NUMERIC and p[3].required):
+        held = [k for k, taken in enumerate(chosen) if taken[2] == index and taken[0].kind not in NUMERIC]
+        if not held or slot.name in {taken[0].name for taken in chosen}:
+            continue
+        other = chosen[held[0]][0]
+        free = [p for p in pairs if p[3] is other and not _overlaps_used(evidence, evidence.values[p[2]])][:1]
+        if free or not other.required:
+            chosen[held[0]] = (slot, typed, index)
+            chosen += [(other, p[4], p[2]) for p in free]
+            evidence.used |= {p[2] for p in free}
     return chosen
 
 

@@ -217,3 +217,40 @@ TRENCH = model_tool(
 def test_measurements_name_no_tool_by_their_unit(text: str, calls: list[tuple[str, float]]) -> None:
     items = bind_plan(plan(text, (LAWN, TRENCH)))
     assert [(item.tool.name, next(iter((item.arguments or {}).values()))) for item in items] == calls
+
+
+KILN = model_tool(
+    "kiln_cool",
+    "Time a kiln takes to cool.",
+    {
+        "from_c": {"type": "number", "description": "Starting temperature in degrees Celsius."},
+        "minutes_open": {"type": "number", "description": "Minutes the lid stays open."},
+    },
+    ("from_c", "minutes_open"),
+)
+DRIFT = model_tool(
+    "boat_drift",
+    "How far a boat drifts.",
+    {
+        "current_kmh": {"type": "number", "description": "Current speed in km/h."},
+        "hours": {"type": "number", "description": "Hours adrift."},
+    },
+    ("current_kmh", "hours"),
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "calls"),
+    [
+        (
+            KILN,
+            "Cooling from 900, 1000 and 1100 °C with the lid open 15 minutes.",
+            [(900, 15), (1000, 15), (1100, 15)],
+        ),
+        (DRIFT, "Drift for currents of 2, 3 and 5 km/h over 4 hours.", [(2, 4), (3, 4), (5, 4)]),
+        (DRIFT, "Drift at 3 km/h for 2, 4 and 6 hours.", [(3, 2), (3, 4), (3, 6)]),  # as before
+    ],
+)
+def test_the_unit_after_a_list_of_numbers_is_each_numbers(tool: Tool, text: str, calls: list[tuple]) -> None:
+    first, second = tool.parameters["properties"]
+    assert [(call[first], call[second]) for call in bind_all(tool, text)] == calls

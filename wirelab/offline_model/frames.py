@@ -29,7 +29,7 @@ cuts binds a bounded `WINDOW` of text once more.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wirelab.offline_model.binding import bind_evidence
@@ -141,7 +141,7 @@ def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int]
     in_list = {k: at[v.start] for k, v in enumerate(evidence.values) if v.start in at}  # each reading
     units = _bracketed(evidence, arrays, groups)
     inner = {k for group in groups if group[0] in units for k in group[1:]}  # inside a list in brackets
-    found = _candidates(evidence, slots, units)
+    found = _candidates(evidence, slots, units, groups)
     starts: list[int] = []
     i = 0
     while i < len(found):
@@ -261,9 +261,11 @@ def _item_type(slot: Slot) -> str:
 
 
 def _candidates(
-    evidence: Evidence, slots: list[Slot], units: dict[int, tuple[Any, ...]]
+    evidence: Evidence, slots: list[Slot], units: dict[int, tuple[Any, ...]], groups: list[list[int]]
 ) -> list[tuple[int, Value, list[Fit]]]:
-    """The values that can start or fill a frame, in text order, each with its fits."""
+    """The values that can start or fill a frame, in text order, each with its fits: a number of
+    a list whose last number alone has a unit fits as if written with it ("8, 10 and 12 m/s")."""
+    shared = _shared_units(evidence, groups)
     digits = any(v.kind == "number" and _digits(v) for v in evidence.values)
     enums = [v for v in evidence.values if v.kind == "enum"]
     found = []
@@ -273,10 +275,22 @@ def _candidates(
             continue  # "three boxes": a count, when the values are written in digits
         if value.kind == "name" and any(e.start < value.end and value.start < e.end for e in enums):
             continue  # a word that names an option is that option
-        fits = _fits(slots, value, evidence)
+        fits = _fits(slots, shared.get(k, value), evidence)
         if fits or k in units:
             found.append((k, value, fits))
     return found
+
+
+def _shared_units(evidence: Evidence, groups: list[list[int]]) -> dict[int, Value]:
+    """The numbers of each written list before its last, with the last one's unit when only it has one."""
+    shared: dict[int, Value] = {}
+    for group in groups:
+        last = evidence.values[group[-1]]
+        if last.kind == "number" and last.unit and not any(evidence.values[k].unit for k in group[:-1]):
+            shared |= {
+                k: replace(evidence.values[k], unit=last.unit, dimension=last.dimension) for k in group[:-1]
+            }
+    return shared
 
 
 def _tuple(kinds: dict[str, str]) -> bool:

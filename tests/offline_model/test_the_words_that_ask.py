@@ -60,3 +60,24 @@ def test_a_name_that_starts_with_a_word_of_the_description_only_keeps_it() -> No
 
 def test_words_for_whom_a_note_is_stay_in_it() -> None:
     assert bind(TODO, "Add a task: buy a scarf for my sister")["note"] == "buy a scarf for my sister"
+
+
+HUT = _tool(
+    "message_hut_warden", "Send a message to the mountain hut warden.", message="What to tell the warden"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("跟管理员说一声我们明天中午到", "我们明天中午到"),
+        ("跟他讲一下我们会晚到", "我们会晚到"),
+        ("对老李说我们下午出发", "我们下午出发"),
+    ],
+)
+def test_a_message_said_to_someone_in_chinese_is_what_is_said(text: str, said: str) -> None:
+    assert bind(HUT, text) == {"message": said}
+
+
+def test_a_note_keeps_what_is_to_be_done_after_whom_it_reminds() -> None:
+    assert bind(TODO, "提醒我给花浇水") == {"note": "给花浇水"}

@@ -33,14 +33,15 @@ from wirelab.offline_model.units import unit_named
 
 PARTICLES = lexicon_list("particles", VERBS)
 ARTICLES = ("a", "an", "the")
-HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Nudge me to …"
+HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Poke me to …"
+SAYING = ("说", "讲")  # what a message said to someone follows: 跟他说一声…
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
 LEADS = [lead + " " for lead in LISTS["text_leads"]]  # "a note saying buy milk"
 REMINDING = lexicon_list("reminding_words")  # what asks to be reminded, not what of
 MODIFIER_LEADS = lexicon_list("modifier_leads")
-PURPOSES = set(LISTS["purpose_leads"])  # "… for my edit": what the thing is for
+PURPOSES = set(LISTS["purpose_leads"])  # "… for my slideshow": what the thing is for
 STARTS = PARTICLES | {lead for lead in LISTS["text_leads"] if " " not in lead}  # "Note down that …"
 
 
@@ -93,7 +94,7 @@ def remainder(
     for token in tokens:
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
         action = token.norm in ACTION_WORDS and not (content and token.tag[:1] == "p")  # 给房东打电话
-        action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my edit"
+        action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my talk"
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))
         elif _tool_word(token, tool_words) and not _written_whole(token, text) or action:
@@ -119,7 +120,7 @@ def remainder(
 
 def _purpose(tokens: list[Token]) -> set[int]:
     """Where the words are that say what a thing is for, from "for my" to the end of the
-    clause: "clips of waves for my edit" looks for waves."""
+    clause: "photos of lighthouses for my slideshow" looks for lighthouses."""
     held: set[int] = set()
     inside = False
     for k, token in enumerate(tokens):
@@ -162,22 +163,32 @@ def trim(tokens: list[Token], content: bool = False) -> list[Token]:
     """The tokens without stopwords, punctuation and Chinese function words at either end
     ("来点爵士乐" -> "爵士乐": 来 is a verb, 点 a measure word); with `content`, the words of
     doing stay ("买牛奶", "给花浇水", "renew the lease")."""
-    tokens = _heard(tokens) if content else tokens
+    tokens, told = _heard(tokens) if content else (tokens, False)
     start, end = 0, len(tokens)
-    while start < end and _leading(tokens[:end], start, content):
+    while start < end and _leading(tokens[:end], start, content) and not (told and _said(tokens[start], "r")):
         start += 1
     while end > start and _edge(tokens[end - 1], content and tokens[end - 1].tag[:1] != "p"):
+        if told and _said(tokens[end - 1], "v"):
+            break
         end -= 1
     return tokens[start:end]
 
 
-def _heard(tokens: list[Token]) -> list[Token]:
-    """A message's words after whom it asks to be told, when they start it: "Nudge me to call
-    the vet" -> "to call the vet", "get him that the boat is late" -> "that the boat is late"."""
+def _heard(tokens: list[Token]) -> tuple[list[Token], bool]:
+    """A message's words after whom it asks to be told, when they start it, and whether they
+    are said to someone in Chinese: "Poke me to water the orchids" -> "to water the orchids";
+    跟管理员说一声我们中午出发 -> 一声我们中午出发 (a preposition and the hearer before 说, or nothing)."""
     for k, token in enumerate(tokens[:3]):
         if token.norm in HEARERS and tokens[k + 1 : k + 2] and tokens[k + 1].norm in ("to", "that"):
-            return tokens[k + 1 :]
-    return tokens
+            return tokens[k + 1 :], False
+        if token.norm in SAYING and (k == 0 or tokens[0].tag[:1] == "p"):  # 跟他说…, not 他说…
+            return tokens[k + 1 :], True
+    return tokens, False
+
+
+def _said(token: Token, tag: str) -> bool:
+    """A Chinese pronoun that starts what is said (我们 of 我们中午到), or a verb that ends it (到)."""
+    return token.kind == "han" and token.tag[:1] == tag
 
 
 def _tool_word(token: Token, tool_words: set[str]) -> bool:

@@ -254,3 +254,29 @@ DRIFT = model_tool(
 def test_the_unit_after_a_list_of_numbers_is_each_numbers(tool: Tool, text: str, calls: list[tuple]) -> None:
     first, second = tool.parameters["properties"]
     assert [(call[first], call[second]) for call in bind_all(tool, text)] == calls
+
+
+SHOWS = _one(
+    "exhibition_dates", "Opening and closing dates of a gallery's exhibitions.", "gallery", "Gallery name."
+)
+BIKE = model_tool(
+    "bike_hire",
+    "Hire a bicycle for someone on a day.",
+    {"rider": {"type": "string", "description": "Who rides."}, "date": DAY},
+    ("rider", "date"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        (
+            "帮Tom在2026-07-02租一辆自行车，再查一下Tate美术馆的展览日期。",
+            [("bike_hire", "Tom"), ("exhibition_dates", "Tate")],
+        ),
+        ("Exhibition dates at the Tate?", [("exhibition_dates", "Tate")]),  # the tool's own words name it
+    ],
+)
+def test_a_day_written_names_no_tool_by_the_word_date(text: str, calls: list[tuple[str, str]]) -> None:
+    items = bind_plan(plan(text, (SHOWS, BIKE)))
+    assert [(item.tool.name, next(iter((item.arguments or {}).values()))) for item in items] == calls

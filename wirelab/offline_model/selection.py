@@ -194,8 +194,11 @@ def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Mat
             own += weight * factor
         if hit:
             hits.add(hit)
-    content = [w for w in concepts_of(request) if w not in GENERIC]
+    said = concepts_of(request)
+    content = [w for w in said if w not in GENERIC]
     coverage = len([w for w in content if _weight(w, known)[1]]) / max(1, len(content))
+    kinds = {"date"}.difference(said)  # a day written names no `concert_dates`: its topic is concerts
+    hits = hits - kinds if known.topic - kinds else hits
     match = Match(points, own, _about(hits, known, shared), coverage)
     if not match.chosen and own >= THRESHOLD and hits & (known.topic - shared or known.topic):
         return Match(points, own, match.topic, coverage, gives_what_it_needs(request, tool))

@@ -79,3 +79,17 @@ def test_a_number_a_string_parameter_took_by_its_label_goes_to_the_number_it_lea
         ["lamp", "level"],
     )
     assert bind(lamp, "Dim the porch lamp to 2", guess=False) == {"lamp": "porch", "level": 2}
+
+
+def test_the_verb_that_names_the_tool_labels_no_value_after_it():
+    crate = _tool(
+        "ship_crate",
+        "Ship a crate.",
+        {
+            "courier": {"type": "string", "description": "Courier, e.g. Bring"},
+            "shipping_id": {"type": "string", "description": "Reference on the label."},
+        },
+        ["courier", "shipping_id"],
+    )
+    said = bind(crate, "Ship my Bring crate KX4410ZZ", guess=False)
+    assert said == {"courier": "Bring", "shipping_id": "KX4410ZZ"}

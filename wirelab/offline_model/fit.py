@@ -301,6 +301,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     after, said = evidence.near(value, +1, 2)
     country = value.kind == "country" and slot.kind != "other"  # "the console in the UK" labels no UK
     before = before if country else _label_before(slot, before, seen)
+    verb = _tool_verb(slot, evidence)  # "Track my X": the tool's verb, which labels no `tracking_no`
+    before = [(d, w) for d, w in before if w != verb]
     after = _label_before(slot, after, said, ("in",))  # "Oslo with a stopover"; "Ann in the choir"
     if before and _labels_the_number_before(evidence, value):
         before = []  # "12 apples and 30 pears": "apples" labels 12, not 30
@@ -321,6 +323,13 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     ):
         cue = max(cue, 3.0)  # "at most 8", "最多8个", "8个以内" for `max_hits`
     return cue, seen
+
+
+def _tool_verb(slot: Slot, evidence: Evidence) -> str:
+    """The request's first word when it is a word of the tool's name and not one of the slot's
+    ("Ship my X" for `ship_crate`'s `shipping_id`, not "Room ..." for `room`), else ""."""
+    first = evidence.tokens[0].norm if evidence.tokens else ""
+    return first if concept(first) in evidence.tool_name and first not in identifier_words(slot.name) else ""
 
 
 def _capped(before: list[str], after: list[str]) -> bool:

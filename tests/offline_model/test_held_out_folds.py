@@ -16,9 +16,9 @@ spec.loader.exec_module(train)
 
 def test_an_offer_is_right_when_it_calls_the_wanted_tool_or_none_when_none_is_wanted():
     assert train.verdict(np.array([0.1, 0.9]), np.array([0.0, 1.0]), True) == "right"
-    assert train.verdict(np.array([0.1, 0.2]), np.array([0.0, 0.0]), True) == "right"
+    assert train.verdict(np.array([0.1, 0.15]), np.array([0.0, 0.0]), True) == "right"
     assert train.verdict(np.array([0.1, 0.6]), np.array([0.0, 0.0]), True) == "called where none was wanted"
-    assert train.verdict(np.array([0.1, 0.2]), np.array([0.0, 1.0]), True) == "called none where one was"
+    assert train.verdict(np.array([0.1, 0.15]), np.array([0.0, 1.0]), True) == "called none where one was"
     assert train.verdict(np.array([0.7, 0.4]), np.array([0.0, 1.0]), True) == "called another tool"
 
 

@@ -20,7 +20,9 @@ EXECUTED = LESSONS + SOLUTIONS
 UNDER_NBVAL = course_notebooks(ROOT)
 MAX_OUTPUT_CHARS = 20_000
 GLOSSARY = ROOT / "docs" / "glossary.zh.md"
-SECRET = re.compile(r"sk-[A-Za-z0-9]{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
+# A key starts a token ("sk-…", "sk-proj-…"): a random PKCE challenge or state that merely holds
+# "sk-" inside it (lesson 15 prints them) is no key
+SECRET = re.compile(r"(?<![\w-])sk-(?:proj-)?\w{20,}|api\.openai\.com|api\.deepseek\.com|dashscope")
 
 
 def read(path):
@@ -51,6 +53,20 @@ def test_a_notebook_holds_no_key_or_hosted_endpoint_and_stays_small(path):
     text = path.read_text(encoding="utf-8")
     assert not SECRET.search(text), f"{path.name} names a key or a hosted endpoint"
     assert len(text) < 1_000_000, f"{path.name} is {len(text)} bytes: keep notebooks small"
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ('"api_key": "sk-4AocumxHM4pmuo1V09oJgQ"', True),
+        ('"api_key": "sk-proj-Ab3_dE5fG7hI9jK1lM3nO5pQ"', True),
+        ('"code_challenge": "haqHdhC__oJwyPghf1Ksk-4AocumxHM4pmuo1V09oJg"', False),
+        ('"state": "Q2rask-ZZ81uyTRewq0pLmnB7"', False),
+        ('"planted": "sk-live-7f3a9c2e5b1d4e8f"', False),  # lesson 13's made-up key, short and marked
+    ],
+)
+def test_the_key_check_finds_keys_not_random_tokens_that_hold_sk(text, secret):
+    assert bool(SECRET.search(text)) is secret
 
 
 def test_the_output_size_check_covers_every_notebook_course_test_runs():

@@ -35,6 +35,7 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from classroom.accounts import NAME_PATTERN, LearnerAuthenticator, check_learner_account  # noqa: E402
+from classroom.ports import Ports  # noqa: E402
 
 STATE = Path(os.environ["CLASSROOM_STATE"])
 DEMO = os.environ.get("CLASSROOM_DEMO") == "1"
@@ -66,6 +67,8 @@ c.SharedPasswordAuthenticator.user_password = os.environ["CLASSROOM_PASSWORD"]
 c.Authenticator.allow_all = True
 c.Authenticator.username_pattern = NAME_PATTERN
 c.Spawner.cmd = [PYTHON, "-m", "jupyterhub.singleuser"]
+PORTS = Ports()  # each server its own port, though the room starts at once (classroom/ports.py)
+c.Spawner.post_stop_hook = PORTS.take_back
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
@@ -79,8 +82,9 @@ if AS_ROOT:
         return Path(pwd.getpwnam(spawner.user.name).pw_dir)
 
     def refuse_other_accounts(spawner) -> None:
-        """No server starts as root or as any account that is not a learner's."""
+        """No server starts as root or as any account that is not a learner's, and each on its own port."""
         check_learner_account(spawner.user.name, HOMES)
+        PORTS.give(spawner)
 
     c.Spawner.pre_spawn_hook = refuse_other_accounts
 else:  # the single-user demo: every learner is the hub's own user
@@ -91,6 +95,7 @@ else:  # the single-user demo: every learner is the hub's own user
     def home(spawner) -> Path:
         return Path(spawner.home_dir)
 
+    c.Spawner.pre_spawn_hook = PORTS.give
 
 c.Spawner.environment = {
     "WIRELAB_OFFLINE": "1",  # the offline model runs inside each kernel: no network, no API key

@@ -75,13 +75,15 @@ def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
     return cut
 
 
-def _without_tool_lead(values: list[Value], tokens: list[Token], tool: Tool, own: set[str]) -> list[Value]:
+def _without_tool_lead(
+    values: list[Value], tokens: list[Token], tool_name: frozenset[str], own: set[str]
+) -> list[Value]:
     """The values, less the tool's word where a capital starts the request with it: "Ship 0.5
     kg …" names nothing (a word of its description), "Page Jonas that …" names Jonas (a word
     of its name, `page_crew`; "New York" keeps "New" for a tool that adds a new event)."""
     first = values[0] if values and values[0].start == 0 and values[0].kind == "name" else None
     rest = [t for t in tokens[1:] if first and t.end <= first.end and t.kind != "punct"]
-    words = {concept(w) for w in identifier_words(tool.name)} if rest else own
+    words = tool_name if rest else own
     if first is None or concept(tokens[0].norm) not in words:
         return values
     if not rest:
@@ -142,7 +144,8 @@ class Evidence:
         own_words = {concept(w) for t in segment(clean(own)) if t.kind != "punct" for w in _parts(t.norm)}
         tokens = _tool_verb_apart(words.tokens, own_words)
         values = list(words.values) if tokens == words.tokens else extract(words.text, tokens)
-        values = _without_tool_lead(values, tokens, tool, own_words)
+        tool_name = frozenset(concept(w) for w in identifier_words(tool.name))
+        values = _without_tool_lead(values, tokens, tool_name, own_words)
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
         properties = [str(n) for n in properties] if isinstance(properties, dict) else []
         labels = {n.casefold() for n in properties} | {w for n in properties for w in identifier_words(n)}
@@ -153,10 +156,9 @@ class Evidence:
             if not (v.kind == "code" and v.text.casefold() in labels)
             and re.sub(r"\W", "_", str(v.value)).casefold() != spelled  # "the 'geo.lookup' function"
         ]
-        named = {concept(w) for w in identifier_words(tool.name)}
         evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
-        evidence.tool_name, evidence.own = frozenset(named), own.strip()
-        named |= {concept(w) for n in properties for w in identifier_words(n)}
+        evidence.tool_name, evidence.own = tool_name, own.strip()
+        named = {*tool_name, *(concept(w) for n in properties for w in identifier_words(n))}
         evidence.values += evidence._phrases(named)
         return evidence
 

@@ -50,7 +50,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     singular,
 )
-from wirelab.offline_model.names import proper_names, world_values
+from wirelab.offline_model.names import NUMBER_FOLLOWERS, proper_names, world_values
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import UNIT_NAMES, Unit, unit_named
@@ -85,7 +85,6 @@ ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the se
 SCALE_NAMES = {"celsius", "fahrenheit", "kelvin"}  # units written with a capital: "in Celsius"
 WORD_TAGS = ("n", "i", "j", "l")  # jieba's nouns, names, idioms: 三里屯, 三明治 hold a numeral
 NUMBER_ENDS = lexicon_list("number_ends")
-PREPOSITIONS = lexicon_list("prepositions")
 
 
 def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
@@ -126,7 +125,7 @@ def _catalogued(code: Value, number: Value | None, world: set[int], text: str) -
     if number is None or code.kind != "code" or not code.text.isalpha() or code.start in world:
         return False
     follower = re.match(r"\s*(\w*)", text[number.end :])[1].casefold()  # what the number counts
-    counts_nothing = follower in PREPOSITIONS or follower in ("", "and", "or")
+    counts_nothing = not follower or follower in NUMBER_FOLLOWERS  # as after a name's number
     return counts_nothing and len(number.text) >= 3 and not 1900 <= number.value < 2100
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.extraction import extract
-from wirelab.offline_model.free_text import describes
+from wirelab.offline_model.free_text import PARTICLES, describes
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     GENERIC,
@@ -56,7 +56,7 @@ LINKS = lexicon_list("links")
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_JOINERS = lexicon_list("list_joiners")
 LIST_GLUE = LIST_JOINERS | {"the"}
-OBJECTS, PARTICLES, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "particles", "subjects"))
+OBJECTS, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "subjects"))
 
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:

@@ -36,6 +36,7 @@ from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.evidence import LIST_JOINERS, Binding, Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, STRONG, THEN
+from wirelab.offline_model.lexicon import ARTICLES
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.spans import Spans
@@ -47,7 +48,6 @@ PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this 
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
 WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
-ARTICLES = {"the", "a", "an"}
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 SCALAR = ("array", "object", "boolean")

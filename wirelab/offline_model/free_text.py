@@ -19,6 +19,7 @@ import re
 from wirelab.encoder import encode
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
+    ARTICLES,
     LISTS,
     STOPWORDS,
     VERBS,
@@ -32,7 +33,6 @@ from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
 
 PARTICLES = lexicon_list("particles", VERBS)
-ARTICLES = ("a", "an", "the")
 HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Poke me to …"
 SAYING = ("说", "讲")  # what a message said to someone follows: 跟他说一声…
 FEW = "几"  # "a few", a numeral: "几个"

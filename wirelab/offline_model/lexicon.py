@@ -62,6 +62,7 @@ def lexicon_list(name: str, lists: dict[str, list[str]] = LISTS) -> frozenset[st
 
 CURRENCY_NAMES = {name: line.split()[0] for line in LISTS["currency_names"] for name in line.split()[1:]}
 STOPWORDS = lexicon_list("stopwords")
+ARTICLES = frozenset({"a", "an", "the"})
 GENERIC = lexicon_list("generic")
 SMALL_TALK = lexicon_list("small_talk")
 NEGATIONS = lexicon_list("negations")

@@ -237,6 +237,15 @@ def test_relative_dates_resolve_only_against_a_date_the_conversation_states():
     assert resolved == ["2026-03-12", "2026-03-13", "2026-03-16", "2026-03-12", "2026-03-13", "2026-03-16"]
 
 
+def test_a_system_message_states_its_date_in_any_way_a_request_may_write_one():
+    from wirelab.offline_model.dates import reference_date
+
+    stated = ["Current date: Saturday, August 9th, 2031.", "Notes, 2nd of June 2029", "Date 07/04/2030"]
+    assert [str(reference_date(text)) for text in stated] == ["2031-08-09", "2029-06-02", "2030-07-04"]
+    assert str(reference_date("Kept 31 February 2031, opened 3 March 2031")) == "2031-03-03"  # a real day
+    assert reference_date("The spring 2031 report") is None  # a month or a year alone is no day
+
+
 def test_no_word_sits_in_two_synonym_groups():
     """A word in two groups names the first group's concept only: "product" was "multiply"."""
     counts = Counter(word for group in SYNONYM_GROUPS for word in set(group))

@@ -238,33 +238,14 @@ def _month(name: str) -> int | None:
 TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
 ZH_WEEKDAYS = "一二三四五六日"
 OFFSETS = EN_OFFSETS | {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
-DATE_IN_TEXT = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})|(\d{1,2}) ([A-Za-z]{3,9}) (\d{4})|([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})"
-)
-ZH_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]")
 
 
 def reference_date(text: str) -> datetime.date | None:
-    """The first date a text states ('Today is Wednesday, 11 March 2026.' -> 2026-03-11;
-    '今天是2026年3月11日' too), or None."""
-    chinese = ZH_DATE.search(text[:2000])
-    if chinese:
-        try:
-            return datetime.date(*map(int, chinese.groups()))
-        except ValueError:
-            pass
-    for m in DATE_IN_TEXT.finditer(text[:2000]):
-        if m[1]:
-            year, month, day = m.group(1, 2, 3)
-        else:
-            name, day, year = m.group(5, 4, 6) if m[4] else m.group(7, 8, 9)
-            month = _month(name)
-        try:
-            if month:
-                return datetime.date(int(year), int(month), int(day))
-        except ValueError:
-            continue
-    return None
+    """The first whole date, with a year, that a text writes as `WRITTEN_DATES` read it ('Today is
+    Wednesday, 11 March 2026.' -> 2026-03-11; '今天是2026年3月11日' too), or None."""
+    dates = (m for pattern in WRITTEN_DATES for m in pattern.finditer(text[:2000]) if m["y"] and m["d"])
+    found = sorted((m.start(), m.group()) for m in dates)
+    return next(filter(None, (written_date(written) for _, written in found)), None)
 
 
 def resolve_date(written: str) -> str | None:

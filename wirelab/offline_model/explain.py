@@ -86,9 +86,9 @@ def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     tied = selection.word_tie(matches, top)
     if not tied:
         return {}
-    vectors = meaning._encode([piece, *(meaning.tool_text(tool) for tool in tied)])
-    cosines = {tool.name: round(float(c), 3) for tool, c in zip(tied, vectors[1:] @ vectors[0], strict=True)}
-    return {"piece": piece, "tool": meaning.closest(piece, tied).name, "cosines": cosines}
+    near = meaning.cosines(piece, tied)[1]
+    cosines = {tool.name: round(float(c), 3) for tool, c in zip(tied, near, strict=True)}
+    return {"piece": piece, "tool": tied[int(near.argmax())].name, "cosines": cosines}
 
 
 def _by_meaning(reading: selection.Reading) -> dict[str, Any]:

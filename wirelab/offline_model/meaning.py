@@ -115,6 +115,12 @@ def _encode(texts: list[str]) -> np.ndarray:
     return encode(texts)
 
 
+def cosines(request: str, tools: tuple[Tool, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The request's vector, and its cosine with each tool's text (one encoder pass)."""
+    vectors = _encode([request, *(tool_text(t) for t in tools)])
+    return vectors[0], vectors[1:] @ vectors[0]
+
+
 def encode_once(texts: list[str]) -> None:
     """Encode `texts` in one pass (faster than one by one); later look-ups hit the cache."""
     if texts:
@@ -167,16 +173,15 @@ def features(
     probe: np.ndarray,
 ) -> list[dict[str, float]]:
     """The features of each offered tool for `request` (see the module docstring)."""
-    vectors = _encode([request, *(tool_text(t) for t in tools)])
-    cosines = vectors[1:] @ vectors[0]
-    chatter = log_odds_no_tool(vectors[0], probe)
+    vector, near = cosines(request, tools)
+    chatter = log_odds_no_tool(vector, probe)
     negated = float(negates(request))
     words = Words.of(request)  # extracted once, read by binding for every tool
     typed, fills = np.array([_bound(request, words, tool) for tool in tools]).reshape(-1, 2).T
-    margins, typed_margins = _margins(cosines), _margins(typed)
+    margins, typed_margins = _margins(near), _margins(typed)
     return [
         {
-            "cosine": float(cosines[i]),
+            "cosine": float(near[i]),
             "margin": float(margins[i]),
             "lexical": min(lexical(request, tool), LEXICAL_SCALE) / LEXICAL_SCALE,
             "negated": negated,
@@ -190,8 +195,7 @@ def features(
 
 def closest(request: str, tools: tuple[Tool, ...]) -> Tool:
     """The tool whose text is closest to `request` by cosine (the first listed on a tie)."""
-    vectors = _encode([request, *(tool_text(t) for t in tools)])
-    return tools[int(np.argmax(vectors[1:] @ vectors[0]))]
+    return tools[int(np.argmax(cosines(request, tools)[1]))]
 
 
 def log_odds_no_tool(vector: np.ndarray, probe: np.ndarray) -> float:
@@ -206,10 +210,9 @@ def wants_no_tool(request: str) -> bool:
 
 def nearer(request: str, tool: Tool, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:
     """The offered tools closer to `request` than `tool` is, closest first."""
-    vectors = _encode([request, tool_text(tool), *(tool_text(t) for t in tools)])
-    cosines = vectors[1:] @ vectors[0]
-    order = np.argsort(-cosines[1:], kind="stable")
-    return tuple(tools[i] for i in order if cosines[1 + i] > cosines[0])
+    near = cosines(request, (tool, *tools))[1]
+    order = np.argsort(-near[1:], kind="stable")
+    return tuple(tools[i] for i in order if near[1 + i] > near[0])
 
 
 def choose(

@@ -13,7 +13,8 @@ One intent becomes several calls in two ways:
   later frame keeps what the one before said and it does not ("…, then the same for pine"), once
   per call of a list before it ("for Oslo and Rome today, and then for tomorrow" is four calls);
   its unmarked words replace only unmarked words. A value said after the last frame's first
-  sentence, for a parameter no earlier frame filled, holds for every frame ("Both get a 5% discount.").
+  sentence, or in a clause after a comma that says so ("…, both insured"), for a parameter no
+  earlier frame filled, holds for every frame ("Both get a 5% discount.").
 - **lists**: a frame lists values for a parameter that takes one ("Paris and Rome"). A list
   first fills parameters that each take one of its values ("a 6 by 8 grid" is one call); a list
   left over makes one call per value. Two lists go in step after "respectively" and make every
@@ -36,7 +37,8 @@ from wirelab.offline_model.evidence import Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import cuts, written_lists
 from wirelab.offline_model.intents import STRONG
-from wirelab.offline_model.normalize import clean
+from wirelab.offline_model.lexicon import lexicon_list
+from wirelab.offline_model.normalize import Token, clean
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.values import Value
@@ -46,6 +48,7 @@ LOOSE = ("text", "array", "object", "boolean")  # kinds that hold a list as one 
 BETTER = 0.5  # how much better a list's parameter must fit a listed value to take it
 JOINTS = ("and ", "then ", "also ", "while ", "plus ")
 LEAD_WORDS = 12  # the most words that lead into every frame
+FOR_EACH = lexicon_list("for_each")  # read in the six words after a comma
 
 
 @dataclass(frozen=True)
@@ -127,14 +130,10 @@ def inherit(base: Bound, bound: Bound) -> Bound:
     """A later frame: the frame before's arguments, with what this one says instead; its
     unmarked words replace only what the frame before did not say, or said in unmarked words
     too ("oak tables …, then the same for pine tables")."""
-    said = {k: v for k, v in bound.arguments.items() if k not in bound.unmarked or _weak(k, base)}
+    weak = set(bound.arguments) - set(base.arguments) | base.unmarked  # what the frame before hardly says
+    said = {k: v for k, v in bound.arguments.items() if k not in bound.unmarked or k in weak}
     unmarked = (bound.unmarked & set(said)) | (base.unmarked - set(said))
     return Bound({**base.arguments, **said}, frozenset(unmarked))
-
-
-def _weak(name: str, base: Bound) -> bool:
-    """Whether the frame before gives `name` no value, or only unmarked words."""
-    return name not in base.arguments or name in base.unmarked
 
 
 def _past_joint(text: str, start: int, end: int) -> int:
@@ -161,7 +160,11 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
         evidence.used -= moved
         written = written_lists(evidence)
     later = {}
-    head = _first_sentence_end(evidence) if tail else len(evidence.text)
+    tokens = evidence.tokens  # where the first sentence ends, or a clause for every call begins
+    marks = [
+        t.start for k, t in enumerate(tokens) if t.text in STRONG or t.text == "." or _for_each(tokens, k)
+    ]
+    head = marks[0] if tail and marks else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
         _, after = bind_evidence(tool, evidence.text[head:])
@@ -183,6 +186,12 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
     respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
     spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
     return [Bound(arguments, unmarked) for arguments in spread], later
+
+
+def _for_each(tokens: list[Token], k: int) -> bool:
+    """Whether token k is a comma before a clause that holds for every call ("…, both express")."""
+    clause = itertools.takewhile(lambda token: token.kind != "punct", tokens[k + 1 : k + 7])
+    return tokens[k].text == "," and any(token.norm in FOR_EACH for token in clause)
 
 
 def flips(tool: Tool, before: str, after: str) -> bool:
@@ -327,12 +336,6 @@ def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[in
                 if kinds and mine is not None and theirs is not None and mine >= theirs + BETTER:
                     moved.add(k)
     return moved
-
-
-def _first_sentence_end(evidence: Evidence) -> int:
-    """Where the text's first sentence ends (its length if it has one sentence)."""
-    marks = [t.start for t in evidence.tokens if t.text in STRONG or t.text == "."]
-    return marks[0] if marks else len(evidence.text)
 
 
 def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:

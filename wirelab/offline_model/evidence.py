@@ -56,6 +56,7 @@ LINKS = lexicon_list("links")
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_JOINERS = lexicon_list("list_joiners")
 LIST_GLUE = LIST_JOINERS | {"the"}
+NAMED = {"name", "country", "language"}  # kinds one list holds together: "Thai, Greek and Mexican"
 OBJECTS, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "subjects"))
 
 
@@ -329,7 +330,7 @@ class Evidence:
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
         return (
-            value.kind == before.kind
+            (value.kind == before.kind or {value.kind, before.kind} <= NAMED)
             and any(word in LIST_JOINERS for word in gap)
             and all(word in LIST_GLUE for word in gap)
         )

@@ -174,7 +174,8 @@ def _passed_over(evidence: Evidence, reading: Reading, k: int, unit: bool) -> bo
     if any(fill.value.start <= value.start < _reach(fill.value) for fill in reading.filled.values()):
         return True
     return k not in reading.chosen and any(
-        j != k and _overlap(evidence.values[j], value) for j in reading.taken
+        j != k and evidence.values[j].start < value.end and value.start < evidence.values[j].end
+        for j in reading.taken
     )
 
 
@@ -304,10 +305,6 @@ def _apposed(text: str, held: Value, value: Value) -> bool:
     return held.end <= value.start and text[held.end : value.start].strip() == "," and held.kind != "number"
 
 
-def _overlap(one: Value, other: Value) -> bool:
-    return one.start < other.end and other.start < one.end
-
-
 def _closed(
     evidence: Evidence, owners: dict[int, dict[str, str]], lists: list[list[int]]
 ) -> list[tuple[int, int]]:
@@ -334,9 +331,9 @@ def _best_cut(
 ) -> int | None:
     """Where to cut between the value `held` and the `value` that fills its parameter again:
     at the strongest mark, where the values after it fit the new frame best."""
-    order = sorted(filled.values(), key=lambda fill: fill.value.start)
+    order = sorted(filled.items(), key=lambda item: item[1].value.start)
     gains = [_moved_gain(order[j:], slot, slots, evidence) for j in range(len(order) + 1)]
-    positions = [fill.value.start for fill in order]
+    positions = [fill.value.start for _, fill in order]
     shut = Spans(closed)
     best: tuple[float, int] | None = None
     low = bisect.bisect_left(evidence.starts, held.value.end)
@@ -353,14 +350,16 @@ def _best_cut(
     return best[1] if best else None
 
 
-def _moved_gain(moved: list[Fill], slot: Slot, slots: list[Slot], evidence: Evidence) -> float:
-    """How much better the values `moved` fit a new frame whose `slot` is taken than where they are."""
+def _moved_gain(moved: list[tuple[str, Fill]], slot: Slot, slots: list[Slot], evidence: Evidence) -> float:
+    """How much better the values `moved` fit a new frame whose `slot` is taken than where they
+    are, each read as written in both ("0.05" of "rate 0.05, 3 years" is no time in either)."""
     taken = {slot.name}
     gain = 0.0
-    for fill in moved:
-        fits = [fit for fit in _fits(slots, fill.value, evidence) if fit[1].name not in taken]
-        gain += (fits[0][0] if fits else 0.0) - fill.points
-        taken |= {fits[0][1].name} if fits else set()
+    for name, fill in moved:
+        fits = _fits(slots, fill.value, evidence)
+        free = [fit for fit in fits if fit[1].name not in taken]
+        gain += (free[0][0] if free else 0.0) - next((f[0] for f in fits if f[1].name == name), fill.points)
+        taken |= {free[0][1].name} if free else set()
     return gain
 
 
@@ -403,18 +402,18 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
     those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
     人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") or the word after it ("1230 degrees") is listed with nothing. The words before
+    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing. The words before
     the first value may come again before each ("in Camden and in Brixton", "for a Santoku and
     for a Nakiri"): then two values, or names alone, are a list too. Of the readings at one
     place, the longest is the list's, an option before a phrase ("porcelain piece", "porcelain")."""
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
-    counted = {v.end for v in values if v.kind == "number"}  # "1230 degrees": what a number counts
+    counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
     words = sorted(
         (
             k
             for k, v in enumerate(values)
-            if v.kind in WORDS and not units.overlaps(v.start, v.end) and v.start - 1 not in counted
+            if v.kind in WORDS and not units.overlaps(v.start, v.end) and v.start not in counted
         ),
         key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"),
     )
@@ -469,12 +468,10 @@ def _fits(slots: list[Slot], value: Value, evidence: Evidence) -> list[Fit]:
 
 def _same(one: Any, other: Any) -> bool:
     """The same value, or a name and its short form ("Acme Inc" and "Acme")."""
-    if one == other:
-        return True
-    if isinstance(one, str) and isinstance(other, str):
-        one, other = one.casefold(), other.casefold()
-        return one.startswith(other + " ") or other.startswith(one + " ")
-    return False
+    if one == other or not isinstance(one, str) or not isinstance(other, str):
+        return one == other
+    one, other = one.casefold(), other.casefold()
+    return one.startswith(other + " ") or other.startswith(one + " ")
 
 
 def _written(value: Value) -> bool:

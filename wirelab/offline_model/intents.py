@@ -4,9 +4,9 @@
     [('Weather in Paris', ''), ('convert 3 EUR to USD', 'and'), ('email Ann', 'then')]
 
 A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the
-full stop of "Mr." or "Inc."), at "then", "also", "as well as", the words that
+full stop of "Mr." or "Inc."), at "then", "also", the words that
 order tasks ("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且",
-"同时", "最后", and at "and"/"plus"/"和". Never inside quotes, nor between two
+"同时", "最后", and at "and"/"plus"/"as well as"/"和". Never inside quotes, nor between two
 numbers ("50, 68 and 86") or two Chinese names or days (伦敦和巴黎, 明天和后天). A message pasted in
 one pair of quotes is read without them (`unwrap`). The cut is only a proposal:
 `selection.plan` keeps a piece as its own intent only when it asks for a tool
@@ -92,8 +92,6 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         return "."
     if token.norm in THEN:
         return None if k and tokens[k - 1].norm in INSIDE and token.norm == "also" else "then"
-    if token.norm == "as" and [t.norm for t in tokens[k + 1 : k + 3]] == ["well", "as"]:
-        return "then"
     if _between_values(tokens, k):
         return None
     if token.norm in AND:
@@ -131,9 +129,6 @@ def _add(found: list[Piece], text: str, start: int, end: int, joiner: str, sente
     """Add text[start:end] as a piece, without the punctuation and connectives at its ends."""
     while start < end and text[start] in " ,.，、:：":
         start += 1
-    for lead in ("well as ", "as "):  # the rest of "as well as"
-        if text.startswith(lead, start, end):
-            start += len(lead)
     while end > start and text[end - 1] in " ,.，、:：":
         end -= 1
     if start < end:

@@ -46,6 +46,7 @@ FUNCTION_TAGS = frozenset("vdpucrqfy")
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(
     rf"(?P<han>[{_HAN}]+)"
+    r"|(?P<and>(?i:\bas\s+well\s+as\b))"  # words that join as "and" does: one token, read as "and"
     r"|(?P<number>\d+(?:[.,:/]\d+)*(?:[eE][-+]?\d+)?)"
     rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
     r"|(?P<punct>[^\s\w]|_)"
@@ -96,8 +97,8 @@ def _segment(text: str) -> tuple[Token, ...]:
         if kind == "han":
             tokens += _han_words(match.group(), match.start())
         else:
-            norm = match.group().casefold().removesuffix("'s")
-            tokens.append(Token(match.group(), norm, kind, match.start(), match.end()))
+            norm = "and" if kind == "and" else match.group().casefold().removesuffix("'s")
+            tokens.append(Token(match.group(), norm, kind.replace("and", "word"), match.start(), match.end()))
     return tuple(tokens)
 
 

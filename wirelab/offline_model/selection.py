@@ -32,7 +32,7 @@ from wirelab.offline_model.binding import bind
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
 from wirelab.offline_model.evidence import Words
-from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.extraction import QUOTED, extract
 from wirelab.offline_model.free_text import command_span
 from wirelab.offline_model.intents import Piece, pieces, unwrap
 from wirelab.offline_model.lexicon import (
@@ -268,8 +268,11 @@ def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
 
 
 def asks_for_nothing(text: str) -> bool:
-    """Small talk, an opinion without a request, or a negated action: no tool is wanted."""
-    tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in segment(clean(text)) if t.kind != "punct"]
+    """Small talk, an opinion without a request, or a negated action: no tool is wanted. Words in
+    quotes are a value's, not the user's: they greet and negate nothing ("'goodbye' to Italian")."""
+    said = QUOTED.sub(" ", clean(text))
+    words = [t for t in segment(said if said.strip(" ,.") else clean(text)) if t.kind != "punct"]
+    tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in words]
     content = [t for t in tokens if t not in STOPWORDS]
     if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
         return True  # "thanks, that's all", "今天心情很好呀" ("today" asks for nothing)

@@ -15,8 +15,8 @@ A careful reader fills a gap in one request from the requests next to it:
 - **a value another intent gave**: a required parameter an item gives no value for, or only
   unmarked words ("for the same period"), takes the value of a parameter of the same name (or
   sharing a word of it and its type) from the nearest item before it, else after it; an
-  optional one, from a parameter of its name in the item right beside it ("tomorrow's tides
-  and the sea forecast"). When that
+  optional one, from a parameter of its name in the item right beside it, when all its calls
+  give one value ("tomorrow's tides and the sea forecast"). When that
   item made one call per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
   those values in turn ("the time in Oslo and Lima, and how many hours apart they are");
 - **said once**: an intent that names a tool again with nothing of its own, or a call another
@@ -144,7 +144,8 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
     for name in gaps + options:
         for other in order:
             kin = _kin(tool, name, items[other].tool) if name in gaps else _beside(items, k, other, name)
-            values = _values(calls[other], kin, other < k) if kin else []
+            shared = name in gaps or len({repr(b.arguments.get(kin or "")) for b in calls[other]}) == 1
+            values = _values(calls[other], kin, other < k) if kin and shared else []
             if kin and values:
                 sources.setdefault((other, kin), []).append(name)
                 values_of[(other, kin)] = values
@@ -158,7 +159,8 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
             found = [Bound({**b.arguments, **filled}, b.unmarked - set(names), b.frame) for b in found]
             continue
         for name in names:
-            found = [_with(bound, name, value) for bound in found for value in values][:MAX_CALLS]
+            found = [Bound({**b.arguments, name: v}, b.unmarked - {name}) for b in found for v in values]
+        found = found[:MAX_CALLS]
     return _in_turn(items, calls, k, found, left, order)
 
 
@@ -206,10 +208,6 @@ def _gaps(tool: Tool, found: list[Bound]) -> list[str]:
         for name in required
         if all(name not in bound.arguments or name in bound.unmarked for bound in found)
     ]
-
-
-def _with(bound: Bound, name: str, value: Any) -> Bound:
-    return Bound({**bound.arguments, name: value}, bound.unmarked - {name})
 
 
 def _values(found: list[Bound], name: str, before: bool) -> list[Any]:

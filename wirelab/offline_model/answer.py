@@ -77,9 +77,7 @@ def facts(value: Any, key: str = "", depth: int = 0) -> list[tuple[str, str]]:
         return [f for k, v in value.items() for f in facts(v, str(k), depth + 1)]
     if isinstance(value, list):
         return [f for v in value for f in facts(v, key, depth + 1)]
-    if value is None:
-        return []
-    return [(key, json.dumps(value) if isinstance(value, bool) else str(value))]
+    return [] if value is None else [(key, json.dumps(value) if isinstance(value, bool) else str(value))]
 
 
 def shorten(text: str, limit: int = SUMMARY_LIMIT) -> str:

@@ -173,11 +173,11 @@ def written_date(written: str, year: int | None = None) -> datetime.date | None:
         m = pattern.fullmatch(written.strip())
         if not m:
             continue
-        month = m["m"] if m["m"].isdigit() else _month(m["m"])
-        today = TODAY.get()
-        year = int(m["y"]) if m["y"] else year or (today.year if today else None)
+        month, day = int(m["m"]) if m["m"].isdigit() else _month(m["m"]) or 0, int(m["d"] or 1)
+        month, day = (day, month) if month > 12 else (month, day)  # 23/10/2027: the day first
+        year = int(m["y"]) if m["y"] else year or getattr(TODAY.get(), "year", None)
         try:
-            return datetime.date(year, int(month), int(m["d"] or 1)) if year else None
+            return datetime.date(year, month, day) if year else None
         except ValueError:
             return None
     return None

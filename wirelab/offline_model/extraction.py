@@ -50,7 +50,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     singular,
 )
-from wirelab.offline_model.names import NUMBER_FOLLOWERS, proper_names, world_values
+from wirelab.offline_model.names import MEASURE_WORDS, NUMBER_FOLLOWERS, proper_names, world_values
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import UNIT_NAMES, Unit, unit_named
@@ -92,12 +92,12 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     tokens = segment(text) if tokens is None else tokens
     found = _identifiers(_patterns(text) + date_values(tokens, text), text)
     said = Spans.of(found)
-    found += [v for v in _written_numbers(text) if not _overlaps(v, said)]  # "an hour and a half"
-    clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one
-    found += [n for n in _numbers(tokens, text) if not _overlaps(n, clear)]  # not 2026 of 2026-05-01
+    found += [v for v in _written_numbers(text) if not said.overlaps(v.start, v.end)]  # "an hour and a half"
+    clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one, 2026-05-01 none
+    found += [n for n in _numbers(tokens, text) if not clear.overlaps(n.start, n.end)]
     names = _with_model_codes(proper_names(tokens, text), found, text)
     taken = Spans.of(_unnumbered(found, names))
-    names = [v for v in names if not _overlaps(v, taken)]
+    names = [v for v in names if not taken.overlaps(v.start, v.end)]
     found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
     found += [
@@ -105,19 +105,22 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
         for w in world_values(tokens, text)
         if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
     ]
-    taken = Spans.of(found)
-    found += [n for n in names if not _overlaps(n, taken)]  # "Persian Empire" is a name; "Persian" a language
+    taken = Spans.of(found)  # "Persian Empire" is a name; "Persian" a language
+    found += [n for n in names if not taken.overlaps(n.start, n.end)]
     found += _units(tokens, text, found)
     return sorted(_catalogue_numbers(found, text), key=lambda v: (v.start, -v.end))
 
 
 def _catalogue_numbers(found: list[Value], text: str) -> list[Value]:
-    """The values, and one code more where a code of capitals and the whole number of three
-    digits or more written after it, that counts nothing, may be one: "NGC 7000", "MSKU 4417920"
-    (binding picks: "PR 418" for a string, 418 for a number); not "USD 100" nor "AAPL 2024"."""
+    """The values, and one code more where two may be one: a code of capitals and a whole number of
+    3+ digits after it that counts nothing ("NGC 7000", not "USD 100" nor "AAPL 2024"), or two whole
+    numbers a hyphen joins that no range reads ("40-1187", "55-0917"; not "10-12"). Binding picks:
+    "PR 418" for a string, 418 for a number."""
     world = {v.start for v in found if v.kind in ("currency", "country", "language")}
     numbers = {v.start: v for v in found if v.kind == "number" and not v.unit and v.text.isdigit()}
     pairs = [(v, numbers[v.end + 1]) for v in found if _catalogued(v, numbers.get(v.end + 1), world, text)]
+    joined = ((v, numbers.get(v.end + 1)) for v in numbers.values() if text[v.end : v.end + 1] == "-")
+    pairs += [(v, w) for v, w in joined if w and (w.text[0] == "0" or not v.value < w.value < 10 * v.value)]
     return found + [Value.at("code", text, code.start, number.end) for code, number in pairs]
 
 
@@ -178,16 +181,12 @@ def _units(tokens: list[Token], text: str, found: list[Value]) -> list[Value]:
         ) and not close
         if unit and (spelled or close) and written.casefold() not in STOPWORDS and not (ordinal or named):
             value = Value("unit", unit.symbol, written, token.start, token.start + len(written), written)
-            if not _overlaps(value, taken):
+            if not taken.overlaps(value.start, value.end):
                 units.append(value)
             k += length
         else:
             k += 1
     return units
-
-
-def _overlaps(value: Value, spans: Spans) -> bool:
-    return spans.overlaps(value.start, value.end)
 
 
 def _patterns(text: str) -> list[Value]:
@@ -279,13 +278,12 @@ def _looks_like_code(word: str) -> bool:
         return len(word) > 1
     if ROMAN.fullmatch(word):
         return False  # "Pope Leo XIII", "Rocky II": a numeral of a name
-    if "_" in word.strip("_") or "/" in word and any(c.isalpha() for c in word):
-        return True  # an identifier ("unit_price"), or a code with a slash ("2021/KX88")
+    measure = re.fullmatch(r"\d+(?:\.\d+)?-?([a-zµμ°]+(?:/[a-z]+)?)", word, re.I)  # "6cm", "2nd", "5km/h"
+    if measure and (unit_named(measure[1]) or measure[1].lower() in NUMBER_ENDS):
+        return False
     letters, digits = any(c.isalpha() for c in word), any(c.isdigit() for c in word)
-    if letters and digits:
-        measure = re.fullmatch(r"\d+(?:\.\d+)?-?([a-zµμ°]+)", word, re.I)  # "6cm", "5000m", "2nd", "5-day"
-        return not (measure and (unit_named(measure[1]) or measure[1].lower() in NUMBER_ENDS))
-    return word.isupper() and word.isalpha() and 2 <= len(word) <= 5
+    joined = "_" in word.strip("_") or "/" in word and letters  # "unit_price", "2021/KX88"
+    return joined or letters and digits or word.isupper() and word.isalpha() and 2 <= len(word) <= 5
 
 
 def _numbers(tokens: list[Token], text: str) -> list[Value]:
@@ -350,6 +348,9 @@ def _measured(value: int | float, tokens: list[Token], k: int, length: int, text
         words += 1  # the hyphen
     else:
         unit, written, words = unit_at(tokens, after, text)
+    rate = re.search(r"每[^\W\d每]{1,2}$", text[: token.start])  # 每秒8米: 8 米每秒, a speed
+    if unit and rate and unit_named(written + rate[0]):
+        unit, written = unit_named(written + rate[0]), written + rate[0]
     start = tokens[k - 1].start if negative else token.start
     dimension = unit.dimension if unit else ""
     return Value(
@@ -411,9 +412,8 @@ def _pronoun(value: Value, tokens: list[Token], starts: list[int]) -> bool:
     after = tokens[k] if k < len(tokens) else None
     first = bisect.bisect_left(starts, value.start)
     before = [t.norm for t in tokens[max(0, first - 2) : first]]
-    if before[-1:] and before[-1] in POINTERS or len(before) == 2 and before[0] in POINTERS:
-        return True  # "which one", "the blue one": a thing pointed at
-    return after is None or after.norm in ONE_FOLLOWERS
+    pointed = bool(before[-1:]) and before[-1] in POINTERS or len(before) == 2 and before[0] in POINTERS
+    return pointed or after is None or after.norm in ONE_FOLLOWERS  # "which one", "the blue one"
 
 
 def _count(value: Value, digits: list[int]) -> bool:
@@ -537,9 +537,6 @@ def _digits(text: str) -> int | float | None:
     return int(number) if number.is_integer() and "." not in plain else number
 
 
-MEASURE_WORDS = lexicon_list("measure_words")
-
-
 def counted(text: str, value: Value) -> str:
     """The thing a Chinese count with a measure word counts: "8把椅子" -> "椅子", "三本书" ->
     "书"; "" for a count of nothing ("5个", "3 days").
@@ -549,9 +546,11 @@ def counted(text: str, value: Value) -> str:
     ('椅子', '')
     """
     after = text[value.end : value.end + 40]
-    if value.text[-1:] in MEASURE_WORDS and value.text[-1:] != value.text:
-        return _han_item(after)
-    return _han_item(after[1:]) if after[:1] in MEASURE_WORDS else ""
+    measured = value.text[-1:] in MEASURE_WORDS and value.text[-1:] != value.text
+    if not measured and after[:1] not in MEASURE_WORDS:
+        return ""
+    clause = re.split(r"[\d,.;!?，。；！？]", after if measured else after[1:])[0]
+    return _han_item(clause.rpartition("的")[2] or clause)  # 四张去大连的船票: what 的 leads to
 
 
 def _han_item(text: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
+from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
@@ -232,9 +233,8 @@ CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
 def clock_part(slot: Slot, value: Value) -> int | None:
     """The hour or the minute of a clock time, as the parameter's name asks (12-hour as written)."""
     m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", value.text.strip())
-    if not m:
-        return None
-    return int(m[1]) if {"hour", "hours"} & set(identifier_words(slot.name)) else int(m[2] or 0)
+    hour = {"hour", "hours"} & set(identifier_words(slot.name))
+    return None if not m else int(m[1]) if hour else int(m[2] or 0)
 
 
 def _in_percent(slot: Slot) -> bool:
@@ -311,7 +311,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     unit = {concept(w) for w in value.unit.casefold().split()}
-    counted = unit | {concept(w) for _, w in after} if value.kind == "number" else unit
+    thing = counted_thing(evidence.text, value)[-1:] if value.kind == "number" else ""  # 四张…船票: 票
+    counted = unit | {concept(w) for _, w in after} | {concept(thing)} if value.kind == "number" else unit
     if unit & slot.name_words or counted & slot.counts:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
@@ -345,9 +346,8 @@ def _capped(before: list[str], after: list[str]) -> bool:
 def _never_fits(slot: Slot, value: Value) -> bool:
     """ "Dr. Okafor" is a person, wherever "city" is written before her, and "December" a month;
     a measured quantity ("20 kg") is no name, code or text."""
-    if slot.kind == "place" and value.kind == "name" and _not_a_place(value):
-        return True
-    return value.kind == "number" and bool(value.unit) and slot.kind in SPELLED
+    misplaced = slot.kind == "place" and value.kind == "name" and _not_a_place(value)
+    return misplaced or value.kind == "number" and bool(value.unit) and slot.kind in SPELLED
 
 
 def _measure_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:

@@ -39,6 +39,7 @@ from wirelab.offline_model.values import Value
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 NAME_JOINERS = lexicon_list("name_joiners")
 NUMBER_FOLLOWERS = lexicon_list("prepositions") | {"and", "or", "&"}  # after a name's number
+MEASURE_WORDS = lexicon_list("measure_words")  # between a Chinese count and what it counts: 8把椅子
 
 
 @lru_cache(maxsize=1)
@@ -53,18 +54,15 @@ def world_names() -> dict[str, tuple[str, str]]:
             ("currency", locale.currencies),
         ):
             for code, name in names.items():
-                if kind == "country" and not code.isalpha():
-                    continue
-                if kind == "currency" and code.startswith("X"):
-                    continue  # gold, funds, "unknown currency": no money a request converts
+                if kind == "country" and not code.isalpha() or kind == "currency" and code.startswith("X"):
+                    continue  # regions ("419"); gold, funds, "unknown currency": no money a request converts
                 table[name.casefold()] = (kind, code)
                 if kind == "language" and tag == "zh" and name.endswith("语") and len(code) == 2:
                     table.setdefault(name[:-1] + "文", (kind, code))  # 德文 is written 德语, 法文 法语
                 if kind == "currency" and tag == "en":
-                    table.setdefault(name.casefold() + "s", (kind, code))  # "Swiss francs"
                     last = name.casefold().split()[-1]
-                    table.setdefault(last, (kind, code))
-                    table.setdefault(last + "s", (kind, code))
+                    for key in (name.casefold() + "s", last, last + "s"):  # "Swiss francs", "franc"
+                        table.setdefault(key, (kind, code))
     return table | {name: ("currency", code) for name, code in CURRENCY_NAMES.items()}
 
 
@@ -115,9 +113,9 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
         if token.start in named:
             k += 1
             continue
-        if token.kind == "han" and _chinese_name(token, k > 0 and _a_number(tokens[k - 1])):
+        if token.kind == "han" and _han_name(tokens, k):
             end = k  # "西湖酒店", "杭州东站": a place's name goes on with what is there
-            while token.tag == "ns" and end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
+            while end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
                 end += 1
             sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
             found.append(Value.at("name", text, token.start, tokens[end].end, sort=sort))
@@ -175,9 +173,8 @@ def _numbered(tokens: list[Token], end: int) -> bool:
         return False
     number, after = tokens[end + 1], tokens[end + 2] if end + 2 < len(tokens) else None
     spaced = number.start == tokens[end].end + 1
-    if after is not None and after.start == number.end and after.text in "-/_":
-        return False  # "ISBN 978-0-13-…": the number goes on into a code
-    return spaced and (after is None or after.kind == "punct" or after.norm in NUMBER_FOLLOWERS)
+    coded = after is not None and after.start == number.end and after.text in "-/_"  # "ISBN 978-0-13-…"
+    return spaced and not coded and (after is None or after.kind == "punct" or after.norm in NUMBER_FOLLOWERS)
 
 
 PLACE_PREPOSITIONS = lexicon_list("place_prepositions")
@@ -209,7 +206,7 @@ FACILITY_ENDS = lexicon_list("facility_ends")
 
 def _facility(token: Token) -> bool:
     """A noun that names a kind of place, by its last character: 酒店, 机场, 东站, 广场, 大学."""
-    return token.tag == "n" and token.text[-1:] in FACILITY_ENDS
+    return (token.tag == "n" or len(token.text) == 1) and token.text[-1:] in FACILITY_ENDS
 
 
 CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}
@@ -241,6 +238,16 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
     return ""
 
 
+def _han_name(tokens: list[Token], k: int) -> bool:
+    """A Chinese name: a proper noun by its tag, a noun before the kind of place it names (半岛酒店),
+    or the words of 从…到… whatever jieba tags them (从大连到烟台: 大连 is tagged an adverb)."""
+    token, before = tokens[k], tokens[k - 1] if k else Token("", "", "", 0, 0)
+    facility = token.tag == "n" and k + 1 < len(tokens) and _facility(tokens[k + 1])
+    framed = before.text.endswith("从") or before.text == "到" and any("从" in t.text for t in tokens[:k])
+    named = _chinese_name(token, before.tag[:1] == "m" or before.text[-1:].isdigit())
+    return named or (facility or framed and len(token.text) > 1) and token.tag[:1] not in "rm"
+
+
 def _chinese_name(token: Token, counted: bool = False) -> bool:
     """A Chinese proper noun by its part of speech: a place, a person, an organisation. A unit
     jieba tags as a place is no place; one it tags as a person is a person when no number
@@ -253,11 +260,8 @@ def _chinese_name(token: Token, counted: bool = False) -> bool:
         and not known(token.text)
         and (unit is None or person and not counted)
         and _currency_led(token.text) is None
+        and not (counted and token.text[:1] in MEASURE_WORDS)  # 3张从…: the count's measure word
     )
-
-
-def _a_number(token: Token) -> bool:
-    return token.tag[:1] == "m" or token.text[-1:].isdigit()
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:

@@ -81,9 +81,8 @@ def format_of(description: str) -> str:
     """How a description asks for a place: 'state' ("City, State", "such as 'Austin, TX'"),
     'country' ("City, Country" as well), or '' (nothing said)."""
     example = any(state_code(code) for code in CITY_STATE.findall(description))
-    if not example and "city, state" not in description.casefold():
-        return ""
-    return "country" if CITY_COUNTRY.search(description) else "state"
+    asked = example or "city, state" in description.casefold()
+    return ("country" if CITY_COUNTRY.search(description) else "state") if asked else ""
 
 
 def as_asked(written: str, name: str, description: str, city_only: bool = False) -> str:

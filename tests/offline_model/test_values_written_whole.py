@@ -1,0 +1,60 @@
+"""A value is read as written: a code of numbers joined by a hyphen, a Chinese name with the
+kind of place written after it (not a count's measure word), a speed written as one word or as a
+Chinese rate, and a numeric date that starts with its day. On tools invented here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.extraction import extract
+from wirelab.offline_model.normalize import clean
+from wirelab.offline_model.request import Tool
+
+
+def _tool(name: str, description: str, **properties: tuple[str, str]) -> Tool:
+    props = {key: {"type": kind, "description": text} for key, (kind, text) in properties.items()}
+    return Tool(name, description, {"type": "object", "properties": props, "required": list(props)})
+
+
+LOCKER = _tool("rent_locker", "Rent a station locker.", locker_number=("string", "The locker's number"))
+FLOOR = _tool("go_to_floor", "Send the lift to a floor.", floor=("integer", "Floor to go to"))
+INN = _tool("inn_rooms", "Free rooms at a guesthouse.", guesthouse=("string", "Name of the guesthouse"))
+KITE = _tool(
+    "kite_lift",
+    "Lift of a kite in the wind.",
+    wind_speed=("number", "Wind speed in metres per second"),
+    line_length_m=("number", "Length of the line in metres"),
+)
+VET = _tool("book_vet", "Book a vet visit.", day=("string", "Visit day, YYYY-MM-DD"))
+FERRY = _tool(
+    "ferry_tickets",
+    "Buy ferry tickets.",
+    origin=("string", "Port of departure"),
+    port=("string", "Port of arrival"),
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "expected"),
+    [
+        (LOCKER, "Rent locker number 58-0316 at the station", {"locker_number": "58-0316"}),
+        (FLOOR, "Take the lift to floor 7-8", {"floor": 7}),
+        (INN, "白云宾馆今晚还有空房吗", {"guesthouse": "白云宾馆"}),
+        (KITE, "How much lift with a 40 m line in a 9m/s wind?", {"wind_speed": 9, "line_length_m": 40}),
+        (KITE, "风速每秒6米，线长30米，风筝升力多大", {"wind_speed": 6, "line_length_m": 30}),
+        (VET, "Book the vet for 28/02/2028", {"day": "2028-02-28"}),
+        (VET, "Book the vet for 02/28/2028", {"day": "2028-02-28"}),
+        (FERRY, "买4张从威海到大连的船票", {"origin": "威海", "port": "大连"}),
+    ],
+)
+def test_a_value_is_read_as_written(tool: Tool, text: str, expected: dict[str, Any]) -> None:
+    assert bind(tool, text) == expected
+
+
+@pytest.mark.parametrize("text", ["a 5-10 minute walk", "pages 12-40"])
+def test_a_range_keeps_both_its_numbers(text: str) -> None:
+    numbers = [v.value for v in extract(clean(text)) if v.kind == "number"]
+    assert len(numbers) == 2

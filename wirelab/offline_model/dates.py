@@ -31,7 +31,8 @@ from wirelab.offline_model.values import Value
 
 MONTHS = lexicon_words("months")
 WEEKDAYS = lexicon_words("weekdays")
-EN_OFFSETS = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1, "yesterday": -1}  # days from today
+OFFSETS = {w: int(n) for w, n in (line.rsplit(maxsplit=1) for line in LISTS["day_offsets"])}  # 前天: -2
+EN_OFFSETS = {word: days for word, days in OFFSETS.items() if word.isascii()}
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
 ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
@@ -237,7 +238,6 @@ def _month(name: str) -> int | None:
 
 TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)
 ZH_WEEKDAYS = "一二三四五六日"
-OFFSETS = EN_OFFSETS | {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
 
 
 def reference_date(text: str) -> datetime.date | None:
@@ -321,7 +321,7 @@ SPOKEN_CLOCKS = [  # "ten past six", "a quarter to 8", "twenty minutes to nine";
 ]
 NAMED_TIMES = dict(line.split() for line in LISTS["clock_words"])  # "noon": 12:00
 NAMED_CLOCK = re.compile("|".join(rf"\b{w}\b" if w.isascii() else w for w in NAMED_TIMES), re.I)
-FRACTIONS = {"half": 30, "quarter": 15, "a quarter": 15, "半": 30, "一刻": 15, "三刻": 45}
+FRACTIONS = {w: int(n) for w, n in (line.rsplit(maxsplit=1) for line in LISTS["clock_fractions"])}  # 一刻: 15
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 
 

@@ -93,3 +93,39 @@ def test_the_verb_that_names_the_tool_labels_no_value_after_it():
     )
     said = bind(crate, "Ship my Bring crate KX4410ZZ", guess=False)
     assert said == {"courier": "Bring", "shipping_id": "KX4410ZZ"}
+
+
+def test_a_chinese_clock_time_gives_its_minute_to_a_minute_parameter():
+    kettle = _tool(
+        "schedule_kettle",
+        "Boil the kettle at a set time.",
+        {"hour": {"type": "integer"}, "minute": {"type": "integer"}},
+        ["hour", "minute"],
+    )
+    assert bind(kettle, "明天8点45分烧水", guess=False) == {"hour": 8, "minute": 45}
+
+
+def test_a_chinese_scale_after_digits_scales_the_number():
+    grant = _tool("apply_grant", "Apply for a research grant.", {"amount": {"type": "number"}}, ["amount"])
+    assert bind(grant, "申请12万的科研经费", guess=False) == {"amount": 120000}
+
+
+def test_a_number_said_to_be_at_least_fills_a_lower_bound():
+    hikes = _tool(
+        "find_hikes",
+        "Find hiking trails near a town.",
+        {"town": {"type": "string"}, "min_km": {"type": "integer", "description": "Shortest trail length."}},
+        ["town"],
+    )
+    assert bind(hikes, "trails near Keswick of at least 12", guess=False) == {"town": "Keswick", "min_km": 12}
+
+
+def test_the_words_after_named_fill_a_parameter_that_holds_a_name():
+    countdown = _tool(
+        "kitchen_countdown",
+        "Start a kitchen countdown.",
+        {"minutes": {"type": "integer"}, "label": {"type": "string", "description": "Shown on the screen"}},
+        ["minutes"],
+    )
+    said = bind(countdown, "a 12 minute countdown named pasta", guess=False)
+    assert said == {"minutes": 12, "label": "pasta"}

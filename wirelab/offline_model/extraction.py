@@ -38,9 +38,9 @@ from wirelab.offline_model.budget import spend
 from wirelab.offline_model.dates import date_values, time_values
 from wirelab.offline_model.lexicon import (
     EN_NUMBERS,
-    EN_SCALES,
     QUESTION_WORDS,
     ROMAN,
+    SCALES,
     STOPWORDS,
     ZH_DIGITS,
     ZH_NUMERALS,
@@ -463,11 +463,11 @@ def _number_at(tokens: list[Token], k: int) -> tuple[int | float | None, int]:
     if token.kind == "number":
         number = _digits(token.text)
         scale = tokens[k + 1].norm if k + 1 < len(tokens) else ""
-        if number is not None and scale in EN_SCALES:  # "213 million", "8.5 billion"
-            scaled = number * EN_SCALES[scale]
+        if number is not None and scale in SCALES:  # "213 million", "8.5 billion", "30万"
+            scaled = number * SCALES[scale]
             return (int(scaled) if float(scaled).is_integer() else scaled), 2
         return number, 1
-    scaled = token.norm in ("a", "an") and k + 1 < len(tokens) and tokens[k + 1].norm in EN_SCALES
+    scaled = token.norm in ("a", "an") and k + 1 < len(tokens) and tokens[k + 1].norm in SCALES
     if token.kind == "word" and (_word_number(token.norm) is not None or scaled):  # "a dozen": 12
         return _number_words(tokens, k)
     if token.kind == "han":
@@ -500,15 +500,15 @@ def _number_words(tokens: list[Token], k: int) -> tuple[int, int]:
     first = _word_number(tokens[k].norm)
     total, group, length = 0, 1 if first is None else first, 1  # "a hundred"
     while k + length < len(tokens):
-        word, scaled = tokens[k + length].norm, tokens[k + length - 1].norm in EN_SCALES
+        word, scaled = tokens[k + length].norm, tokens[k + length - 1].norm in SCALES
         number = _word_number(word)
         ahead = k + length + 1 < len(tokens) and _word_number(tokens[k + length + 1].norm) is not None
         if number is not None and _joins(group, number, total):
             group += number
-        elif word in EN_SCALES and group and EN_SCALES[word] == 100:
+        elif word in SCALES and group and SCALES[word] == 100:
             group *= 100
-        elif word in EN_SCALES and group:
-            total, group = total + group * EN_SCALES[word], 0
+        elif word in SCALES and group:
+            total, group = total + group * SCALES[word], 0
         elif word != "and" or not scaled or not ahead:
             break
         length += 1

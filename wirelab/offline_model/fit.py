@@ -67,9 +67,10 @@ AFTER_AT = lexicon_list("after_at")
 PREPOSITIONS = lexicon_list("prepositions")
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
-AT_MOST = tuple(LISTS["at_most"])  # words that cap a number: "at most 8", "8个以内"
-CAPS = lexicon_list("caps")  # the words of a parameter that caps a number
+# words that bound a number ("at most 8", "8个以内", "at least 3"), a parameter's for it (`max_hits`)
+BOUNDS = [(tuple(LISTS[s]), lexicon_list(n)) for s, n in (("at_most", "caps"), ("at_least", "floors"))]
 HEDGES = lexicon_list("hedges")
+CALLED, NAMING = lexicon_list("called"), {concept(w) for w in lexicon_list("naming")}  # "a timer called tea"
 
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
@@ -231,8 +232,8 @@ CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
 
 
 def clock_part(slot: Slot, value: Value) -> int | None:
-    """The hour or the minute of a clock time, as the parameter's name asks (12-hour as written)."""
-    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", value.text.strip())
+    """The hour or the minute of a time as extracted, as the parameter's name asks: "7pm", "7点30分"."""
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", str(value.value).strip())
     hour = {"hour", "hours"} & set(identifier_words(slot.name))
     return None if not m else int(m[1]) if hour else int(m[2] or 0)
 
@@ -288,8 +289,7 @@ def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] |
         return None  # a place after 'to' (到), not 'in', is where a move ends, never where it starts
     row = {"label": cue} | measured | position
     row |= _name_fit(slot, value, seen) | _kind_fit(slot, value, cue, year) | phrase
-    called = value.kind == "quoted" and bool(set(seen[:1]) & {"called", "named", "titled", "entitled"})
-    row["called"] = float(called)
+    row["called"] = float(value.kind == "quoted" and bool(set(seen[:1]) & CALLED))
     if value.kind == "name":  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
         row["tool_name"] = float({concept(w) for w in value.text.casefold().split()} <= evidence.tool_name)
     return {name: v for name, v in row.items() if v}
@@ -317,12 +317,11 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
-    if (
-        value.kind == "number"
-        and slot.words & CAPS
-        and _capped(seen[:3][::-1], evidence.near(value, +1, 2)[1])
-    ):
-        cue = max(cue, 3.0)  # "at most 8", "最多8个", "8个以内" for `max_hits`
+    bounds = [said for said, named in BOUNDS if slot.words & named] if value.kind == "number" else []
+    if any(_bounded(seen[:3][::-1], evidence.near(value, +1, 2)[1], said) for said in bounds):
+        cue = max(cue, 3.0)  # "at most 8", "最多8个", "8个以内" for `max_hits`; "at least 3" for `min_stars`
+    if value.kind != "quoted" and set(seen[:1]) & CALLED and slot.name_words & NAMING:
+        cue = max(cue, 3.0)  # "a timer called tea" for `label` (a quoted name has `called`)
     return cue, seen
 
 
@@ -333,14 +332,13 @@ def _tool_verb(slot: Slot, evidence: Evidence) -> str:
     return first if concept(first) in evidence.tool_name and first not in identifier_words(slot.name) else ""
 
 
-def _capped(before: list[str], after: list[str]) -> bool:
-    """Whether the words right before a number, or right after it and its measure word, make it
-    an upper bound ("at most 8", "最多8个", "8 sounds at most", "8个以内")."""
+def _bounded(before: list[str], after: list[str], bounds: tuple[str, ...]) -> bool:
+    """Whether the words just before a number, or just after it and its measure word, are one of `bounds`."""
     spaced, joined = " " + " ".join(before), "".join(before)
-    if any(spaced.endswith(" " + bound) if bound.isascii() else joined.endswith(bound) for bound in AT_MOST):
+    if any(spaced.endswith(" " + bound) if bound.isascii() else joined.endswith(bound) for bound in bounds):
         return True
     later = [join(after[k:]) for k in (0, 1) for join in (" ".join, "".join)]
-    return any(words.startswith(bound) for words in later for bound in AT_MOST)
+    return any(words.startswith(bound) for words in later for bound in bounds)
 
 
 def _never_fits(slot: Slot, value: Value) -> bool:

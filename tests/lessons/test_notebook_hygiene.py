@@ -6,6 +6,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbval.plugin import comment_markers
 
 from benchmarks.course_runtime import course_notebooks
 
@@ -83,6 +84,20 @@ def test_no_saved_output_is_over_20_kb(path):
         for output in cell.outputs:
             size = len(json.dumps(output, ensure_ascii=False))
             assert size <= MAX_OUTPUT_CHARS, f"{path.name}, code cell {index}: an output of {size} characters"
+
+
+@pytest.mark.parametrize("path", UNDER_NBVAL, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_nbval_marker_is_one_nbval_reads(path):
+    """nbval takes a comment as a marker only when the whole comment is the marker's name: in
+    "# NBVAL_IGNORE_OUTPUT: why" it finds none, and the output is compared after all (lesson 12's
+    first kb_stats cell failed CI that way when the lexical interim answered it). Give the reason
+    on a line of its own."""
+    for k, cell in enumerate(code_cells(path)):
+        for line in cell.source.splitlines():
+            comment = line.strip().lstrip("#").strip()
+            if line.strip().startswith("#") and comment.startswith("NBVAL_"):
+                where = f"{path.name}, code cell {k}"
+                assert comment in comment_markers, f"{where}: {comment!r} is no nbval marker"
 
 
 @pytest.mark.parametrize("path", EXECUTED + LABS, ids=lambda p: f"{p.parent.name}/{p.stem}")

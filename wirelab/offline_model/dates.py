@@ -24,14 +24,14 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from wirelab.offline_model.lexicon import LISTS, count_of, lexicon_words
+from wirelab.offline_model.lexicon import LISTS, count_of, lexicon_numbers, lexicon_words
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 MONTHS = lexicon_words("months")
 WEEKDAYS = lexicon_words("weekdays")
-OFFSETS = {w: int(n) for w, n in (line.rsplit(maxsplit=1) for line in LISTS["day_offsets"])}  # 前天: -2
+OFFSETS = lexicon_numbers("day_offsets")  # 前天: -2
 EN_OFFSETS = {word: days for word, days in OFFSETS.items() if word.isascii()}
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
@@ -321,7 +321,7 @@ SPOKEN_CLOCKS = [  # "ten past six", "a quarter to 8", "twenty minutes to nine";
 ]
 NAMED_TIMES = dict(line.split() for line in LISTS["clock_words"])  # "noon": 12:00
 NAMED_CLOCK = re.compile("|".join(rf"\b{w}\b" if w.isascii() else w for w in NAMED_TIMES), re.I)
-FRACTIONS = {w: int(n) for w, n in (line.rsplit(maxsplit=1) for line in LISTS["clock_fractions"])}  # 一刻: 15
+FRACTIONS = lexicon_numbers("clock_fractions")  # 一刻: 15
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 
 

@@ -60,6 +60,11 @@ def lexicon_list(name: str, lists: dict[str, list[str]] = LISTS) -> frozenset[st
     return frozenset(lexicon_words(name, lists))
 
 
+def lexicon_numbers(name: str) -> dict[str, int]:
+    """A section of "word number" lines, as a mapping ("前天 -2" gives {"前天": -2})."""
+    return {word: int(number) for word, number in (line.rsplit(maxsplit=1) for line in LISTS[name])}
+
+
 CURRENCY_NAMES = {name: line.split()[0] for line in LISTS["currency_names"] for name in line.split()[1:]}
 STOPWORDS = lexicon_list("stopwords")
 ARTICLES = frozenset({"a", "an", "the"})

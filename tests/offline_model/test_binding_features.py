@@ -92,3 +92,14 @@ def test_explain_shows_the_features_behind_each_bound_argument():
     }
     assert stages["bind"]["book_ferry"]["arrival_port"]["value"] == "Nynashamn"
     assert "position" in stages["bind"]["book_ferry"]["arrival_port"]["contributions"]
+
+
+def test_the_binding_weights_are_written_for_the_current_corpus():
+    """Stale weights fail: `scripts/train_offline_model.py` stamps them with the corpus's hash."""
+    import json
+
+    from wirelab.offline_model import training
+
+    data = json.loads(fit.WEIGHTS.read_text(encoding="utf-8"))
+    assert data["corpus_sha256"] == training.corpus_hash(), "run scripts/train_offline_model.py"
+    assert data["chosen"] in data["held_out_exact"] and data["best_held_out"] in data["held_out_exact"]

@@ -75,7 +75,6 @@ CALLED, NAMING = lexicon_list("called"), {concept(w) for w in lexicon_list("nami
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
 LABELLED = 2.0  # the label cue a number or a name needs to fill a string: its name within two words
-OPTIONAL_PHRASE = 0.5  # unmarked words fill an optional parameter only this far above the threshold
 
 
 @dataclass(frozen=True)
@@ -137,11 +136,12 @@ PLACED = ("in_step", "required", "out_of_order")  # the features of a pair's pla
 
 @dataclass(frozen=True)
 class Weights:
-    """One weight per feature, a bias, and the points an optional parameter's value needs."""
+    """One weight per feature, a bias, the points an optional value needs, and more for unmarked words."""
 
     weights: dict[str, float]
     bias: float
     threshold: float
+    phrase_bar: float = 0.0
 
     def points(self, row: dict[str, float]) -> float:
         """The weighed sum of a row's features."""
@@ -153,9 +153,9 @@ class Weights:
 
 @cache
 def weights() -> Weights:
-    """The weights in `data/binding_weights.json`: set by hand, not fitted yet (issue 22)."""
+    """The weights in `data/binding_weights.json`, written by `scripts/train_offline_model.py`."""
     data = read_weights(WEIGHTS, NAMES)
-    return Weights(dict(data["weights"]), float(data["bias"]), float(data["threshold"]))
+    return Weights(dict(data["weights"]), data["bias"], data["threshold"], data["phrase_bar"])
 
 
 def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> Any:
@@ -262,7 +262,7 @@ def weigh(slot: Slot, value: Value, row: dict[str, float]) -> float | None:
     table = weights()
     points = table.points({name: v for name, v in row.items() if name not in PLACED})
     optional = not slot.required and value.kind not in SPECIFIC and value.kind != "example"
-    if optional and points < table.threshold + OPTIONAL_PHRASE * row.get("phrase", 0.0):
+    if optional and points < table.threshold + table.phrase_bar * row.get("phrase", 0.0):
         return None
     for name in PLACED:
         points += table.weights[name] * row.get(name, 0.0)

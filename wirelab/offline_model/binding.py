@@ -70,6 +70,7 @@ MEANT = 0.6  # the cosine of a word and the option it names by meaning ("puppy":
 MEANT_MARGIN = 0.12  # …ahead of the option next closest to it
 MEANT_WORDS = 12  # the words compared, at most
 LIKE = 0.5  # the cosine of unmarked words and the closest example a description gives
+SOME = re.compile(r"\be\.\s?g\b|\bsuch as\b|\blike\b|\bfor (?:example|instance)\b|\betc\b", re.I)  # not all
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
 CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
@@ -198,26 +199,31 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
 
 
 def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
-    """The option a word of the text names by meaning, in any language, by the encoder: the
-    closest (word, option) pair when close enough and clearly closer than the next option."""
+    """The option a word of the text names by meaning, by the encoder: the closest (word, option) pair
+    when close enough and clearly ahead of the next; whole words before a compound's first character."""
     named = [str(o) for o in options if isinstance(o, str) and o.strip()]
     tokens = [t for t in evidence.tokens if _may_name_an_option(t, evidence)][:MEANT_WORDS]
     if len(named) < 2 or len(named) != len(options) or not tokens:
         return []
-    words = [(t.text, t) for t in tokens] + [(t.text[0], t) for t in tokens if _compound(t)]
-    sims = encode([w for w, _ in words]) @ encode([" ".join(identifier_words(o)) or o for o in named]).T
-    ranked = np.sort(sims, axis=1)
-    best = int(np.argmax(ranked[:, -1]))
-    if ranked[best, -1] < MEANT or ranked[best, -1] - ranked[best, -2] < MEANT_MARGIN:
-        return []
-    token = words[best][1]
-    return [Value("enum", options[int(np.argmax(sims[best]))], token.text, token.start, token.end)]
+    options_seen = encode([" ".join(identifier_words(o)) or o for o in named]).T
+    for words in ([(t.text, t) for t in tokens], [(t.text[0], t) for t in tokens if _compound(t)]):
+        sims = encode([w for w, _ in words]) @ options_seen if words else np.zeros((1, 2))
+        ranked = np.sort(sims, axis=1)
+        best = int(np.argmax(ranked[:, -1]))
+        if ranked[best, -1] >= MEANT and ranked[best, -1] - ranked[best, -2] >= MEANT_MARGIN:
+            token = words[best][1]
+            return [Value("enum", options[int(np.argmax(sims[best]))], token.text, token.start, token.end)]
+    return []
 
 
 def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
     """The unmarked words of the text that mean what the parameter's examples mean, by the
     encoder ("e.g. cheerful or sad": 欢快, not the other nouns around it): the phrase closest to
-    an example, when close enough and clearly closer than the next phrase."""
+    an example, when close enough and clearly closer than the next phrase; for examples that are
+    all it takes (no "e.g."), the option a word means (舒适型: 'comfort'), not the word."""
+    if len(slot.examples) > 1 and not SOME.search(str(slot.schema.get("description", ""))):
+        meant = meant_option(list(slot.examples), evidence)
+        return [replace(v, kind="example", owner=slot.name) for v in meant]
     words = [
         Value("phrase", t.text, t.text, t.start, t.end)
         for t in evidence.tokens

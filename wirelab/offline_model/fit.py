@@ -58,6 +58,7 @@ ACCEPTS = {
     "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
 }
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
+CODE_SHAPE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{2})?")  # a language or country code: 'fr', 'GBR', 'en-US'
 LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
 SPEAKER = lexicon_list("speaker_parameters")  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
@@ -177,13 +178,22 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         return time_as_asked(value.value, str(slot.schema.get("description", "")))
     if kind == "place":
         return _place_as_taken(slot, value)
-    if kind in ("country", "language") and value.kind == kind:
-        return value.value if wants_code(slot) else value.text
+    if value.kind in ("country", "language") and kind in (value.kind, "other"):
+        return _code_as_shown(slot, value) if wants_code(slot) or kind == value.kind else value.text
     if kind == "currency":
         return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
-    if value.kind in ("number", "country", "language", "currency", "unit"):
-        return value.text  # as written: "Thai" is a cuisine here, not the language code "th"
-    return value.value
+    typed = value.kind in ("number", "country", "language", "currency", "unit")
+    return value.text if typed else value.value  # as written: "Thai" is a cuisine here, not "th"
+
+
+def _code_as_shown(slot: Slot, value: Value) -> str:
+    """A language's or country's code as the description's examples write it ("es" for Spanish beside
+    'fr'; "de" for Germany beside 'us'; "de-DE" among 'en-US'), its name where no code is asked."""
+    code, shown = str(value.value), [e for e in slot.examples if CODE_SHAPE.fullmatch(e)]
+    tagged = [e for e in shown if e.casefold().startswith(code.casefold() + "-")]
+    if tagged or not shown:
+        return tagged[0] if tagged else code if wants_code(slot) else value.text
+    return code.lower() if all(e[:2].islower() for e in shown) else code
 
 
 def _number_as_taken(slot: Slot, value: Value) -> Any:
@@ -214,9 +224,7 @@ def _place_as_taken(slot: Slot, value: Value) -> Any:
         return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
     if value.kind == "name":
         return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
-    if value.kind in ("number", "country", "language", "currency", "unit"):
-        return value.text
-    return value.value
+    return value.text if value.kind in ("number", "country", "language", "currency", "unit") else value.value
 
 
 def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:

@@ -61,16 +61,15 @@ def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | Non
 
 def after_colon(text: str) -> str | None:
     """What a request gives after its last colon, when that is the end of it and says something:
-    "Read this aloud: the shop opens at nine" -> "the shop opens at nine".
+    "Read this aloud: the shop opens at nine" -> "the shop opens at nine"; a clock's colon
+    ("at 4:30 pm") labels nothing.
 
-    >>> after_colon("Read this aloud: the shop opens at nine")
-    'the shop opens at nine'
+    >>> after_colon("Read this aloud: the shop opens at nine"), after_colon("Call Ann at 4:30 pm")
+    ('the shop opens at nine', None)
     """
-    head, colon, tail = text.rpartition(":")
-    tail = tail.strip(" \"'")
-    if not colon or len(tail.split()) < 2 or not head.strip() or "//" in tail[:2]:
-        return None
-    return tail
+    at = max((m.start() for m in re.finditer(r"(?<!\d):|:(?!\d)", text)), default=-1)
+    head, tail = text[: max(at, 0)], text[at + 1 :].strip(" \"'")
+    return None if at < 0 or len(tail.split()) < 2 or not head.strip() or "//" in tail[:2] else tail
 
 
 def remainder(
@@ -154,9 +153,7 @@ def without_tool_head(value: str, own: str) -> str:
     near = vectors[:-1] @ vectors[-1]
     gains = near[len(splits) :] - near[: len(splits)]
     best = max(range(len(splits)), key=lambda k: gains[k])
-    if near[len(splits) + best] < HEAD_NEAR or gains[best] < HEAD_MARGIN:
-        return value
-    return heads[best]
+    return value if near[len(splits) + best] < HEAD_NEAR or gains[best] < HEAD_MARGIN else heads[best]
 
 
 def trim(tokens: list[Token], content: bool = False) -> list[Token]:

@@ -203,6 +203,4 @@ def count_of(word: str) -> int | None:
         return int(word)
     if word in EN_NUMBERS:
         return EN_NUMBERS[word]
-    if word and all(ch in ZH_NUMERALS for ch in word):
-        return chinese_number(word)
-    return None
+    return chinese_number(word) if word and all(ch in ZH_NUMERALS for ch in word) else None

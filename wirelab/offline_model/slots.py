@@ -40,6 +40,8 @@ EXAMPLES = re.compile(
     re.I,
 )
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
+QUOTED = r"""(?<!\w)(?:'[^'\n]{1,40}'|"[^"\n]{1,40}")(?!\w)"""  # not an apostrophe: "the user's"
+QUOTED_LIST = re.compile(rf":\s*({QUOTED}(?:\s*(?:,\s*(?:or|and)?|/|\bor\b|\band\b)\s*{QUOTED})+)")
 MAX_EXAMPLES = 12
 EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
 CODED = re.compile(
@@ -128,7 +130,7 @@ def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
 
 def examples_of(description: str) -> tuple[str, ...]:
     """The example values a description lists after "e.g.", "such as", "like", "for example",
-    "can be", "options include".
+    "can be", "options include", or quoted after a label's colon ("Speed: 'slow' or 'fast'").
 
     >>> examples_of("Kind of boat, such as kayak, canoe, dinghy, etc.")
     ('kayak', 'canoe', 'dinghy')
@@ -138,7 +140,7 @@ def examples_of(description: str) -> tuple[str, ...]:
     ('brief', 'full')
     """
     found: list[str] = []
-    for match in EXAMPLES.finditer(description):
+    for match in [*EXAMPLES.finditer(description), *QUOTED_LIST.finditer(description)]:
         quoted = QUOTED_EXAMPLE.findall(match.group(1))
         listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", match.group(1))
         for item in listed:
@@ -180,9 +182,7 @@ def _kind(name: str, schema: Schema) -> str:
         return "currency"  # `base`: "ISO code of the currency you sell"
     if DATE_FORMAT.search(described):
         return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
-    if TIME_FORMAT.search(described):
-        return "time"  # "Tee-off, HH:MM"
-    return "other"
+    return "time" if TIME_FORMAT.search(described) else "other"  # "Tee-off, HH:MM": a time
 
 
 def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:

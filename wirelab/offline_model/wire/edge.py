@@ -154,9 +154,7 @@ def answer_format(body: dict[str, Any]) -> dict[str, Any] | None:
 def _fitted(call: Call, strict: dict[str, dict[str, Any]]) -> Call:
     """The call, with its arguments made to fit the schema when its function is strict."""
     schema = strict.get(call.name)
-    if schema is None:
-        return call
-    return replace(call, arguments=compact(conform(call.parsed() or {}, schema)))
+    return call if schema is None else replace(call, arguments=compact(conform(call.parsed() or {}, schema)))
 
 
 def structured_answer(request: Request, prose: str, schema: dict[str, Any]) -> str:

@@ -234,9 +234,7 @@ def _number(value: Any, kind: str, schema: dict[str, Any]) -> int | float:
 
 def _above(schema: dict[str, Any], key: str, step: float | None, sign: int = 1) -> float | None:
     """An exclusive bound as an inclusive one: one step (or a small amount) inside it."""
-    if schema.get(key) is None:
-        return None
-    return schema[key] + sign * (step or 1e-6)
+    return None if schema.get(key) is None else schema[key] + sign * (step or 1e-6)
 
 
 def _on_step(number: float, step: float, low: float | None, high: float | None) -> float:
@@ -280,9 +278,7 @@ def _example(token: tuple[Any, Any]) -> str:
         return "".join(_example(t) for t in arg[-1])
     if op is sre.BRANCH:
         return "".join(_example(t) for t in arg[1][0])
-    if op is sre.CATEGORY:
-        return _CATEGORY.get(str(arg), "a")
-    return ""  # anchors (^, $, \b) and lookarounds match no characters
+    return _CATEGORY.get(str(arg), "a") if op is sre.CATEGORY else ""  # anchors, lookarounds: no characters
 
 
 _CATEGORY = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " ", "CATEGORY_NOT_DIGIT": "a"}
@@ -295,6 +291,4 @@ def _in_example(items: list[tuple[Any, Any]]) -> str:
     op, arg = items[0]
     if op is sre.LITERAL:
         return chr(arg)
-    if op is sre.RANGE:
-        return chr(arg[0])
-    return _CATEGORY.get(str(arg), "a")
+    return chr(arg[0]) if op is sre.RANGE else _CATEGORY.get(str(arg), "a")

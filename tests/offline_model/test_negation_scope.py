@@ -48,3 +48,8 @@ def test_an_emphatic_do_is_no_negation(text: str) -> None:
 def test_do_not_still_negates(text: str) -> None:
     assert asks_for_nothing(text)
     assert negates(text)
+
+
+@pytest.mark.parametrize("text", ["先不要放视频", "不要放动画片了"])
+def test_a_negated_put_on_asks_for_nothing(text: str) -> None:
+    assert asks_for_nothing(text)  # 放 (put on, play) is an action the negation can negate

@@ -70,3 +70,14 @@ def test_a_piece_that_completes_the_item_before_is_not_another_intent():
         "Collect 2 boxes from Ivo at 4 Elm Street; his phone is +44 7700 900123.",
     ):
         assert [item.tool for item in plan(text, (PICKUP, TEXTING))] == [PICKUP]
+
+
+def test_an_opinion_in_the_past_is_an_opinion_and_one_in_a_question_asks():
+    assert asks_for_nothing("We always enjoyed sailing on the lake.")
+    assert not asks_for_nothing("I wonder how much a ferry ticket to Porto costs")
+
+
+def test_an_opinion_the_chatter_probe_reads_as_a_request_still_asks():
+    assert asks_for_nothing("I think jazz is wonderful")
+    assert not asks_for_nothing("I think I need a taxi to Gatwick at 6am tomorrow")
+    assert not asks_for_nothing("I feel like a pepperoni pizza delivered to 12 Elm Road")

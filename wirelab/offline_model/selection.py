@@ -268,8 +268,8 @@ def word_tie(matches: list[tuple[Tool, Match]], top: Match) -> tuple[Tool, ...]:
 
 
 def asks_for_nothing(text: str) -> bool:
-    """Small talk, an opinion without a request, or a negated action: no tool is wanted. Words in
-    quotes are a value's, not the user's: they greet and negate nothing ("'goodbye' to Italian")."""
+    """Small talk, an opinion without a request (if the `chatter` probe agrees), or a negated action:
+    no tool is wanted. Words in quotes are a value's: they greet and negate nothing ("'bye' to Italian")."""
     said = QUOTED.sub(" ", clean(text))
     words = [t for t in segment(said if said.strip(" ,.") else clean(text)) if t.kind != "punct"]
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in words]
@@ -285,7 +285,8 @@ def asks_for_nothing(text: str) -> bool:
     if _negated(tokens, last) or "不" in tokens[last] and tokens[last] != "不":
         return True
     first = actions[0]
-    return tokens[first] in OPINIONS and ACTION_WORDS.isdisjoint(tokens[first:])
+    opinion = tokens[first] in OPINIONS and ACTION_WORDS.isdisjoint(tokens[first:])
+    return opinion and meaning.wants_no_tool(text)  # "I feel like a comedy tonight" may still ask
 
 
 def _negated(tokens: list[str], action: int) -> bool:
@@ -302,9 +303,9 @@ FRONTED_REACH = 8  # words between such a marker and its verb, at most
 
 
 def _opinion(tokens: list[str], k: int) -> bool:
-    """An opinion word that states one: "I like trains", not "I would like to know …" nor a
-    question about what a thing is like ("what's the weather like in Nairobi?")."""
-    asked = set(tokens[:k]) & QUESTION_WORDS
+    """An opinion word that states one: "I like trains", not "I would like to know …" nor one in a
+    question ("what's the weather like in Nairobi?", "I wonder how long the queue is")."""
+    asked = set(tokens) & QUESTION_WORDS
     return tokens[k] in OPINIONS and not asked and not set(tokens[max(0, k - 2) : k]) & WISHES
 
 
@@ -517,8 +518,7 @@ def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
 
 def names_a_topic(text: str, tools: tuple[Tool, ...]) -> bool:
     """Whether `text` names what some tool is about (`Match.topic`) though words chose none."""
-    shared = shared_topic(tools)
-    return any(score(text, tool, shared).topic for tool in tools)
+    return any(score(text, tool, shared_topic(tools)).topic for tool in tools)
 
 
 def shared_topic(tools: tuple[Tool, ...]) -> frozenset[str]:

@@ -126,16 +126,12 @@ def logistic(x: np.ndarray, y: np.ndarray, penalty: float) -> np.ndarray:
     return beta
 
 
-def _request_vectors(corpus: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Every request's vector, and whether it wants no tool (1) or one (0)."""
+def chatter_probe(corpus: dict[str, Any], leave_out: int | None = None) -> np.ndarray:
+    """The `chatter` probe (wants no tool: 1, or one: 0) fitted on the corpus's requests (without
+    fold `leave_out`, if given)."""
     items = corpus["requests"]
     vectors = meaning._encode([item["text"] for item in items]).astype(np.float64)
-    return vectors, np.array([float(item["tool"] is None) for item in items])
-
-
-def chatter_probe(corpus: dict[str, Any], leave_out: int | None = None) -> np.ndarray:
-    """The `chatter` probe fitted on the corpus's requests (without fold `leave_out`, if given)."""
-    vectors, none = _request_vectors(corpus)
+    none = np.array([float(item["tool"] is None) for item in items])
     kept = np.arange(len(none)) % FOLDS != leave_out
     return logistic(vectors[kept], none[kept], PROBE_PENALTY).astype(np.float32)
 

@@ -36,15 +36,15 @@ from wirelab.offline_model.slots import slots_of
 EPOCHS = 10
 EPOCH_CHOICES = (1, 2, 5, 10)
 # The way whose weights are written; None writes the best held out. The best fit (the averaged
-# perceptron from the hand-set weights) binds more of the corpus held out than the hand-set
-# weights, but lowers the bar of an optional parameter until it takes a bare name ("a dessert in
-# Lyon" for `dessert`): seven invented binding tests fail. Its gain comes from optional values the
-# features cannot tell apart (a bare name, a count with a Chinese measure word), so the hand-set
-# weights are kept until a feature does.
+# perceptron from the hand-set weights) binds more of the corpus held out than the hand-set weights
+# (459 to 448 of 600), but lowers the bar of an optional parameter until it takes a bare name ("a
+# dessert in Lyon" for `dessert`): five invented binding tests fail, and BFCL's never-read half falls
+# (59.5 to 58.5, identity.py). Its gain comes from optional values no feature tells apart from wrong
+# ones: 36 right and 65 wrong have no feature of their own (a bare name; a count before a Chinese
+# measure word). A feature for a bare count (tried: "a_count") brings the failing tests to one, but
+# not BFCL (58.1), so the hand-set weights are kept until the features separate those values.
 KEPT: str | None = "by hand"
-WHY = (
-    "kept: the best fit fills optional parameters with bare names, which seven invented binding tests reject"
-)
+WHY = "kept: the best fit fills optional parameters with bare names (5 invented tests fail; BFCL 58.5)"
 BY_HAND = Path(__file__).with_name("binding_weights_by_hand.json")
 PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0)  # L2 of the pairwise fit, the best on held-out folds is kept
 FOLDS = training.FOLDS
@@ -125,9 +125,19 @@ def newton(x: np.ndarray, penalty: float) -> np.ndarray:
 def fit_weights(requests: list[list[Pair]], penalty: float) -> fit.Weights:
     """One logistic regression on the differences (no bias: a difference has none): the weights,
     the threshold and `phrase_bar`."""
-    beta = newton(np.array([d for found in requests for d in differences(found)]), penalty)
+    return on_hand_scale(newton(np.array([d for found in requests for d in differences(found)]), penalty))
+
+
+def on_hand_scale(beta: np.ndarray) -> fit.Weights:
+    """Fitted weights (features, threshold, phrase_bar) times the one factor that gives them the
+    hand-set weights' mean size, and the hand-set bias (the threshold raised by as much): the
+    assignment is the same at any scale and bias, but the stages after it compare points with
+    margins and floors of that size (`calls.CLEARLY`, `frames.MARGIN`, `frames.MIN_START`, ...)."""
+    hand = by_hand()
+    size = np.abs([hand.weights[name] for name in fit.NAMES]).mean()
+    beta = beta * size / max(float(np.abs(beta[: len(fit.NAMES)]).mean()), 1e-9)
     weights = {name: round(float(w), 4) for name, w in zip(fit.NAMES, beta, strict=False)}
-    return fit.Weights(weights, 0.0, round(float(beta[-2]), 4), round(float(beta[-1]), 4))
+    return fit.Weights(weights, hand.bias, round(float(beta[-2]) + hand.bias, 4), round(float(beta[-1]), 4))
 
 
 def greedy(found: list[Pair], beta: np.ndarray) -> dict[str, Pair]:
@@ -181,9 +191,7 @@ def perceptron(requests: list[list[Pair]], epochs: int = EPOCHS, start: str = "z
             beta += corrections(found, beta)
             total += beta
     mean = total / (epochs * len(requests))
-    scale = 1.0 if start == "hand" else max(float(np.abs(mean).max()), 1e-9) / 5.0  # the hand's: at most 5
-    weights = {name: round(float(w / scale), 4) for name, w in zip(fit.NAMES, mean, strict=False)}
-    return fit.Weights(weights, 0.0, round(float(mean[-2] / scale), 4), round(float(mean[-1] / scale), 4))
+    return on_hand_scale(mean)
 
 
 def bound_exactly(items: list[Annotated], weights: fit.Weights) -> int:

@@ -73,3 +73,16 @@ def test_a_locale_is_written_as_the_tag_the_examples_show():
 
 def test_a_clock_s_colon_labels_no_text():
     assert bind(NOTE, "At 6:45 remind me to feed the cat", guess=False)["message"] == "feed the cat"
+
+
+BOOKS = _tool(
+    "books_find",
+    "Searches the library catalogue.",
+    {"query": _text("Words to look for."), "order": _text("Ordering: 'title', 'year' or 'rating'.")},
+    ["query"],
+)
+
+
+def test_the_label_of_a_value_another_parameter_took_is_not_free_text():
+    said = "Look up novels about lighthouses ordered by rating"
+    assert bind(BOOKS, said, guess=False) == {"query": "novels about lighthouses", "order": "rating"}

@@ -20,6 +20,7 @@ what is left of the request (`free_text`). Several calls from one request are
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import replace
@@ -404,9 +405,12 @@ def left_over(evidence: Evidence, clause: bool = True, content: bool = False) ->
     when nothing is left, without only its name's words, then without none: a word the tool's
     own text uses may be the value ("Put on some ska" for a tool that plays "ska or jazz")."""
     used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
+    for name, k in evidence.chosen.items():  # "sorted by price" for `sort`: the label's words
+        at = bisect.bisect_left(evidence.starts, evidence.values[k].start)
+        named = {concept(w) for w in identifier_words(name)}
+        used += [(t.start, t.end) for t in evidence.tokens[max(at - 2, 0) : at] if concept(t.norm) in named]
     for words in (evidence.tool_words, set(evidence.tool_name), set()):
-        left = remainder(evidence.tokens, evidence.text, used, words, clause, content)
-        if left:
+        if left := remainder(evidence.tokens, evidence.text, used, words, clause, content):
             return left
     return ""
 

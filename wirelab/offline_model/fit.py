@@ -463,14 +463,12 @@ def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] 
     """A unit parameter takes a unit of what it measures ("speed_unit": knots, not "hours"); one
     that does not say what it measures takes a unit named on its own ("in Fahrenheit"), not the
     unit of a number another parameter takes ("a load of 30 kg"), unless it is the unit to
-    convert from: that is the unit the number is written in."""
+    convert from, the unit the number is written in ("a shelf 30 inches wide, in cm": inches)."""
     unit = unit_named(str(value.value))
     if slot.dimension and unit:
         return {"same_dimension": 1.0} if unit.dimension == slot.dimension else None
     owned = any(v.unit for v in evidence.numbers_just_before(value.start))
-    if owned and slot.role == "origin":
-        return {"converted_from": 1.0}  # "a shelf 30 inches wide, in centimeters": in inches
-    return None if owned else {}
+    return {"converted_from": 1.0} if owned and slot.role == "origin" else None if owned else {}
 
 
 def _label_before(

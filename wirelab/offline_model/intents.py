@@ -96,9 +96,7 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         return None
     if token.norm in AND:
         return "and"
-    if token.text in (",", "，") and not _inside_name(tokens, k):
-        return ","
-    return None
+    return "," if token.text in (",", "，") and not _inside_name(tokens, k) else None
 
 
 def _between_values(tokens: list[Token], k: int) -> bool:

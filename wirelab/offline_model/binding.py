@@ -208,7 +208,9 @@ def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
         return []
     options_seen = encode([" ".join(identifier_words(o)) or o for o in named]).T
     for words in ([(t.text, t) for t in tokens], [(t.text[0], t) for t in tokens if _compound(t)]):
-        sims = encode([w for w, _ in words]) @ options_seen if words else np.zeros((1, 2))
+        if not words:
+            continue
+        sims = encode([w for w, _ in words]) @ options_seen
         ranked = np.sort(sims, axis=1)
         best = int(np.argmax(ranked[:, -1]))
         if ranked[best, -1] >= MEANT and ranked[best, -1] - ranked[best, -2] >= MEANT_MARGIN:

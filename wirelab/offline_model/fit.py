@@ -191,8 +191,10 @@ def _code_as_shown(slot: Slot, value: Value) -> str:
     'fr'; "de" for Germany beside 'us'; "de-DE" among 'en-US'), its name where no code is asked."""
     code, shown = str(value.value), [e for e in slot.examples if CODE_SHAPE.fullmatch(e)]
     tagged = [e for e in shown if e.casefold().startswith(code.casefold() + "-")]
-    if tagged or not shown:
-        return tagged[0] if tagged else code if wants_code(slot) else value.text
+    if tagged:
+        return tagged[0]
+    if not shown:
+        return code if wants_code(slot) else value.text
     return code.lower() if all(e[:2].islower() for e in shown) else code
 
 
@@ -468,7 +470,9 @@ def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] 
     if slot.dimension and unit:
         return {"same_dimension": 1.0} if unit.dimension == slot.dimension else None
     owned = any(v.unit for v in evidence.numbers_just_before(value.start))
-    return {"converted_from": 1.0} if owned and slot.role == "origin" else None if owned else {}
+    if owned:
+        return {"converted_from": 1.0} if slot.role == "origin" else None
+    return {}
 
 
 def _label_before(

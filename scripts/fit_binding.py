@@ -39,7 +39,7 @@ EPOCH_CHOICES = (1, 2, 5, 10)
 # perceptron from the hand-set weights) binds more of the corpus held out than the hand-set weights
 # (459 to 448 of 600), but lowers the bar of an optional parameter until it takes a bare name ("a
 # dessert in Lyon" for `dessert`): five invented binding tests fail, and BFCL's never-read half falls
-# (59.5 to 58.5, identity.py). Its gain comes from optional values no feature tells apart from wrong
+# (59.5 to 58.5, benchmarks/bfcl.py). Its gain comes from optional values no feature tells apart from wrong
 # ones: 36 right and 65 wrong have no feature of their own (a bare name; a count before a Chinese
 # measure word). A feature for a bare count (tried: "a_count") brings the failing tests to one, but
 # not BFCL (58.1), so the hand-set weights are kept until the features separate those values.
@@ -62,7 +62,7 @@ def annotated() -> list[Annotated]:
     return [(tools[i["tool"]], i["text"], i["arguments"]) for i in items if i["tool"] is not None]
 
 
-def same(expected: Any, bound: Any) -> bool:
+def same(expected: Any, bound: Any) -> bool:  # also tests/offline_model/test_binding_corpus.py's
     """An annotated argument and a bound one: equal, in any case, or the annotation's list of names."""
     if expected == bound or str(expected).casefold() == str(bound).casefold():
         return True

@@ -174,7 +174,8 @@ def written_date(written: str, year: int | None = None) -> datetime.date | None:
         m = pattern.fullmatch(written.strip())
         if not m:
             continue
-        month, day = int(m["m"]) if m["m"].isdigit() else _month(m["m"]) or 0, int(m["d"] or 1)
+        month = int(m["m"]) if m["m"].isdigit() else _month(m["m"]) or 0
+        day = int(m["d"] or 1)
         month, day = (day, month) if month > 12 else (month, day)  # 23/10/2027: the day first
         year = int(m["y"]) if m["y"] else year or getattr(TODAY.get(), "year", None)
         try:

@@ -245,7 +245,7 @@ def _han_name(tokens: list[Token], k: int) -> bool:
     facility = token.tag == "n" and k + 1 < len(tokens) and _facility(tokens[k + 1])
     framed = before.text.endswith("从") or before.text == "到" and any("从" in t.text for t in tokens[:k])
     named = _chinese_name(token, before.tag[:1] == "m" or before.text[-1:].isdigit())
-    return named or (facility or framed and len(token.text) > 1) and token.tag[:1] not in "rm"
+    return named or (facility or (framed and len(token.text) > 1)) and token.tag[:1] not in "rm"
 
 
 def _chinese_name(token: Token, counted: bool = False) -> bool:

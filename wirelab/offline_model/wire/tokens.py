@@ -24,4 +24,6 @@ def count_tokens(text: str) -> int:
 def truncate_tokens(text: str, limit: int) -> str:
     """The prefix of `text` that holds `limit` tokens: truncate_tokens("a b c", 2) -> "a b"."""
     matches = list(_TOKEN.finditer(text))
-    return text if len(matches) <= limit else text[: matches[limit - 1].end()] if limit > 0 else ""
+    if len(matches) <= limit:
+        return text
+    return text[: matches[limit - 1].end()] if limit > 0 else ""

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,23 @@ def test_a_roots_check_without_resolve_misses_the_symlink():
 
     with pytest.raises(CheckFailed):
         check_resolve_inside(without_resolve)
+
+
+def test_the_roots_check_leaves_no_folder_behind_whether_it_passes_or_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def resolve_inside(requested: str, root: Path) -> Path:
+        if "%2" in requested.lower() or "%25" in requested:
+            raise ValueError("encoded")
+        resolved = (root / requested).resolve()
+        if not resolved.is_relative_to(root.resolve()):
+            raise ValueError("outside")
+        return resolved
+
+    check_resolve_inside(resolve_inside)
+    with pytest.raises(CheckFailed):
+        check_resolve_inside(lambda requested, root: root / requested)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_secret_finder_that_looks_only_at_the_top_level_is_caught():

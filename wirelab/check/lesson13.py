@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -96,18 +98,25 @@ def check_pins(pin: Any, not_offered: Any) -> None:
     )
 
 
-def _project() -> Path:
-    base = Path(tempfile.mkdtemp(prefix="lab13-"))
-    (base / "project" / "notes").mkdir(parents=True)
-    (base / "project" / "notes" / "todo.md").write_text("ship it")
-    (base / "secrets").mkdir()
-    (base / "project" / "escape").symlink_to(base / "secrets")
-    return base / "project"
+@contextmanager
+def _project() -> Iterator[Path]:
+    """A project folder with a secrets folder beside it and a symlink out to it, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="lab13-") as folder:
+        base = Path(folder)
+        (base / "project" / "notes").mkdir(parents=True)
+        (base / "project" / "notes" / "todo.md").write_text("ship it")
+        (base / "secrets").mkdir()
+        (base / "project" / "escape").symlink_to(base / "secrets")
+        yield base / "project"
 
 
 @exercise
 def check_resolve_inside(resolve_inside: Any) -> None:
-    root = _project()
+    with _project() as root:
+        _check_resolve_inside(resolve_inside, root)
+
+
+def _check_resolve_inside(resolve_inside: Any, root: Path) -> None:
     good = (root / "notes" / "todo.md").resolve()
     for requested in ("notes/todo.md", "notes/../notes/todo.md", str(good)):
         got = attempt(resolve_inside, requested, root)

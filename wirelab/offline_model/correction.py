@@ -24,7 +24,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_one
 from wirelab.offline_model.calls import guessed
 from wirelab.offline_model.extraction import QUOTED
-from wirelab.offline_model.lexicon import LEXICON, sections
+from wirelab.offline_model.lexicon import LEXICON, alternatives, sections
 from wirelab.offline_model.normalize import clean, identifier_words
 from wirelab.offline_model.request import Call, Tool, compact
 
@@ -32,9 +32,7 @@ KEYS = sections(LEXICON.with_name("tool_errors.txt"))
 FIELD_KEYS, ALLOWED_KEYS, TYPE_KEYS = (
     tuple(" ".join(KEYS[n]).split()) for n in ("field_keys", "allowed_keys", "type_keys")
 )
-CUES = sorted(KEYS["list_cues"], key=len, reverse=True)  # "allowed values" before "allowed"
-ENGLISH_CUES = "|".join(re.escape(cue) for cue in CUES if cue.isascii())
-LIST_CUE = re.compile(rf"\b(?:{ENGLISH_CUES})\b|" + "|".join(c for c in CUES if not c.isascii()), re.I)
+LIST_CUE = re.compile(alternatives(KEYS["list_cues"]), re.I)  # "allowed values" before "allowed"
 EXAMPLE = re.compile(r"\be\.g\.|\bfor example\b|\bsuch as\b|例如|比如", re.I)  # a description, then one value
 JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool}
 TYPE_WORDS = {word.lower(): line.split()[0] for line in KEYS["type_words"] for word in line.split()}

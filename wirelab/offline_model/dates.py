@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from wirelab.offline_model.lexicon import LISTS, count_of, lexicon_numbers, lexicon_words
+from wirelab.offline_model.lexicon import LISTS, alternatives, count_of, lexicon_numbers, lexicon_words
 from wirelab.offline_model.normalize import Token
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
@@ -33,6 +33,7 @@ MONTHS = lexicon_words("months")
 WEEKDAYS = lexicon_words("weekdays")
 OFFSETS = lexicon_numbers("day_offsets")  # 前天: -2
 EN_OFFSETS = {word: days for word, days in OFFSETS.items() if word.isascii()}
+ZH_OFFSETS = alternatives(word for word in OFFSETS if not word.isascii())
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
 ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
@@ -40,7 +41,7 @@ ZH_DAYS_LATER = re.compile(
     rf"({_ZH_COUNT})(天|周|个星期|星期)(?:以)?后"
 )  # 三天后, 两周后: in 3 days, 2 weeks
 ZH_DAYS = re.compile(
-    r"今天|今晚|明天|后天|昨天|前天|大后天|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
+    rf"{ZH_OFFSETS}|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
     rf"|{ZH_MONTH_DAY.pattern}|(?:下|上|这)(?:周|个月|月)|{ZH_DAYS_LATER.pattern}"
 )
 EN_RELATIVE = re.compile(  # "in three days", "a week from today", "two weeks later"
@@ -48,10 +49,7 @@ EN_RELATIVE = re.compile(  # "in three days", "a week from today", "two weeks la
     r"|\b(\w+) (day|week)s? (?:from (?:now|today)|later)\b",
     re.I,
 )
-_MONTH = (
-    r"(?P<m>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
+_MONTH = "(?P<m>" + "|".join(f"{month[:3]}(?:{month[3:]})?" for month in MONTHS) + "|sept)"  # "Jan", "Sept"
 _YEAR = r"(?:,?\s*(?P<y>\d{4}))?"
 _DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th)?"
 WRITTEN_DATES = [
@@ -321,7 +319,7 @@ SPOKEN_CLOCKS = [  # "ten past six", "a quarter to 8", "twenty minutes to nine";
     re.compile(rf"\b(?P<hour>[a-z]+)(?= o'clock|\s?[ap]\.?m\b| in the | at night| tonight){_TAIL}", re.I),
 ]
 NAMED_TIMES = dict(line.split() for line in LISTS["clock_words"])  # "noon": 12:00
-NAMED_CLOCK = re.compile("|".join(rf"\b{w}\b" if w.isascii() else w for w in NAMED_TIMES), re.I)
+NAMED_CLOCK = re.compile(alternatives(NAMED_TIMES), re.I)
 FRACTIONS = lexicon_numbers("clock_fractions")  # 一刻: 15
 AFTERNOON = {"中午", "下午", "傍晚", "晚上"}
 

@@ -44,6 +44,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     ZH_DIGITS,
     ZH_NUMERALS,
+    alternatives,
     chinese_number,
     count_of,
     lexicon_list,
@@ -572,9 +573,12 @@ def _han_item(text: str) -> str:
     return text[run[0].start : run[-1].end] if run else ""
 
 
+ITEM_BREAKS = re.compile(alternatives(lexicon_list("list_joiners") | {";", "，"}))
+
+
 def list_items(phrase: str) -> list[str]:
     """Items of a written list: 'eggs, milk and bread' -> ['eggs', 'milk', 'bread']; '鸡蛋和牛奶' too."""
-    parts = re.split(r",|;|、|，|\band\b|\bor\b|\bplus\b|和|与|及|以及|或", phrase)
+    parts = ITEM_BREAKS.split(phrase)
     items = [_trim(part) for part in parts]
     return [item for item in items if item]
 

@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from wirelab.offline_model.evidence import Evidence
-from wirelab.offline_model.lexicon import STOPWORDS, VERBS, concept, lexicon_list
+from wirelab.offline_model.lexicon import STOPWORDS, VERBS, alternatives, concept, lexicon_list, lexicon_words
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.slots import Slot
 
@@ -43,7 +43,7 @@ HAN_SIDES = [w for w in " ".join(VERBS["sides"]).split() if len(w) > 1 and not w
 NEGATIONS = lexicon_list("negations", VERBS)
 PREFIXES = frozenset(concept(w) for w in lexicon_list("flag_prefixes", VERBS))
 TRUE_SIDE = re.compile(r"\btrue\b([^,;.，；。]*)", re.I)
-SIDE_MEANS = r"\s*(?:to|for|means|表示|为|则)\s*(?:the\s+|a\s+)?([^\W\d_]+)"
+SIDE_MEANS = rf"\s*(?:{alternatives(lexicon_words('side_means', VERBS))})\s*(?:the\s+|a\s+)?([^\W\d_]+)"
 TRUE_MEANS, FALSE_MEANS = (re.compile(rf"\b{side}{SIDE_MEANS}", re.I) for side in ("true", "false"))
 FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
 

@@ -24,8 +24,10 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     VERBS,
     ZH_NUMERALS,
+    alternatives,
     concept,
     lexicon_list,
+    lexicon_words,
     names_a_thing,
 )
 from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
@@ -253,7 +255,7 @@ def join(tokens: list[Token], text: str) -> str:
 
 
 COMMAND_LEAD = re.compile(
-    r"\b(?:using|via|through|run|execute|type|enter)\s+"
+    rf"(?:{alternatives(lexicon_words('command_leads'))})\s+"
     r"(?:(?:the|this|a|an)\s+)?(?:(?:exact|following|shell|terminal)\s+)?(?:commands?\b\s*:?\s*)?"
     r"|\bcommands?\s*:?\s+",
     re.I,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -58,6 +59,15 @@ def lexicon_words(name: str, lists: dict[str, list[str]] = LISTS) -> list[str]:
 def lexicon_list(name: str, lists: dict[str, list[str]] = LISTS) -> frozenset[str]:
     """The words of one section, as a set (see `lexicon_words`)."""
     return frozenset(lexicon_words(name, lists))
+
+
+def alternatives(words: Iterable[str]) -> str:
+    """A pattern for any of `words` (or phrases), the longest first, an English one only whole:
+    `alternatives(["or", "以及", ";"])` is `'\\bor\\b|以及|;'`."""
+    ordered = sorted(words, key=lambda w: (-len(w), w))
+    return "|".join(
+        rf"\b{re.escape(w)}\b" if w[:1].isalpha() and w.isascii() else re.escape(w) for w in ordered
+    )
 
 
 def lexicon_numbers(name: str) -> dict[str, int]:

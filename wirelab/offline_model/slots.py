@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, concept, lexicon_list
+from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, alternatives, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.units import Unit, dimension_of, unit_of
 from wirelab.offline_model.wire.tool_schemas import pointer
@@ -34,8 +34,8 @@ Schema = dict[str, Any]
 DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
 TIME_FORMAT = re.compile(r"\bhh:mm\b", re.I)
 EXAMPLES = re.compile(
-    r"(?:\be\.\s?g\.?|\bsuch as|\blike|\bfor example|\bfor instance|\bexamples?(?: are| include)?:?"
-    r"|\boptions?(?: are| include)?:|\boptions (?:are|include)|\bcan be|\bone of:?)"
+    rf"(?:\be\.\s?g\.?|{alternatives(LISTS['example_leads'])}|\bexamples?(?: are| include)?:?"
+    r"|\boptions?(?: are| include)?:|\boptions (?:are|include)|\bone of:?)"
     r",?\s+([^.;()\n]{1,200}?)(?:\.(?=[\s)]|$)|;|\)|\n|$)",
     re.I,
 )

@@ -2,7 +2,8 @@
 invented here: "as well as" lists as "and" does; a quoted greeting is a value, not small talk; the
 word a Chinese count counts is no list item; a language or a country listed among names is one
 more item; "both" names no item; an optional value each call of a neighbour says for itself is
-not given to the calls beside it."""
+not given to the calls beside it; a required value said once after the last item holds for every
+item; another request for the same tool keeps its value to itself; a line is a request."""
 
 from __future__ import annotations
 
@@ -112,3 +113,44 @@ def test_labelled_sets_part_at_the_strongest_mark() -> None:
 def test_a_clause_for_each_call_after_the_last_set_holds_for_all() -> None:
     calls = bind_all(PARCEL, "Quote 4 kg to Chile and 9 kg to Peru, both insured.")
     assert [(call["country"], call.get("insured")) for call in calls] == [("Chile", True), ("Peru", True)]
+
+
+MONEY = model_tool(
+    "swap_money",
+    "Change money from one currency into another.",
+    {
+        "amount": {"type": "number"},
+        "sell": {"type": "string", "description": "Currency sold, ISO code"},
+        "buy": {"type": "string", "description": "Currency bought, ISO code"},
+    },
+    ("amount", "sell", "buy"),
+)
+SEATS = model_tool(
+    "reserve_seats",
+    "在餐厅预订座位",
+    {
+        "restaurant": {"type": "string", "description": "餐厅名称"},
+        "people": {"type": "integer", "description": "人数"},
+    },
+    ("restaurant", "people"),
+)
+
+
+def test_a_required_value_said_once_after_the_last_item_holds_for_every_item() -> None:
+    want = [{"amount": 50, "sell": "GBP", "buy": "CNY"}, {"amount": 80, "sell": "USD", "buy": "CNY"}]
+    assert bind_all(MONEY, "Change 50 GBP and 80 USD into CNY") == want
+    assert [arguments for _, arguments in _calls("把50英镑和80美元换成人民币", (MONEY,))] == want
+
+
+def test_a_value_another_request_for_the_tool_gives_is_not_this_ones() -> None:
+    assert _calls("帮我在海底捞订4个人的位子，再在全聚德订6个人的位子", (SEATS,)) == [
+        ("reserve_seats", {"restaurant": "海底捞", "people": 4}),
+        ("reserve_seats", {"restaurant": "全聚德", "people": 6}),
+    ]
+
+
+def test_a_request_on_each_line_is_its_own_intent() -> None:
+    assert _calls("Ferry times from Dover\nHarvest figures for Kent in 2020", (FERRY, CROP)) == [
+        ("ferry_times", {"port": "Dover"}),
+        ("crop_yield", {"region": "Kent", "year": 2020}),
+    ]

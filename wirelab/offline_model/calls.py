@@ -14,7 +14,8 @@ One intent becomes several calls in two ways:
   per call of a list before it ("for Oslo and Rome today, and then for tomorrow" is four calls);
   its unmarked words replace only unmarked words. A value said after the last frame's first
   sentence, or in a clause after a comma that says so ("…, both insured"), for a parameter no
-  earlier frame filled, holds for every frame ("Both get a 5% discount.").
+  earlier frame filled, holds for every frame ("Both get a 5% discount."), as does a required one
+  only the last frame says ("5 GBP and 8 USD to CNY").
 - **lists**: a frame lists values for a parameter that takes one ("Paris and Rome"). A list
   first fills parameters that each take one of its values ("a 6 by 8 grid" is one call); a list
   left over makes one call per value. Two lists go in step after "respectively" and make every
@@ -101,6 +102,8 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
             found = repeat(frames[-1], found)
             shared = {k: v for k, v in later.items() if all(k not in f[0].arguments for f in frames)}
         frames.append(found)
+    required = set(tool.parameters.get("required", []) or []) - set(frames[0][0].arguments)
+    shared |= {k: v for k, v in frames[-1][0].arguments.items() if k in required}  # "5 GBP and 8 USD to CNY"
     calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
     return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n) for n, b in calls]
 

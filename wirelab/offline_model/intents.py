@@ -3,16 +3,15 @@
     >>> [(p.text, p.joiner) for p in pieces("Weather in Paris and convert 3 EUR to USD, then email Ann")]
     [('Weather in Paris', ''), ('convert 3 EUR to USD', 'and'), ('email Ann', 'then')]
 
-A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the
-full stop of "Mr." or "Inc."), at "then", "also", the words that
-order tasks ("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且",
-"同时", "最后", and at "and"/"plus"/"as well as"/"和". Never inside quotes, nor between two
-numbers ("50, 68 and 86") or two Chinese names or days (伦敦和巴黎, 明天和后天). A message pasted in
-one pair of quotes is read without them (`unwrap`). The cut is only a proposal:
-`selection.plan` keeps a piece as its own intent only when it asks for a tool
-by itself, and otherwise glues it back to the piece before ("a triangle with
-base 10 *and height 5*" is one intent, "weather in Paris *and where is my
-order*" two). One linear scan over the tokens.
+A piece ends at a sentence mark (`. ? ! ;` and their Chinese forms; not the full stop of
+"Mr." or "Inc."), at the end of a line, at "then", "also", the words that order tasks
+("finally", "lastly", "secondly", …), "然后", "另外", "还有", "并且", "同时", "最后", and at
+"and"/"plus"/"as well as"/"和". Never inside quotes, nor between two numbers ("50, 68 and 86")
+or two Chinese names or days (伦敦和巴黎, 明天和后天). A message pasted in one pair of quotes
+is read without them (`unwrap`). The cut is only a proposal: `selection.plan` keeps a piece
+as its own intent only when it asks for a tool by itself, and otherwise glues it back to the
+piece before ("a triangle with base 10 *and height 5*" is one intent, "weather in Paris *and
+where is my order*" two). One linear scan over the tokens.
 """
 
 from __future__ import annotations
@@ -72,6 +71,8 @@ def pieces(text: str) -> list[Piece]:
         if quoted.holds(token.start):
             continue
         cut = _cut_word(tokens, k)
+        if cut is None and k and "\n" in text[tokens[k - 1].end : token.start]:  # a line per request
+            cut, token = ".", Token("", "", "punct", token.start, token.start)
         if cut is None:
             continue
         if not text[start : token.start].strip(" ,.，、:：\n"):  # two marks in a row (". Finally,")

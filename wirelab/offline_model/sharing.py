@@ -14,7 +14,8 @@ A careful reader fills a gap in one request from the requests next to it:
 - **the same call again** ("…; also, the same for the attic") keeps every argument it does not change;
 - **a value another intent gave**: a required parameter an item gives no value for, or only
   unmarked words ("for the same period"), takes the value of a parameter of the same name (or
-  sharing a word of it and its type) from the nearest item before it, else after it; an
+  sharing a word of it and its type) from the nearest item before it, else after it (not, for
+  unmarked words, from another request for the same tool: its value is its own); an
   optional one, from a parameter of its name in the item right beside it, when all its calls
   give one value ("tomorrow's tides and the sea forecast"). When that
   item made one call per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
@@ -36,15 +37,7 @@ from wirelab.offline_model.lexicon import GENERIC
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import PlanItem
-from wirelab.offline_model.slots import (
-    NO_DEFAULT,
-    ORIGIN,
-    TARGET,
-    default_of,
-    resolve,
-    schema_type,
-    slots_of,
-)
+from wirelab.offline_model.slots import NO_DEFAULT, ORIGIN, TARGET, default_of, resolve, schema_type, slots_of
 
 AGAIN = {"again", "another", "twice", "more", "repeat"}
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
@@ -141,8 +134,11 @@ def _carried(items: list[PlanItem], calls: list[list[Bound]], k: int) -> list[Bo
     left = []
     gaps = _gaps(tool, found)
     options = [n for n in _properties(tool) if n not in gaps and all(n not in b.arguments for b in found)]
+    said = {name for bound in found for name in bound.arguments}  # in unmarked words, still its own
     for name in gaps + options:
         for other in order:
+            if name in said and items[other].tool is tool:
+                continue  # another call of this tool: its value is its own, not this call's
             kin = _kin(tool, name, items[other].tool) if name in gaps else _beside(items, k, other, name)
             shared = name in gaps or len({repr(b.arguments.get(kin or "")) for b in calls[other]}) == 1
             values = _values(calls[other], kin, other < k) if kin and shared else []

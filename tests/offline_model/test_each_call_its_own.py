@@ -3,7 +3,8 @@ invented here: "as well as" lists as "and" does; a quoted greeting is a value, n
 word a Chinese count counts is no list item; a language or a country listed among names is one
 more item; "both" names no item; an optional value each call of a neighbour says for itself is
 not given to the calls beside it; a required value said once after the last item holds for every
-item; another request for the same tool keeps its value to itself; a line is a request."""
+item; another request for the same tool keeps its value to itself; a line is a request; a Chinese
+word listed beside a place is a place."""
 
 from __future__ import annotations
 
@@ -153,4 +154,12 @@ def test_a_request_on_each_line_is_its_own_intent() -> None:
     assert _calls("Ferry times from Dover\nHarvest figures for Kent in 2020", (FERRY, CROP)) == [
         ("ferry_times", {"port": "Dover"}),
         ("crop_yield", {"region": "Kent", "year": 2020}),
+    ]
+
+
+def test_a_chinese_place_jieba_tags_otherwise_is_a_place_when_listed_beside_one() -> None:
+    assert bind_all(FERRY, "查一下威海、大连和烟台的渡轮时刻") == [
+        {"port": "威海"},
+        {"port": "大连"},
+        {"port": "烟台"},
     ]

@@ -4,12 +4,12 @@
     >>> [(v.kind, v.value) for v in world_values(segment("20 euros to 日元"), "20 euros to 日元")]
     [('currency', 'EUR'), ('currency', 'JPY')]
 
-- `world_values`: currencies, countries and languages named in English or Chinese,
-  by ISO code or by symbol, from the CLDR data `Babel` ships ("yen", "日元", "JPY", "¥").
-- `proper_names`: runs of capitalised words ("New York", "Maroon 5"), with the
-  region written after them ("Riga, Latvia"); Chinese words that jieba tags as a
-  place, person or organisation ("北京"); and cities the gazetteer knows, in any
-  case, after a place preposition ("in berkeley").
+- `world_values`: currencies, countries and languages named in English or Chinese, by ISO code
+  or by symbol, from the CLDR data `Babel` ships ("yen", "日元", "JPY", "¥").
+- `proper_names`: runs of capitalised words ("New York", "Maroon 5"), with the region written
+  after them ("Riga, Latvia"); Chinese words that jieba tags as a place, person or organisation
+  ("北京") or that are listed beside a place; and cities the gazetteer knows, in any case, after
+  a place preposition ("in berkeley").
 
 A capital that only starts a sentence ("Book a table") is not a name.
 """
@@ -240,12 +240,14 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
 
 def _han_name(tokens: list[Token], k: int) -> bool:
     """A Chinese name: a proper noun by its tag, a noun before the kind of place it names (半岛酒店),
-    or the words of 从…到… whatever jieba tags them (从大连到烟台: 大连 is tagged an adverb)."""
+    or, whatever jieba tags them, 从…到… (从大连到烟台) or a word listed beside a place (青岛、大连)."""
     token, before = tokens[k], tokens[k - 1] if k else Token("", "", "", 0, 0)
     facility = token.tag == "n" and k + 1 < len(tokens) and _facility(tokens[k + 1])
     framed = before.text.endswith("从") or before.text == "到" and any("从" in t.text for t in tokens[:k])
+    near = [s for s in (-1, 1) if 0 <= k + 2 * s < len(tokens) and tokens[k + s].text in ("、", "和")]
+    listed = token.tag[:1] != "n" and any(tokens[k + 2 * s].tag == "ns" for s in near)  # beside a place
     named = _chinese_name(token, before.tag[:1] == "m" or before.text[-1:].isdigit())
-    return named or (facility or (framed and len(token.text) > 1)) and token.tag[:1] not in "rm"
+    return named or (facility or ((framed or listed) and len(token.text) > 1)) and token.tag[:1] not in "rm"
 
 
 def _chinese_name(token: Token, counted: bool = False) -> bool:

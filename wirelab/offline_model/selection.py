@@ -5,18 +5,16 @@
     >>> score("What's the weather in Paris?", weather)
     Match(points=3.0, own=3.0, topic=True, coverage=0.5, given=False)
 
-A tool's words weigh by where they appear: its name 3, its description 2, its parameters'
-names, descriptions and options 1. A request word counts once, at its best field's weight;
-words are compared as *concepts* (`lexicon.concept`: "forecast" ~ "weather" ~ "天气"), a word
-of four letters or more matches a word it begins ("temp" ~ "temperature") at 0.7, and generic
-words ("get", "data") count a quarter.
+A tool's words weigh by where they appear: its name 3, its description 2, its parameters' names,
+descriptions and options 1. A request word counts once, at its best field's weight; words are compared as
+*concepts* (`lexicon.concept`: "forecast" ~ "weather" ~ "天气"), a word of four letters or more matches a word
+it begins ("temp" ~ "temperature") at 0.7, and generic words ("get", "data") count a quarter.
 
-A tool is chosen (`Match.chosen`) when the request scores `THRESHOLD` and is *about* its topic:
-it names most of the nouns of the tool's name (or a word of its description, for an
-uninformative name), or names some and clearly gives every value the tool requires ("the lap
-count of runner 7 over 400 m" for `lap_count(runner_id, track_length)`). Before any ranking,
-small talk ("thanks, that's all!"), an opinion without a request ("I love trains") or a negated
-action ("don't convert anything", "不要查天气") selects nothing.
+A tool is chosen (`Match.chosen`) when the request scores `THRESHOLD` and is *about* its topic: it names
+most of the nouns of the tool's name (or a word of its description, for an uninformative name), or names
+some and clearly gives every value the tool requires ("the lap count of runner 7 over 400 m" for
+`lap_count(runner_id, track_length)`). Before any ranking, small talk ("thanks, that's all!"), an opinion
+without a request ("I love trains") or a negated action ("don't convert it", "不要查天气") selects nothing.
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ A careful reader fills a gap in one request from the requests next to it:
 - **a value another intent gave**: a required parameter an item gives no value for, or only
   unmarked words ("for the same period"), takes the value of a parameter of the same name (or
   sharing a word of it and its type) from the nearest item before it, else after it (not, for
-  unmarked words, from another request for the same tool: its value is its own); an
-  optional one, from a parameter of its name in the item right beside it, when all its calls
-  give one value ("tomorrow's tides and the sea forecast"). When that
-  item made one call per value ("in 1984 and 1990"), so does this one; two gaps of one kind take
-  those values in turn ("the time in Oslo and Lima, and how many hours apart they are");
+  unmarked words, from another request for the same tool: its value is its own); an optional
+  one, from a parameter of its name in the item right beside it, when all its calls give one
+  value ("tomorrow's tides and the sea forecast"). When that item made one call per value ("in
+  1984 and 1990"), so does this one; two gaps of one kind take those values in turn ("the time
+  in Oslo and Lima, and how many hours apart they are");
 - **said once**: an intent that names a tool again with nothing of its own, or a call another
   intent already makes with as much, is not called twice.
 

@@ -76,6 +76,7 @@ PLAIN = ("name", "phrase")  # values whose words may still name an option by mea
 CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
 NUMERIC = ("integer", "number")
+CASED = re.compile(r"(?<!\bto )(?<!\binto )\b(upper|lower)[- ]?case\b", re.I)  # not "convert to upper case"
 Taken = tuple[Slot, Any, int]  # (slot, its value as typed, the value's index)
 
 
@@ -85,9 +86,8 @@ def bind(tool: Tool, text: str, *, guess: bool = True) -> dict[str, Any]:
 
 
 def bind_evidence(tool: Tool, text: str | Words) -> Binding:
-    """Binding's reading of `text` (or of a piece's `Words`) for `tool`, nothing guessed: the
-    evidence (with what binding chose and used) and the arguments. The stages after it read
-    this, not the text again."""
+    """Binding's reading of `text` (or of a piece's `Words`) for `tool`, nothing guessed: the evidence (with
+    what binding chose and used) and the arguments. The stages after it read this, not the text again."""
     evidence = Evidence.of(tool, text)
     return evidence, fill_object(tool.parameters, evidence, tool.parameters, False, 0)
 
@@ -144,7 +144,14 @@ def fill_object(
             value = _fallback(slot, evidence, root, depth)
         if value is not None:
             values[slot.name] = value
-    return {slot.name: values[slot.name] for slot in slots if slot.name in values}
+    return {slot.name: _cased(slot, values[slot.name]) for slot in slots if slot.name in values}
+
+
+def _cased(slot: Slot, value: Any) -> Any:
+    """A string in the case its description asks for ("ISO code, upper case": 'usd' -> 'USD')."""
+    case = "".join({m[1].casefold() for m in CASED.finditer(str(slot.schema.get("description", "")))})
+    asked = isinstance(value, str) and slot.kind != "enum" and case in ("upper", "lower")  # not "upperlower"
+    return getattr(value, case)() if asked else value
 
 
 def _counted_items(
@@ -188,7 +195,8 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
         if slot.kind == "enum" and not found:
             found = meant_option(slot.schema["enum"], evidence)
         spelled = slot.kind not in ("enum", "integer", "number", "boolean")  # "e.g. 120" is a number
-        found += example_values(slot.name, slot.examples, evidence) if spelled else []
+        examples = example_values(slot.name, slot.examples, evidence) if spelled else []
+        found += [v for v in examples if not _names_the_tool(slot, v, evidence)]  # "heater": no mode 'heat'
         if slot.kind == "other" and slot.examples and not found:
             found += like_examples(slot, evidence)
         for meaning, code in slot.codes:  # "business class" where "2 for business class": 2
@@ -227,11 +235,8 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
     if len(slot.examples) > 1 and not SOME.search(str(slot.schema.get("description", ""))):
         meant = meant_option(list(slot.examples), evidence)
         return [replace(v, kind="example", owner=slot.name) for v in meant]
-    words = [
-        Value("phrase", t.text, t.text, t.start, t.end)
-        for t in evidence.tokens
-        if _may_name_an_option(t, evidence)
-    ]
+    tokens = [t for t in evidence.tokens if _may_name_an_option(t, evidence)]
+    words = [Value("phrase", t.text, t.text, t.start, t.end) for t in tokens]
     found = [*words, *(v for v in evidence.values if v.kind == "phrase")]
     phrases = list({v.text: v for v in found}.values())[:MEANT_WORDS]
     if not phrases:

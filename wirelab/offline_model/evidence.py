@@ -47,7 +47,7 @@ from wirelab.offline_model.normalize import (
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.values import Value
 
-DETERMINERS = lexicon_list("determiners")
+DETERMINERS = lexicon_list("determiners") | lexicon_list("text_leads")  # nor "saying", "titled": text follows
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 SPEAKER_IS = lexicon_list("speaker_is")  # "I'm curious", "we're planning": how the user is

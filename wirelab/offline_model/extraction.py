@@ -101,11 +101,8 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     names = [v for v in names if not taken.overlaps(v.start, v.end)]
     found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
-    found += [
-        w
-        for w in world_values(tokens, text)
-        if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
-    ]
+    world = [(w, holders.get(w.start, ())) for w in world_values(tokens, text)]
+    found += [w for w, held in world if not any(w.end <= n.end and n.text != w.text for n in held)]
     taken = Spans.of(found)  # "Persian Empire" is a name; "Persian" a language
     found += [n for n in names if not taken.overlaps(n.start, n.end)]
     found += _units(tokens, text, found)
@@ -265,9 +262,8 @@ def _paths(found: list[Value], text: str) -> list[Value]:
 
 
 def _each_clear_of(found: list[Value], *runs: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:
-    """The matches of each run in turn that overlap no value in `found`, which the caller may
-    extend as it goes: one run's matches never overlap each other, so what the caller adds
-    is seen from the next run on."""
+    """The matches of each run in turn that overlap no value in `found`, which the caller may extend as it
+    goes: one run's matches never overlap each other, so what the caller adds is seen from the next run on."""
     for run in runs:
         taken = Spans.of(found)
         yield from (m for m in run if not taken.overlaps(m.start(), m.end()))
@@ -517,9 +513,8 @@ def _number_words(tokens: list[Token], k: int) -> tuple[int, int]:
 
 
 def _joins(group: int, number: int, total: int) -> bool:
-    """Whether `number` goes on the number written so far, `total` thousands and more and
-    `group` below them: "twenty" then "five", "hundred" then "twelve", "thousand" then "six";
-    not "one" then "two"."""
+    """Whether `number` goes on the number written so far, `total` thousands and more and `group` below them:
+    "twenty" then "five", "hundred" then "twelve", "thousand" then "six"; not "one" then "two"."""
     last = group % 100
     return (
         last == 0 and bool(group or total) and number < 100 or last >= 20 and last % 10 == 0 and number < 10

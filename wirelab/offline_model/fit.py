@@ -173,7 +173,8 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         return None
     if kind == "date" and value.kind == "date":
         year, clock = _date_context(value, evidence) if evidence else (None, "")
-        return date_as_asked(value.text, str(slot.schema.get("description", "")), year, clock)
+        asked = f"{slot.schema.get('description', '')} {slot.schema.get('format', '')}"  # or `date-time`
+        return date_as_asked(value.text, asked, year, clock)
     if kind == "time" and value.kind == "time":
         return time_as_asked(value.value, str(slot.schema.get("description", "")))
     if kind == "place":
@@ -513,8 +514,7 @@ def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
     """About `top` for the slot's name next to the value, less further away or for a word of its
     description only."""
     best = max(
-        (cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words),
-        default=0.0,
+        (cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words), default=0.0
     )
     named = {concept(word) for _, word in words} & slot.name_words
     return best + 0.6 * max(len(named) - 1, 0) if best else best  # "gauge pressure": both words

@@ -210,13 +210,13 @@ def _doing(token: Token) -> bool:
 
 
 def _leading(tokens: list[Token], k: int, content: bool) -> bool:
-    """Token `k`, first of what is left, starts no value: a small word or a mark (`_edge`, not
-    an article that starts a message's sentence: "the jib is torn"), a verb's particle or the
-    word that says a text follows ("Note down that …", "a note saying …"); without `content`,
-    a word that is only a verb or an adverb ("Put on some bedtime stories"), unless it
-    describes the thing named next ("a creaking door")."""
+    """Token `k`, first of what is left, starts no value: a small word or a mark (`_edge`, not an article that
+    starts a message's sentence: "the jib is torn"), a verb's particle or the word that says a text follows
+    ("Note down that …", "a note saying …"); without `content`, a word that is only a verb or an adverb ("Put
+    on some bedtime stories"), unless it describes the thing named next ("a creaking door")."""
     token, after = tokens[k], tokens[k + 1 : k + 2]
-    if content and token.norm in ARTICLES and after and not _leading(tokens, k + 1, content):
+    titled = token.start > 0 and token.capitalised and bool(after) and after[0].capitalised  # "in The Hobbit"
+    if token.norm in ARTICLES and after and (titled or content and not _leading(tokens, k + 1, content)):
         return False
     if _edge(token, content) or token.norm in STARTS:
         return True

@@ -167,10 +167,7 @@ def _margins(values: np.ndarray) -> np.ndarray:
 
 
 def features(
-    request: str,
-    tools: tuple[Tool, ...],
-    lexical: Callable[[str, Tool], float],
-    probe: np.ndarray,
+    request: str, tools: tuple[Tool, ...], lexical: Callable[[str, Tool], float], probe: np.ndarray
 ) -> list[dict[str, float]]:
     """The features of each offered tool for `request` (see the module docstring)."""
     vector, near = cosines(request, tools)

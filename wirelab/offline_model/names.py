@@ -114,9 +114,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             k += 1
             continue
         if token.kind == "han" and _han_name(tokens, k):
-            end = k  # "西湖酒店", "杭州东站": a place's name goes on with what is there
-            while end + 1 < len(tokens) and end - k < 2 and _facility(tokens[end + 1]):
-                end += 1
+            end = _facility_end(tokens, k)  # "西湖酒店", "杭州东站", "蓝鲸航运集团": the kind it names
             sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
             found.append(Value.at("name", text, token.start, tokens[end].end, sort=sort))
             k = end
@@ -127,7 +125,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
                 or ROMAN.fullmatch(tokens[end + 1].text) is not None
                 or tokens[end + 1].norm in NAME_JOINERS
                 and end + 2 < len(tokens)
-                and tokens[end + 2].capitalised
+                and (tokens[end + 2].capitalised or _abbreviated(tokens, end + 1))  # "Roe v. Wade"
                 or _abbreviated(tokens, end)
             ):
                 end += 1
@@ -205,8 +203,14 @@ FACILITY_ENDS = lexicon_list("facility_ends")
 
 
 def _facility(token: Token) -> bool:
-    """A noun that names a kind of place, by its last character: 酒店, 机场, 东站, 广场, 大学."""
+    """A noun that names a kind of place or body, by its last character: 酒店, 机场, 东站, 公司."""
     return (token.tag == "n" or len(token.text) == 1) and token.text[-1:] in FACILITY_ENDS
+
+
+def _facility_end(tokens: list[Token], k: int) -> int:
+    """The last of up to two nouns after token `k` that names a place or body (华信|电子|有限公司), or `k`."""
+    ends = [j for j in (k + 1, k + 2) if j < len(tokens) and _facility(tokens[j])]
+    return max((j for j in ends if all(t.tag == "n" or _facility(t) for t in tokens[k + 1 : j])), default=k)
 
 
 CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}
@@ -242,7 +246,7 @@ def _han_name(tokens: list[Token], k: int) -> bool:
     """A Chinese name: a proper noun by its tag, a noun before the kind of place it names (半岛酒店),
     or, whatever jieba tags them, 从…到… (从大连到烟台) or a word listed beside a place (青岛、大连)."""
     token, before = tokens[k], tokens[k - 1] if k else Token("", "", "", 0, 0)
-    facility = token.tag == "n" and k + 1 < len(tokens) and _facility(tokens[k + 1])
+    facility = token.tag == "n" and _facility_end(tokens, k) > k
     framed = before.text.endswith("从") or before.text == "到" and any("从" in t.text for t in tokens[:k])
     near = [s for s in (-1, 1) if 0 <= k + 2 * s < len(tokens) and tokens[k + s].text in ("、", "和")]
     listed = token.tag[:1] != "n" and any(tokens[k + 2 * s].tag == "ns" for s in near)  # beside a place

@@ -144,11 +144,10 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
 
 
 def callable_reading(item: PlanItem, tools: tuple[Tool, ...]) -> PlanItem:
-    """The item, or the same request for another tool when the words chose one it cannot call
-    (a required value missing: "my suitcase weighs 40 pounds" read as a tip in money) and the
-    tool closest to it in meaning, whose own words the request names too, gets a value for
-    every parameter it requires. A negated request, or one the `chatter` probe reads as wanting
-    no tool, keeps its item."""
+    """The item, or the same request for another tool when the words chose one it cannot call (a required
+    value missing: "my suitcase weighs 40 pounds" read as a tip in money) and the tool closest to it in
+    meaning, whose own words the request names too, gets a value for every parameter it requires. A negated
+    request, or one the `chatter` probe reads as wanting no tool, keeps its item."""
     if _callable(item) or meaning.negates(item.request) or meaning.wants_no_tool(item.request):
         return item
     closest = meaning.nearer(item.request, item.tool, tools)[:1]

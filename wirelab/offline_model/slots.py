@@ -31,7 +31,7 @@ from wirelab.offline_model.units import Unit, dimension_of, unit_of
 from wirelab.offline_model.wire.tool_schemas import pointer
 
 Schema = dict[str, Any]
-DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)[-/.](?:mm)[-/.](?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b", re.I)
+DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)\Wmm\W(?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b|\d{4}-\d\d-\d\d", re.I)
 TIME_FORMAT = re.compile(r"\bhh:mm\b", re.I)
 EXAMPLES = re.compile(
     rf"(?:\be\.\s?g\.?|{alternatives(LISTS['example_leads'])}|\bexamples?(?: are| include)?:?"
@@ -42,6 +42,7 @@ EXAMPLES = re.compile(
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 QUOTED = r"""(?<!\w)(?:'[^'\n]{1,40}'|"[^"\n]{1,40}")(?!\w)"""  # not an apostrophe: "the user's"
 QUOTED_LIST = re.compile(rf":\s*({QUOTED}(?:\s*(?:,\s*(?:or|and)?|/|\bor\b|\band\b)\s*{QUOTED})+)")
+LISTED = re.compile(r":\s*([\w -]+?(?:, [\w -]+?)+,? (?:or|and) [\w -]+?)\s*(?:[.;)]|$)")  # ": a, b or c"
 MAX_EXAMPLES = 12
 EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
 CODED = re.compile(
@@ -140,7 +141,7 @@ def examples_of(description: str) -> tuple[str, ...]:
     ('brief', 'full')
     """
     found: list[str] = []
-    for match in [*EXAMPLES.finditer(description), *QUOTED_LIST.finditer(description)]:
+    for match in (m for pattern in (EXAMPLES, QUOTED_LIST, LISTED) for m in pattern.finditer(description)):
         quoted = QUOTED_EXAMPLE.findall(match.group(1))
         listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", match.group(1))
         for item in listed:

@@ -55,9 +55,8 @@ class Origins:
 
 
 def think(body: Any, origins: Origins | None = None) -> Thought:
-    """Read a Chat Completions body (raises `RequestError`, named by `origins` when the body was
-    rewritten from another format) and decide the reply: calls with ids, strict calls fitted, cut
-    to max tokens."""
+    """Read a Chat Completions body (raises `RequestError`, named by `origins` when the body was rewritten
+    from another format) and decide the reply: calls with ids, strict calls fitted, cut to max tokens."""
     try:
         request = read_request(body)
         strict = strict_tools(body)

@@ -4,7 +4,7 @@ word a Chinese count counts is no list item; a language or a country listed amon
 more item; "both" names no item; an optional value each call of a neighbour says for itself is
 not given to the calls beside it; a required value said once after the last item holds for every
 item; another request for the same tool keeps its value to itself; a line is a request; a Chinese
-word listed beside a place is a place."""
+word listed beside a place is a place; single quotes beside Chinese characters are quotes."""
 
 from __future__ import annotations
 
@@ -163,3 +163,7 @@ def test_a_chinese_place_jieba_tags_otherwise_is_a_place_when_listed_beside_one(
         {"port": "大连"},
         {"port": "烟台"},
     ]
+
+
+def test_single_quotes_beside_chinese_characters_are_quotes() -> None:
+    assert bind_all(SIGN, "用手语比划'谢谢你'和'晚安'") == [{"phrase": "谢谢你"}, {"phrase": "晚安"}]

@@ -3,26 +3,23 @@
     >>> [(v.kind, v.value) for v in extract("Convert 250 euros to Japanese yen tomorrow")]
     [('number', 250), ('currency', 'EUR'), ('currency', 'JPY'), ('date', 'tomorrow')]
 
-Each `values.Value` knows its kind, its typed value, the words as written and
-where it sits, so `binding` can use position cues ("from X to Y"). Kinds:
+Each `values.Value` knows its kind, its typed value, the words as written and where it sits, so
+`binding` can use position cues ("from X to Y"). Kinds:
 
-- `number`: digits (`1,250.5`, `-3`, `213 million`), English words ("ten",
-  "twenty five") and Chinese numerals ("十五", "两千"), with the unit written
-  after it and what that unit measures (`units`: "5 km" is a length, "5%" a
-  percentage). A number word that counts the numbers after it ("two numbers:
-  40 and 50") and "one" as a pronoun are not values; nor is a number inside a
+- `number`: digits (`1,250.5`, `-3`, `213 million`), English words ("ten", "twenty five") and
+  Chinese numerals ("十五", "两千"), with the unit written after it and what that unit measures
+  (`units`: "5 km" is a length, "5%" a percentage). A number word that counts the numbers after
+  it ("two numbers: 40 and 50") and "one" as a pronoun are not values; nor is a number inside a
   date, an address or a code.
-- `date` / `time`: weekdays, "today"/"tomorrow"/"明天"/"下周一", month-day
-  dates with or without a year ("April 23rd, 2023", "12th of March"), numeric
-  dates ("2023.10.1"), "3pm", "15:30" (`dates`). A date a message gives as
-  today's ("today is …") is context, not a value.
-- `currency`, `country`, `language`: CLDR names in English or Chinese, codes
-  and symbols; `name`: proper nouns, places with their region, cities the
-  gazetteer knows, street addresses (`names`).
-- `email`, `url` (also bare hosts and IP addresses), `quoted` ("…" or '…'),
-  `code` (identifiers such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers, and any
-  word of letters and digits joined by marks, kept whole: `v3.2.1-beta`, `parseConfig`),
-  `unit` (a unit named on its own: "in Fahrenheit").
+- `date` / `time`: weekdays, "today"/"tomorrow"/"明天"/"下周一", month-day dates with or without
+  a year ("April 23rd, 2023", "12th of March"), numeric dates ("2023.10.1"), "3pm", "15:30"
+  (`dates`). A date a message gives as today's ("today is …") is context, not a value.
+- `currency`, `country`, `language`: CLDR names in English or Chinese, codes and symbols; `name`:
+  proper nouns, places with their region, cities the gazetteer knows, street addresses (`names`).
+- `email`, `url` (also bare hosts and IP addresses), `quoted` ("…" or '…'), `code` (identifiers
+  such as `A-123`, `#42`, `BA2490`, `AAPL`, phone numbers, and any word of letters and digits
+  joined by marks, kept whole: `v3.2.1-beta`, `parseConfig`), `unit` (a unit named on its own:
+  "in Fahrenheit").
 
 Every pattern is anchored and bounded, so extraction is linear in the text.
 """
@@ -63,8 +60,9 @@ HOST = re.compile(
     r"(?<![\w.@/-])(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63}){0,6}\.[A-Za-z]{2,12})"
     r"(?::\d{1,5})?(?![\w@-])"
 )
-QUOTED = re.compile(  # a single-quoted text may hold an apostrophe: 'It's open'
-    r"\"([^\"\n]{1,500})\"|(?<!\w)'((?:[^'\n]|'(?=[A-Za-z])){1,500})'(?!\w)|`([^`\n]{1,500})`"
+QUOTED = re.compile(  # 'It's open' holds an apostrophe; none sits beside a Chinese character
+    r"\"([^\"\n]{1,500})\"|(?<!(?![\u3400-\u9fff])\w)'((?:[^'\n]|'(?=[A-Za-z])){1,500})'(?!(?![\u3400-\u9fff])\w)"
+    r"|`([^`\n]{1,500})`"
 )
 CODE = re.compile(r"(?<![A-Za-z0-9_#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])")
 PATH = re.compile(

@@ -35,16 +35,21 @@ from wirelab.offline_model.slots import slots_of
 
 EPOCHS = 10
 EPOCH_CHOICES = (1, 2, 5, 10)
-# The way whose weights are written; None writes the best held out. The best fit (the averaged
-# perceptron from the hand-set weights) binds more of the corpus held out than the hand-set weights
-# (459 to 448 of 600), but lowers the bar of an optional parameter until it takes a bare name ("a
-# dessert in Lyon" for `dessert`): five invented binding tests fail, and BFCL's never-read half falls
-# (59.5 to 58.5, benchmarks/bfcl.py). Its gain comes from optional values no feature tells apart from wrong
-# ones: 36 right and 65 wrong have no feature of their own (a bare name; a count before a Chinese
-# measure word). A feature for a bare count (tried: "a_count") brings the failing tests to one, but
-# not BFCL (58.1), so the hand-set weights are kept until the features separate those values.
+OPTIONAL_ONLY = ("meant", "in_passing")  # the features of an optional parameter's value alone
+RATE = 0.2  # the step from the hand-set weights by "small steps": they move a fifth as far per mistake
+# The way whose weights are written; None writes the best held out. With `meant` (the encoder's cosine
+# of a name, or of what a Chinese measure word counts, with the parameter) and `in_passing` (a name
+# nothing ties to an optional parameter), and the corpus's kayak, poster and supplies rows, most fits
+# bind more of the corpus held out than the hand-set weights (485 of 712): pairwise logistic up to
+# 486, the averaged perceptron from zero 502, from the hand-set weights 503, with their bar kept 493,
+# in small steps 511, moving only the bar and the two features 511. None is chosen: each fills
+# optional parameters that BFCL's never-read half and the invented tests leave empty. Measured on
+# this round's variants (benchmarks/bfcl.py through identity counts): from the hand-set weights with
+# the bar kept, 59.6 -> 59.2 and 4 tests fail; in small steps, 59.1 and 1 test ("Order 4 jars");
+# the bar and the two features only, 58.8 and 2 tests ("8 thunderclaps" taken as a cap). The corpus
+# fills optional values more often than those do: rows that leave them empty are the next step.
 KEPT: str | None = "by hand"
-WHY = "kept: the best fit fills optional parameters with bare names (5 invented tests fail; BFCL 58.5)"
+WHY = "kept: every fit fills more optional parameters than BFCL's never-read half does (59.6 -> 58.8-59.2)"
 BY_HAND = Path(__file__).with_name("binding_weights_by_hand.json")
 PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0)  # L2 of the pairwise fit, the best on held-out folds is kept
 FOLDS = training.FOLDS
@@ -180,15 +185,22 @@ def corrections(found: list[Pair], beta: np.ndarray) -> np.ndarray:
 
 def perceptron(requests: list[list[Pair]], epochs: int = EPOCHS, start: str = "zero") -> fit.Weights:
     """An averaged perceptron on the assignment itself, from zero or from the hand-set weights, the
-    requests in corpus order: deterministic."""
+    requests in corpus order: deterministic. From "hand, bar kept", the optional parameter's bar
+    (threshold, phrase_bar) stays as set by hand and the features learn to clear it; by "small steps",
+    every weight moves `RATE` as far per mistake; by "the bar and meaning only", only the bar and
+    `OPTIONAL_ONLY` move."""
     hand = by_hand()
     beta = np.zeros(len(fit.NAMES) + 2)
-    if start == "hand":
+    if start.startswith("hand"):
         beta = np.array([hand.weights[n] for n in fit.NAMES] + [hand.threshold - hand.bias, hand.phrase_bar])
+    free = np.full(len(beta), RATE if start.endswith("small steps") else 1.0)
+    free[-2:] = 0.0 if start.endswith("bar kept") else free[-2:]
+    if start.endswith("the bar and meaning only"):
+        free = np.array([float(n in OPTIONAL_ONLY) for n in fit.NAMES] + [1.0, 1.0])
     total = np.zeros(len(beta))
     for _ in range(epochs):
         for found in requests:
-            beta += corrections(found, beta)
+            beta += corrections(found, beta) * free
             total += beta
     mean = total / (epochs * len(requests))
     return on_hand_scale(mean)
@@ -212,7 +224,7 @@ def fitters() -> dict[str, Callable[[list[list[Pair]]], fit.Weights]]:
     found: dict[str, Callable[[list[list[Pair]]], fit.Weights]] = {"by hand": lambda _: by_hand()}
     for penalty in PENALTIES:
         found[f"pairwise logistic, L2 {penalty}"] = lambda requests, p=penalty: fit_weights(requests, p)
-    for start in ("zero", "hand"):
+    for start in ("zero", "hand", "hand, bar kept", "hand, small steps", "hand, the bar and meaning only"):
         for epochs in EPOCH_CHOICES:
             found[f"averaged perceptron from {start}, {epochs} epochs"] = lambda r, e=epochs, s=start: (
                 perceptron(r, e, s)

@@ -147,6 +147,36 @@ TOOLS = [
         {"league": _s("The league."), "season": _s("Season, e.g. 2025-26.")},
         ["league"],
     ),
+    _tool(
+        "rent_kayak",
+        "Rent a kayak by the hour at a lake.",
+        {
+            "lake": _s("The lake to paddle on."),
+            "hours": _n("Rental length in hours."),
+            "guide": _s("Name of the guide who comes along, optional."),
+        },
+        ["lake"],
+    ),
+    _tool(
+        "print_poster",
+        "Print a poster from a saved design.",
+        {
+            "design": _s("Name of the saved design."),
+            "copies": _n("Number of copies to print."),
+            "paper": _s("Paper finish, e.g. matte or glossy."),
+        },
+        ["design"],
+    ),
+    _tool(
+        "buy_supplies",
+        "Buy office supplies.",
+        {
+            "item": _s("What to buy."),
+            "quantity": _n("How many."),
+            "unit_price": _n("Price of one, in yuan.", "number"),
+        },
+        ["item", "quantity", "unit_price"],
+    ),
 ]
 
 CITIES = [
@@ -240,6 +270,15 @@ SUBJECTS = [
     ("kites", "风筝"),
 ]
 LEAGUES = [("Eredivisie", "2025-26"), ("Serie A", "2024-25"), ("Ligue 1", "2026-27"), ("La Liga", "2023-24")]
+LAKES = [("Lake Vesi", "青湖"), ("Lake Orla", "白沙湖"), ("Lake Tumi", "镜湖"), ("Lake Sarn", "碧水湖")]
+FRIENDS = [("Priya", "小林"), ("Jonas", "阿梅"), ("Odile", "老周"), ("Kwame", "小唐")]
+STAYS = [("Tartu", "黄山"), ("Kaunas", "泉州"), ("Turku", "桂林"), ("Bergamo", "大理")]
+DESIGNS = [
+    ("Harvest Moon", "秋月"),
+    ("Blue Harbour", "蓝港"),
+    ("Paper Cranes", "纸鹤"),
+    ("Night Market", "夜市"),
+]
 SAMPLES = [
     ("BX-2291", 40, "2027-02-11"),
     ("QN-0087", 12.5, "2027-04-03"),
@@ -466,6 +505,70 @@ def _fixtures() -> list[Row]:
     return rows
 
 
+def _kayak() -> list[Row]:
+    """Optional values stated (a count of hours, a guide after his word) and names said in passing
+    (who recommends, where one stays) that fill nothing."""
+    rows: list[Row] = []
+    for k, ((lake, lake_zh), (friend, friend_zh), (stay, stay_zh)) in enumerate(
+        zip(LAKES, FRIENDS, STAYS, strict=True)
+    ):
+        hours = 2 + k
+        rows += [
+            (f"Rent a kayak on {lake} for {hours} hours", "en", {"lake": lake, "hours": hours}),
+            (f"A kayak on {lake}, {friend} told me it is calm there", "en", {"lake": lake}),
+            (f"Kayak rental on {lake} with the guide {friend}", "en", {"lake": lake, "guide": friend}),
+            (f"I'm staying in {stay}, get me a kayak on {lake}", "en", {"lake": lake}),
+            (f"在{lake_zh}租一条皮划艇，租{hours}个小时", "zh", {"lake": lake_zh, "hours": hours}),
+            (f"在{lake_zh}租皮划艇，是{friend_zh}推荐的", "zh", {"lake": lake_zh}),
+            (f"在{lake_zh}租皮划艇，向导要{friend_zh}", "zh", {"lake": lake_zh, "guide": friend_zh}),
+            (f"我住在{stay_zh}，想去{lake_zh}划皮划艇", "zh", {"lake": lake_zh}),
+        ]
+    return rows
+
+
+def _poster() -> list[Row]:
+    """A count of copies stated or not, a finish, and a person the poster is for, in passing."""
+    rows: list[Row] = []
+    for k, ((design, design_zh), (friend, friend_zh)) in enumerate(zip(DESIGNS, FRIENDS, strict=True)):
+        copies = 3 + 4 * k
+        rows += [
+            (f"Print {copies} copies of the {design} poster", "en", {"design": design, "copies": copies}),
+            (f"Print the {design} poster on glossy paper", "en", {"design": design, "paper": "glossy"}),
+            (f"Print the {design} poster, it's a gift for {friend}", "en", {"design": design}),
+            (f"把{design_zh}海报打印{copies}张", "zh", {"design": design_zh, "copies": copies}),
+            (f"打印{design_zh}海报，送给{friend_zh}的", "zh", {"design": design_zh}),
+            (f"打印{copies}张{design}海报", "zh", {"design": design, "copies": copies}),
+        ]
+    return rows
+
+
+SUPPLIES = [
+    ("三", 3, "本", "笔记本", 12),
+    ("五", 5, "支", "钢笔", 8),
+    ("两", 2, "把", "剪刀", 15),
+    ("四", 4, "盒", "图钉", 6),
+]
+
+
+def _supplies() -> list[Row]:
+    """A count in words with its measure word, and a price per piece after it: which number is which."""
+    rows: list[Row] = []
+    for word, n, measure, item, price in SUPPLIES:
+        rows += [
+            (
+                f"买{word}{measure}{item}，每{measure}{price}元",
+                "zh",
+                {"item": item, "quantity": n, "unit_price": price},
+            ),
+            (
+                f"{item}要{n}{measure}，单价{price}元",
+                "zh",
+                {"item": item, "quantity": n, "unit_price": price},
+            ),
+        ]
+    return rows
+
+
 def rows() -> list[dict[str, Any]]:
     """Every template request, with its tool and arguments."""
     made = [
@@ -482,6 +585,9 @@ def rows() -> list[dict[str, Any]]:
         ("order_flowers", _flowers()),
         ("search_photos", _photos()),
         ("league_fixtures", _fixtures()),
+        ("rent_kayak", _kayak()),
+        ("print_poster", _poster()),
+        ("buy_supplies", _supplies()),
     ]
     return [
         {"text": t, "language": lang, "tool": tool, "arguments": a, "made": MADE}

@@ -11,14 +11,13 @@
     >>> [v.text for v in evidence.values if score(origin, v, evidence)]
     ['Oslo']
 
-`typed_value` says whether a value can fill a parameter at all, and in what form (a date as
-the description asks, a city with its region, a currency as its ISO code). A value of another
-kind, a measured quantity for a name, a number or a name for a string parameter without its
-label next to it are vetoed: that is type checking. `features` names what else a pair has for
-it (`FEATURES`: the parameter's words next to the value, its unit, "from"/"to" (从/到) before
-it, the examples its description gives, ...), `score` weighs them, and `binding.assign` lets
-the best pairs win. An optional parameter takes a value of a specific kind, or one whose
-points reach the threshold.
+`typed_value` says whether a value can fill a parameter at all, and in what form (a date as the description
+asks, a city with its region, a currency as its ISO code). A value of another kind, a measured quantity for a
+name, a number or a name for a string parameter without its label next to it are vetoed: that is type
+checking. `features` names what else a pair has for it (`FEATURES`: the parameter's words next to the value,
+its unit, "from"/"to" (从/到) before it, the examples its description gives, how close in meaning it is,
+...), `score` weighs them, and `binding.assign` lets the best pairs win. An optional parameter takes a value
+of a specific kind, or one whose points reach the threshold.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from wirelab.encoder import encode
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import counted as counted_thing
@@ -63,18 +63,17 @@ LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 19
 SPEAKER = lexicon_list("speaker_parameters")  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
-AFTER_TO = lexicon_list("after_to")
-AFTER_AT = lexicon_list("after_at")
-PREPOSITIONS = lexicon_list("prepositions")
+AFTER_TO, AFTER_AT = lexicon_list("after_to"), lexicon_list("after_at")
+PREPOSITIONS, HEDGES = lexicon_list("prepositions"), lexicon_list("hedges")
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
 # words that bound a number ("at most 8", "8个以内", "at least 3"), a parameter's for it (`max_hits`)
 BOUNDS = [(tuple(LISTS[s]), lexicon_list(n)) for s, n in (("at_most", "caps"), ("at_least", "floors"))]
-HEDGES = lexicon_list("hedges")
 CALLED, NAMING = lexicon_list("called"), {concept(w) for w in lexicon_list("naming")}  # "a timer called tea"
 
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
+CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
 LABELLED = 2.0  # the label cue a number or a name needs to fill a string: its name within two words
 
 
@@ -130,6 +129,8 @@ FEATURES = (
     Feature("required", "the parameter is required (in the assignment)", "`city` of a weather tool"),
     Feature("in_step", "names listed in step with values (in the assignment)", "'x and y are 3 and 4'"),
     Feature("out_of_order", "how far apart the value's and the slot's places are", "'GCD of 96 and 128'"),
+    Feature("meant", "the encoder's cosine of what a value names with an optional parameter", "'Gazelle'"),
+    Feature("in_passing", "a name nothing ties to an optional parameter", "'with Ann' for `guide`"),
 )
 NAMES = tuple(f.name for f in FEATURES)
 PLACED = ("in_step", "required", "out_of_order")  # the features of a pair's place in the assignment
@@ -146,10 +147,7 @@ class Weights:
 
     def points(self, row: dict[str, float]) -> float:
         """The weighed sum of a row's features."""
-        total = self.bias
-        for name, v in row.items():
-            total += self.weights[name] * v
-        return total
+        return sum((self.weights[name] * v for name, v in row.items()), self.bias)
 
 
 @cache
@@ -211,7 +209,8 @@ def _number_as_taken(slot: Slot, value: Value) -> Any:
         return None
     if slot.kind == "integer":
         return int(number)
-    if value.unit in ("%", "percent", "per cent") and not _in_percent(slot):
+    said = " ".join(identifier_words(slot.name)) + " " + str(slot.schema.get("description", "")).lower()
+    if value.unit in ("%", "percent", "per cent") and ("percent" not in said or "decimal" in said):
         return round(number / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
     return number
 
@@ -239,19 +238,11 @@ def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
     return (years[0] if years and not YEAR.search(value.text) else None), clock
 
 
-CLOCK_PARTS = {"hour", "hours", "minute", "minutes"}
-
-
 def clock_part(slot: Slot, value: Value) -> int | None:
     """The hour or the minute of a time as extracted, as the parameter's name asks: "7pm", "7点30分"."""
     m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", str(value.value).strip())
     hour = {"hour", "hours"} & set(identifier_words(slot.name))
     return None if not m else int(m[1]) if hour else int(m[2] or 0)
-
-
-def _in_percent(slot: Slot) -> bool:
-    said = " ".join(identifier_words(slot.name)) + " " + str(slot.schema.get("description", "")).lower()
-    return "percent" in said and "decimal" not in said
 
 
 def wants_code(slot: Slot) -> bool:
@@ -275,9 +266,7 @@ def weigh(slot: Slot, value: Value, row: dict[str, float]) -> float | None:
     optional = not slot.required and value.kind not in SPECIFIC and value.kind != "example"
     if optional and points < table.threshold + table.phrase_bar * row.get("phrase", 0.0):
         return None
-    for name in PLACED:
-        points += table.weights[name] * row.get(name, 0.0)
-    return points
+    return sum((table.weights[name] * row.get(name, 0.0) for name in PLACED), points)
 
 
 def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:
@@ -303,7 +292,18 @@ def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] |
     row["called"] = float(value.kind == "quoted" and bool(set(seen[:1]) & CALLED))
     if value.kind == "name":  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
         row["tool_name"] = float({concept(w) for w in value.text.casefold().split()} <= evidence.tool_name)
+    if not slot.required and value.kind in ("name", "number"):
+        row["meant"] = _meant(slot, value, evidence)
+        marked = cue or row.get("position") or row.get("place_mark") or row.get("called")
+        row["in_passing"] = float(value.kind == "name" and not marked)
     return {name: v for name, v in row.items() if v}
+
+
+def _meant(slot: Slot, value: Value, evidence: Evidence) -> float:
+    """The encoder's cosine of a name, or of what a count counts (2个头盔), with the parameter's text."""
+    thing = counted_thing(evidence.text, value) if value.kind == "number" else value.text
+    said = " ".join(identifier_words(slot.name)) + ": " + str(slot.schema.get("description", ""))[:200]
+    return max(float(encode([thing, said]).prod(axis=0).sum()), 0.0) if thing.strip() else 0.0
 
 
 def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, list[str]]:

@@ -86,7 +86,7 @@ def pairs(tool: Tool, text: str, arguments: dict[str, Any]) -> list[Pair]:
     commands = binding._commands(slots, evidence)
     scalar = [s for s in slots if s.kind not in ("array", "object", "boolean") and s.name not in commands]
     found = []
-    for rank, index, typed, row in binding.weighed(scalar, evidence):
+    for rank, index, typed, row in binding.weighed(scalar, evidence, every=True):
         slot, value = scalar[rank], evidence.values[index]
         right = slot.name in arguments and same(arguments[slot.name], typed)
         bar = not slot.required and value.kind not in fit.SPECIFIC and value.kind != "example"

@@ -314,9 +314,12 @@ def _required_filled(
     return chosen
 
 
-def weighed(scalar: list[Slot], evidence: Evidence) -> list[tuple[int, int, Any, dict[str, float]]]:
+def weighed(
+    scalar: list[Slot], evidence: Evidence, every: bool = False
+) -> list[tuple[int, int, Any, dict[str, float]]]:
     """(slot rank, value index, typed value, features) for every pair no veto rules out: the
-    pair's `fit.features` and its place in the assignment (required, in step, out of order)."""
+    pair's `fit.features` (`every` one of them, for the fit) and its place in the assignment
+    (required, in step, out of order)."""
     enums = Spans((v.start, v.end) for v in evidence.values if v.kind == "enum")
     fits: list[tuple[int, int, Any]] = []  # (slot rank, value index, typed value)
     for rank, slot in enumerate(scalar):
@@ -331,7 +334,7 @@ def weighed(scalar: list[Slot], evidence: Evidence) -> list[tuple[int, int, Any,
     paired = _in_step(scalar, evidence)
     rows = []
     for rank, index, typed in fits:
-        row = features(scalar[rank], evidence.values[index], evidence)
+        row = features(scalar[rank], evidence.values[index], evidence, every)
         if row is not None:
             order = abs(taker_place[rank, index] - value_place[rank, index])
             row |= {"required": float(scalar[rank].required), "in_step": float(paired.get(index) == rank)}

@@ -269,9 +269,10 @@ def weigh(slot: Slot, value: Value, row: dict[str, float]) -> float | None:
     return sum((table.weights[name] * row.get(name, 0.0) for name in PLACED), points)
 
 
-def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] | None:
+def features(slot: Slot, value: Value, evidence: Evidence, every: bool = False) -> dict[str, float] | None:
     """The named features of a (slot, value) pair (`FEATURES`; those that hold), or None when
-    the value cannot fill the slot: a veto is type checking, not weighing."""
+    the value cannot fill the slot: a veto is type checking, not weighing. `meant` costs an
+    encoder pass, so it is measured only where its weight counts, or for the fit (`every`)."""
     if value.kind == "example":  # the parameter's own description names this value, or one like it
         named = value.value in slot.examples or any(value.value == code for _, code in slot.codes)
         return {"example": 1.0, "example_named": float(named)}
@@ -293,7 +294,7 @@ def features(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] |
     if value.kind == "name":  # "my Zigbee lamp 'Aria 2'" for `pair_zigbee`: the tool's name
         row["tool_name"] = float({concept(w) for w in value.text.casefold().split()} <= evidence.tool_name)
     if not slot.required and value.kind in ("name", "number"):
-        row["meant"] = _meant(slot, value, evidence)
+        row["meant"] = _meant(slot, value, evidence) if every or weights().weights["meant"] else 0.0
         marked = cue or row.get("position") or row.get("place_mark") or row.get("called")
         row["in_passing"] = float(value.kind == "name" and not marked)
     return {name: v for name, v in row.items() if v}

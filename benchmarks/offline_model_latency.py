@@ -6,7 +6,9 @@ Measured in one run, interleaved so a busy machine slows every row alike:
   median and interquartile range in milliseconds: "hello" without tools, a
   weather request with one tool, a Chinese request, and a Chinese request for
   tools described in English, which the sentence encoder decides (a new text
-  each time, so the encoder's cache never answers for it);
+  each time, so the encoder's cache never answers for it), and a request that
+  names new people and places for a tool with optional parameters, which
+  binding weighs (new names each time, so no cache answers for them either);
 - the model's load: a fresh Python process importing `wirelab.offline_model`
   and answering one Chinese request, by words (a tool described in Chinese) and,
   loading the encoder, by meaning (a tool described in English), wall and CPU
@@ -76,7 +78,32 @@ VIDEO = {
         "parameters": {"type": "object", "properties": {"topic": {"type": "string"}}, "required": ["topic"]},
     },
 }
+TOUR = {
+    "type": "function",
+    "function": {
+        "name": "book_tour",
+        "description": "Book a guided walking tour of a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "The city to tour."},
+                "guide": {"type": "string", "description": "The guide's name, if one is asked for."},
+                "group_size": {"type": "integer", "description": "How many people."},
+                "meeting_point": {"type": "string", "description": "Where the tour starts."},
+            },
+            "required": ["city"],
+        },
+    },
+}
 FRESH = itertools.count()
+SYLLABLES = ("ka", "lo", "mi", "ren", "tor", "vel", "sa", "dun", "pri", "zel")
+
+
+def made_up(n: int) -> str:
+    """A name nothing has seen yet, spelled from the digits of `n`: 12 is 'Kalomi'."""
+    return "".join(SYLLABLES[int(d)] for d in f"{n:03d}").capitalize()
+
+
 TIMED = "{setup}\nimport time; start, cpu = time.perf_counter(), time.process_time()\n{code}\n" + (
     "print((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)"
 )
@@ -105,6 +132,9 @@ def client_rows(client: openai.OpenAI) -> dict[str, Callable[[], object]]:
         "weather in Chinese": lambda: create(**body("北京明天的天气怎么样？", [WEATHER])),
         "Chinese, English tools (encoder)": lambda: create(
             **body(f"找{next(FRESH)}个关于猫的视频素材", [WEATHER, VIDEO])
+        ),
+        "new names, optional parameters (binding)": lambda: create(
+            **body(f"Book a tour of {made_up(next(FRESH))} for 4 with {made_up(next(FRESH))}", [TOUR])
         ),
     }
 
@@ -213,12 +243,13 @@ def main() -> None:
         slow = openai.OpenAI(base_url=nagle.base_url, api_key="offline", max_retries=0)
         rows = client_rows(fast)
         rows["weather, one tool, TCP_NODELAY off"] = client_rows(slow)["weather, one tool"]
+        many = set(rows)  # the requests; the inputs by size are timed 5 times a round
         rows |= size_rows()
         for action in rows.values():  # warm up: jieba, the metaschema check, connections
             action()
         for _ in range(options.rounds):
             for name, action in rows.items():
-                count = options.requests if name.startswith(("hello", "weather", "Chinese")) else 5
+                count = options.requests if name in many else 5
                 if name.endswith("TCP_NODELAY off"):
                     count = min(count, 20)
                 samples.setdefault(name, []).extend(timed(action) for _ in range(count))

@@ -516,7 +516,8 @@ def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
 
 def names_a_topic(text: str, tools: tuple[Tool, ...]) -> bool:
     """Whether `text` names what some tool is about (`Match.topic`) though words chose none."""
-    return any(score(text, tool, shared_topic(tools)).topic for tool in tools)
+    shared = shared_topic(tools)
+    return any(score(text, tool, shared).topic for tool in tools)
 
 
 def shared_topic(tools: tuple[Tool, ...]) -> frozenset[str]:

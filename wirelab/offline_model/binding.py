@@ -149,9 +149,10 @@ def fill_object(
 
 def _cased(slot: Slot, value: Any) -> Any:
     """A string in the case its description asks for ("ISO code, upper case": 'usd' -> 'USD')."""
-    case = "".join({m[1].casefold() for m in CASED.finditer(str(slot.schema.get("description", "")))})
-    asked = isinstance(value, str) and slot.kind != "enum" and case in ("upper", "lower")  # not "upperlower"
-    return getattr(value, case)() if asked else value
+    cases = {m[1].casefold() for m in CASED.finditer(str(slot.schema.get("description", "")))}
+    if not isinstance(value, str) or slot.kind == "enum" or len(cases) != 1:
+        return value  # no case asked for, or both
+    return value.upper() if cases == {"upper"} else value.lower()
 
 
 def _counted_items(

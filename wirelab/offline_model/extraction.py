@@ -99,8 +99,11 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     names = [v for v in names if not taken.overlaps(v.start, v.end)]
     found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
-    world = [(w, holders.get(w.start, ())) for w in world_values(tokens, text)]
-    found += [w for w, held in world if not any(w.end <= n.end and n.text != w.text for n in held)]
+    found += [
+        w
+        for w in world_values(tokens, text)
+        if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
+    ]
     taken = Spans.of(found)  # "Persian Empire" is a name; "Persian" a language
     found += [n for n in names if not taken.overlaps(n.start, n.end)]
     found += _units(tokens, text, found)

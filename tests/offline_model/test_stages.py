@@ -244,6 +244,8 @@ def test_a_system_message_states_its_date_in_any_way_a_request_may_write_one():
     assert [str(reference_date(text)) for text in stated] == ["2031-08-09", "2029-06-02", "2030-07-04"]
     assert str(reference_date("Kept 31 February 2031, opened 3 March 2031")) == "2031-03-03"  # a real day
     assert reference_date("The spring 2031 report") is None  # a month or a year alone is no day
+    assert str(reference_date("Today's date is 2031-08-09.")) == "2031-08-09"  # a full stop ends it
+    assert reference_date("Firmware 2031.8.9.4 shipped") is None  # a version number is no date
 
 
 def test_no_word_sits_in_two_synonym_groups():

@@ -56,8 +56,8 @@ WRITTEN_DATES = [
     re.compile(rf"\b{_MONTH}\.?\s*{_DAY}\b{_YEAR}(?!\d)", re.I),  # April 23rd, 2023; March.11, 2022
     re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?{_YEAR}(?!\d)", re.I),  # 12th of March
     re.compile(rf"\b{_MONTH}\s+(?P<y>\d{{4}})\b(?P<d>)", re.I),  # July 2022 (its first day)
-    # 2023.10.1 (not 1998.44.2, a code)
-    re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>1[0-2]|0?[1-9])[./-](?P<d>3[01]|[0-2]?\d)(?![\d.])"),
+    # 2023.10.1, also before a full stop (not 1998.44.2 or 2023.10.1.5, codes)
+    re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>1[0-2]|0?[1-9])[./-](?P<d>3[01]|[0-2]?\d)(?!\.?\d)"),
     re.compile(r"(?<![\d/-])(?P<m>\d{1,2})[/-](?P<d>\d{1,2})[/-](?P<y>\d{4})(?![\d/-])"),  # 04/23/2023
     re.compile(r"(?:(?P<y>\d{4})年)?(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),  # 2026年3月20日, 3月20号
 ]

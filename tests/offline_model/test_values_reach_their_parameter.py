@@ -105,6 +105,22 @@ def test_a_chinese_clock_time_gives_its_minute_to_a_minute_parameter():
     assert bind(kettle, "明天8点45分烧水", guess=False) == {"hour": 8, "minute": 45}
 
 
+def test_a_time_another_parameter_takes_whole_gives_no_count_of_hours_or_minutes():
+    kiln = _tool(
+        "book_kiln",
+        "Book the pottery kiln.",
+        {
+            "start": {"type": "string", "description": "Start, HH:MM."},
+            "hours": {"type": "integer", "description": "How long, default 1."},
+            "cool_minutes": {"type": "integer", "description": "Cooling time."},
+        },
+        ["start"],
+    )
+    assert bind(kiln, "Book the kiln at half past eight", guess=False) == {"start": "08:30"}
+    evening = bind(kiln, "Book the kiln at 9:15 in the evening for 3 hours", guess=False)
+    assert evening == {"start": "21:15", "hours": 3}
+
+
 def test_a_chinese_scale_after_digits_scales_the_number():
     grant = _tool("apply_grant", "Apply for a research grant.", {"amount": {"type": "number"}}, ["amount"])
     assert bind(grant, "申请12万的科研经费", guess=False) == {"amount": 120000}

@@ -130,12 +130,16 @@ def fill_object(
         if depth == 0:
             evidence.chosen[slot.name] = index
     values |= _counted_items(slots, taken, evidence)
+    whole = Spans.of(
+        evidence.values[i] for slot, _, i in taken if not set(identifier_words(slot.name)) & CLOCK_PARTS
+    )
     for slot in slots:
         if slot.name in values:
             continue
         value = _structured(slot, evidence, root, guess, depth)
         if value is None and slot.kind == "integer" and set(identifier_words(slot.name)) & CLOCK_PARTS:
-            value = next((clock_part(slot, v) for v in evidence.values if v.kind == "time"), None)
+            times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
+            value = next((clock_part(slot, v) for v in times), None)  # not a time another slot took
         if value is None and slot.kind == "enum":
             value = flag_option(slot, evidence)
         if value is None:

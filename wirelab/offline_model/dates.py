@@ -37,9 +37,8 @@ ZH_OFFSETS = alternatives(word for word in OFFSETS if not word.isascii())
 _ZH_COUNT = r"[零一二两三四五六七八九十\d]{1,4}"
 ZH_MONTH_DAY = re.compile(rf"([下上这])个?月({_ZH_COUNT})[号日]")  # 下个月一号: the 1st of next month
 ZH_DAY = re.compile(rf"()({_ZH_COUNT})[号日]")  # 18号: the next 18th, this month's or the next one's
-ZH_DAYS_LATER = re.compile(
-    rf"({_ZH_COUNT})(天|周|个星期|星期)(?:以)?后"
-)  # 三天后, 两周后: in 3 days, 2 weeks
+# 三天后, 两周后: in 3 days, 2 weeks
+ZH_DAYS_LATER = re.compile(rf"({_ZH_COUNT})(天|周|个星期|星期)(?:以)?后")
 ZH_DAYS = re.compile(
     rf"{ZH_OFFSETS}|(?:这|本|下|上)?(?:周|星期|礼拜)[一二三四五六日天]"
     rf"|{ZH_MONTH_DAY.pattern}|(?:下|上|这)(?:周|个月|月)|{ZH_DAYS_LATER.pattern}"

@@ -62,9 +62,11 @@ HOST = re.compile(
 )
 QUOTED = re.compile(  # 'It's open' holds an apostrophe; none sits beside a Chinese character
     r"\"([^\"\n]{1,500})\"|(?<!(?![\u3400-\u9fff])\w)'((?:[^'\n]|'(?=[A-Za-z])){1,500})'(?!(?![\u3400-\u9fff])\w)"
-    r"|`([^`\n]{1,500})`"
+    r"|`([^`\n]{1,500})`|《([^《》\n]{1,500})》"  # a title in 《》 is quoted, as one in “” is
 )
-CODE = re.compile(r"(?<![A-Za-z0-9_#/-])#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])")
+CODE = re.compile(  # not from inside a decimal: "1.25x" is no code "25x"
+    r"(?<![A-Za-z0-9_#/-])(?<!\d\.)#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])"
+)
 PATH = re.compile(
     r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
 )
@@ -306,10 +308,9 @@ def _ranged(numbers: list[Value], text: str) -> list[Value]:
     ranged = list(numbers)
     for k in range(len(ranged) - 1):
         low, high = ranged[k], ranged[k + 1]
-        written = high.unit or ZH_NUMBER.sub("", high.text, count=1)  # 五天: jieba keeps 天 with 五
-        unit = unit_named(written) if written else None
+        unit = unit_named(high.unit) if high.unit else None  # 五天's 天 too (`_measured`)
         if not low.unit and unit and text[low.end : high.start].strip().casefold() in RANGE_MARKS:
-            ranged[k : k + 2] = [replace(v, unit=written, dimension=unit.dimension) for v in (low, high)]
+            ranged[k : k + 2] = [replace(v, unit=high.unit, dimension=unit.dimension) for v in (low, high)]
     return ranged
 
 
@@ -346,6 +347,9 @@ def _measured(value: int | float, tokens: list[Token], k: int, length: int, text
         words += 1  # the hyphen
     else:
         unit, written, words = unit_at(tokens, after, text)
+    rest = ZH_NUMBER.sub("", token.text, count=1) if token.kind == "han" and length == 1 else ""
+    if not unit and rest and (unit := unit_named(rest)):
+        written = rest  # 七天 is 7 days, as 7天 is: jieba keeps 天 with 七
     rate = re.search(r"每[^\W\d每]{1,2}$", text[: token.start])  # 每秒8米: 8 米每秒, a speed
     if unit and rate and unit_named(written + rate[0]):
         unit, written = unit_named(written + rate[0]), written + rate[0]

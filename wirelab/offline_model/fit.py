@@ -59,6 +59,7 @@ ACCEPTS = {
 }
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
 CODE_SHAPE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{2})?")  # a language or country code: 'fr', 'GBR', 'en-US'
+CODE_WORDS = ("code", "iso", "abbreviation", "e.g. usd", "symbol")  # a description that asks for a code
 LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 1998 vintage", "tier B")
 SPEAKER = lexicon_list("speaker_parameters")  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
@@ -189,8 +190,7 @@ def _code_as_shown(slot: Slot, value: Value) -> str:
     """A language's or country's code as the description's examples write it ("es" for Spanish beside
     'fr'; "de" for Germany beside 'us'; "de-DE" among 'en-US'), its name where no code is asked."""
     code, shown = str(value.value), [e for e in slot.examples if CODE_SHAPE.fullmatch(e)]
-    tagged = [e for e in shown if e.casefold().startswith(code.casefold() + "-")]
-    if tagged:
+    if tagged := [e for e in shown if e.casefold().startswith(code.casefold() + "-")]:
         return tagged[0]
     if not shown:
         return code if wants_code(slot) else value.text
@@ -205,10 +205,8 @@ def _number_as_taken(slot: Slot, value: Value) -> Any:
     if value.kind != "number":
         return None
     number = in_unit(value.value, value.unit, slot.unit)  # 1.5 hours for `max_minutes`: 90
-    if slot.kind == "integer" and isinstance(number, float) and not number.is_integer():
-        return None
     if slot.kind == "integer":
-        return int(number)
+        return None if isinstance(number, float) and not number.is_integer() else int(number)
     said = " ".join(identifier_words(slot.name)) + " " + str(slot.schema.get("description", "")).lower()
     if value.unit in ("%", "percent", "per cent") and ("percent" not in said or "decimal" in said):
         return round(number / 100, 12)  # "a rate of 5%" is 0.05, unless it asks for percent
@@ -247,9 +245,7 @@ def clock_part(slot: Slot, value: Value) -> int | None:
 
 def wants_code(slot: Slot) -> bool:
     description = str(slot.schema.get("description", "")).lower()
-    return any(word in description for word in ("code", "iso", "abbreviation", "e.g. usd", "symbol")) or (
-        "code" in identifier_words(slot.name)
-    )
+    return "code" in identifier_words(slot.name) or any(word in description for word in CODE_WORDS)
 
 
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
@@ -377,8 +373,9 @@ def _position_fit(slot: Slot, value: Value, evidence: Evidence, seen: list[str])
         last |= {"from"}  # "between 12 and 20": the first is where a range starts
     elif _second_of_a_range(evidence, value):
         last |= {"to"}
+    mark = [w for w in seen[:2] if w != "the"][:1]  # "in the nursery": the article aside, "in" marks it
     if not slot.role:
-        return {"place_mark": float(slot.kind == "place" and bool(set(seen[:1]) & AFTER_AT))}
+        return {"place_mark": float(slot.kind == "place" and bool(set(mark) & AFTER_AT))}
     mine, theirs = (AFTER_FROM, AFTER_TO) if slot.role == "origin" else (AFTER_TO, AFTER_FROM)
     row = {
         "position": float(bool(last & mine)),
@@ -471,8 +468,7 @@ def _unit_fit(slot: Slot, value: Value, evidence: Evidence) -> dict[str, float] 
     unit = unit_named(str(value.value))
     if slot.dimension and unit:
         return {"same_dimension": 1.0} if unit.dimension == slot.dimension else None
-    owned = any(v.unit for v in evidence.numbers_just_before(value.start))
-    if owned:
+    if any(v.unit for v in evidence.numbers_just_before(value.start)):  # a number's own unit
         return {"converted_from": 1.0} if slot.role == "origin" else None
     return {}
 

@@ -243,13 +243,14 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
 
 
 def _han_name(tokens: list[Token], k: int) -> bool:
-    """A Chinese name: a proper noun by its tag, a noun before the kind of place it names (半岛酒店),
-    or, whatever jieba tags them, 从…到… (从大连到烟台) or a word listed beside a place (青岛、大连)."""
+    """A Chinese name: a proper noun by its tag, a noun before the kind of place it names (半岛酒店), or
+    whatever jieba tags it, 从…到… (从大连到烟台), one listed beside a place (青岛、大连) or before 的《》."""
     token, before = tokens[k], tokens[k - 1] if k else Token("", "", "", 0, 0)
     facility = token.tag == "n" and _facility_end(tokens, k) > k
     framed = before.text.endswith("从") or before.text == "到" and any("从" in t.text for t in tokens[:k])
     near = [s for s in (-1, 1) if 0 <= k + 2 * s < len(tokens) and tokens[k + s].text in ("、", "和")]
     listed = token.tag[:1] != "n" and any(tokens[k + 2 * s].tag == "ns" for s in near)  # beside a place
+    listed |= "".join(t.text for t in tokens[k + 1 : k + 3]) == "的《"  # 周远的《夜航船》: whose work it is
     named = _chinese_name(token, before.tag[:1] == "m" or before.text[-1:].isdigit())
     return named or (facility or ((framed or listed) and len(token.text) > 1)) and token.tag[:1] not in "rm"
 

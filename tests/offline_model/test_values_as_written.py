@@ -1,0 +1,80 @@
+"""Values read whole and as meant (issue 22), on invented tools: a place after "in the", a
+decimal with a unit stuck to it, a Chinese count whose unit jieba keeps with it, a street kind,
+a title in 《》 and whose work it is, and a device's word that names none of its modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Tool
+
+
+def _tool(name: str, description: str, required: list[str], **properties: dict[str, Any]) -> Tool:
+    return Tool(name, description, {"type": "object", "properties": properties, "required": required})
+
+
+def _s(description: str, **more: Any) -> dict[str, Any]:
+    return {"type": "string", "description": description, **more}
+
+
+def test_an_article_between_in_and_a_place_still_marks_the_place():
+    water = _tool(
+        "water_plants",
+        "Start the watering system.",
+        ["minutes", "location"],
+        minutes={"type": "integer", "description": "How long to water, in minutes."},
+        location=_s("Where the sprinklers should run."),
+    )
+    wanted = {"minutes": 12, "location": "Rose Garden"}
+    assert bind(water, "Water the Kellerman roses for 12 minutes in the Rose Garden") == wanted
+
+
+def test_a_decimal_with_a_unit_stuck_to_it_is_one_number_not_a_code():
+    audiobook = _tool(
+        "play_audiobook",
+        "Play an audiobook.",
+        ["book"],
+        book=_s("Title of the audiobook."),
+        rate={"type": "number", "description": "Playback rate, e.g. 1.5."},
+    )
+    assert bind(audiobook, "Play Harbour of Moths at 1.75x rate")["rate"] == 1.75
+
+
+def test_a_chinese_count_of_days_has_its_unit_as_digits_do():
+    rentals = _tool(
+        "rent_bike",
+        "Rent a bicycle.",
+        ["station"],
+        station=_s("Pickup station."),
+        days={"type": "integer", "description": "How many days to rent it."},
+    )
+    assert bind(rentals, "在西湖站租一辆自行车，租五天")["days"] == 5
+
+
+def test_an_address_ends_with_any_kind_of_street():
+    deliver = _tool("deliver_flowers", "Send flowers.", ["address"], address=_s("Delivery street address."))
+    assert bind(deliver, "Send roses to 42 Juniper Terrace") == {"address": "42 Juniper Terrace"}
+
+
+def test_a_title_in_book_quotes_is_one_value_and_the_name_before_it_its_maker():
+    films = _tool(
+        "find_film",
+        "Look up a film.",
+        ["title"],
+        title=_s("Film title."),
+        director=_s("Who directed it."),
+    )
+    assert bind(films, "查查江远的《北方的河》") == {"title": "北方的河", "director": "江远"}
+    assert bind(films, "查一下方远的《海风》") == {"title": "海风", "director": "方远"}
+
+
+def test_a_device_word_names_none_of_its_modes():
+    heat_pump = _tool(
+        "set_heat_pump",
+        "Control the heat pump.",
+        ["mode"],
+        mode=_s("Operating mode.", enum=["heat", "cool", "dry"]),
+    )
+    assert bind(heat_pump, "空调调到制冷") == {"mode": "cool"}
+    assert bind(heat_pump, "空调开除湿") == {"mode": "dry"}

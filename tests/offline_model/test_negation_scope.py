@@ -53,3 +53,28 @@ def test_do_not_still_negates(text: str) -> None:
 @pytest.mark.parametrize("text", ["先不要放视频", "不要放动画片了"])
 def test_a_negated_put_on_asks_for_nothing(text: str) -> None:
     assert asks_for_nothing(text)  # 放 (put on, play) is an action the negation can negate
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't repaint the shed this weekend",  # "repaint" is in no list of actions: it is the word after
+        "Never reboot the router at night",
+        "Please don't mute it, I love this chorus",  # the opinion after it asks for nothing either
+        "别重启那台打印机",
+    ],
+)
+def test_a_message_that_opens_with_a_negated_command_asks_for_nothing(text: str) -> None:
+    assert asks_for_nothing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't worry about the cost, just book the painter",  # the last command is not negated
+        "I never got parcel 4471, where is it?",  # a statement about the past, then a question
+        "Cancel the order, I hate the colour",  # an opinion after a command leaves it asked
+    ],
+)
+def test_a_later_command_or_a_statement_still_asks(text: str) -> None:
+    assert not asks_for_nothing(text)

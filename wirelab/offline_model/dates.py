@@ -144,10 +144,7 @@ TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是
 
 def today_stated(text: str) -> datetime.date | None:
     """The date a message says today is ("…, today is Friday 3 May 2024"), or None."""
-    for _, found in _today_is(text):
-        if date := written_date(found.group()):
-            return date
-    return None
+    return next(filter(None, (written_date(found.group()) for _, found in _today_is(text))), None)
 
 
 def _stated(text: str) -> list[tuple[int, int]]:

@@ -53,8 +53,9 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     ties = [_tie(piece.text, request.tools) for piece in pieces(unwrap(clean(text)))] if by_words else []
     if any(ties):
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
-    if not nothing and not by_words and request.tools and not selection.names_a_topic(text, request.tools):
-        stages += [_by_meaning(reading) for reading in selection.read_by_meaning(text, request.tools)]
+    tools = request.tools  # meaning reads what words chose none for, among several tools or naming no topic
+    if not (nothing or by_words) and tools and (len(tools) > 1 or not selection.names_a_topic(text, tools)):
+        stages += [_by_meaning(reading) for reading in selection.read_by_meaning(text, tools)]
     made = decide(request).calls
     if made:
         with dated(request):  # "tomorrow" read as the model read it

@@ -1,10 +1,11 @@
 """Stage 2c, select by meaning: a multilingual sentence encoder and learned weights.
 
-When the tools' words choose no tool and name no tool's topic (`selection.names_a_topic`),
-the request may still mean one: "get me up at seven" for an alarm tool, 找几个咖啡的视频素材
-for a tool described in English. This stage embeds the request and each tool ("name words:
-description") with the course's encoder (`wirelab.encoder`: Universal Sentence Encoder
-multilingual v3, one space for sixteen languages) and scores each tool by named features:
+When the tools' words choose none of several tools, or name no lone tool's topic
+(`selection.names_a_topic`), the request may still mean one: "get me up at seven" for an alarm
+tool, 找几个咖啡的视频素材 for a tool described in English. This stage embeds the request and
+each tool ("name words: description") with the course's encoder (`wirelab.encoder`: Universal
+Sentence Encoder multilingual v3, one space for sixteen languages) and scores each tool by named
+features:
 
     cosine       how close the request is to the tool, by meaning
     margin       that cosine minus the best other tool's (0 for a lone tool)

@@ -6,12 +6,12 @@ No state is kept between requests: each decision is read off the conversation si
 user message (`context.conversation`).
 
 1. Plan (`items_for`): each intent of the message with the tool its words choose
-   (`selection.plan`), or, when they choose none and name no tool's topic, its meaning
-   (`selection.plan_by_meaning`); bound to arguments, one call per value of a list, gaps filled
-   from the intents around it (`sharing.bind_plan`). A message that says only what changes
-   ("and in Rome?") continues the last calls; one that answers the model's question completes
-   the message before (`context`). An intent whose tool the request cannot fill goes to the
-   tool nearest in meaning that it fills (`callable_reading`); one that lacks a value only the
+   (`selection.plan`), or, when they choose none among several tools or name no lone tool's topic,
+   its meaning (`selection.plan_by_meaning`); bound to arguments, one call per value of a list,
+   gaps filled from the intents around it (`sharing.bind_plan`). A message that says only what
+   changes ("and in Rome?") continues the last calls; one that answers the model's question
+   completes the message before (`context`). An intent whose tool the request cannot fill goes to
+   the tool nearest in meaning that it fills (`callable_reading`); one that lacks a value only the
    user can give is asked for (`answer.ask_for`), not made up, unless a call is forced.
 2. The calls made since the user's message are paired with the items, in order; a call right
    after a failed one of the same item is its correction (`walk`).
@@ -134,7 +134,7 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     items = bind_plan([callable_reading(with_calls(item), tools) for item in plan(text, tools)])
     items = completed(continued(items, talk, tools), talk, tools)  # "And 75 CHF?"
     fresh = not items and not talk.turns and not asks_for_nothing(text)
-    if fresh and not names_a_topic(text, tools):  # words chose no tool and saw none's topic
+    if fresh and (len(tools) > 1 or not names_a_topic(text, tools)):  # words chose none: may meaning?
         items = bind_plan(plan_by_meaning(text, tools))
     items = made(items, talk, tools)  # a call made for this message (by any model) is ours to fix
     if not items and (request.forced or request.fault == "endless_calls"):
@@ -179,17 +179,13 @@ def walk(
 
 
 def _retried(tracks: list[Track], call: Call, turn: int) -> Track | None:
-    for t in tracks:
-        if t.needs_correction() and t.turn < turn and call.name in (t.item.tool.name, t.attempts[0][0].name):
-            return t
-    return None
+    failed = (t for t in tracks if t.needs_correction() and t.turn < turn)
+    return next((t for t in failed if call.name in (t.item.tool.name, t.attempts[0][0].name)), None)
 
 
 def _first_free(tracks: list[Track], call: Call, names: set[str]) -> Track | None:
-    for t in tracks:
-        if not t.attempts and (call.name == t.item.tool.name or call.name not in names):
-            return t
-    return None
+    free = (t for t in tracks if not t.attempts)
+    return next((t for t in free if call.name == t.item.tool.name or call.name not in names), None)
 
 
 def next_calls(request: Request, tracks: list[Track], turns: list[list[Attempt]]) -> list[Call]:

@@ -277,9 +277,13 @@ def asks_for_nothing(text: str) -> bool:
     if tokens and tokens[0] in SMALL_TALK and ACTION_WORDS.isdisjoint(tokens) and len(content) <= 6:
         return True
     actions = [k for k, token in enumerate(tokens) if token in ACTION_WORDS or _opinion(tokens, k)]
+    lead = next((k for k, t in enumerate(tokens) if t not in SMALL_TALK and t != "please"), len(tokens))
+    if lead + 1 < len(tokens) and meaning.negates(tokens[lead]):  # "Don't restart …", not "I never got …"
+        actions = sorted({*actions, lead + 1})
     if not actions:
         return False
-    last = actions[-1]  # what the message ends up asking: "Stop, do not order a taxi" asks nothing
+    # what it ends up asking, an opinion aside: "Stop, do not order a taxi", "Don't pause it, I love it"
+    last = next((k for k in reversed(actions) if tokens[k] not in OPINIONS), actions[-1])
     if _negated(tokens, last) or "不" in tokens[last] and tokens[last] != "不":
         return True
     first = actions[0]

@@ -36,7 +36,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
-from wirelab.offline_model.frames import cuts, written_lists
+from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.normalize import Token, clean
@@ -164,9 +164,7 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
         written = written_lists(evidence)
     later = {}
     tokens = evidence.tokens  # where the first sentence ends, or a clause for every call begins
-    marks = [
-        t.start for k, t in enumerate(tokens) if t.text in STRONG or t.text == "." or _for_each(tokens, k)
-    ]
+    marks = [t.start for k, t in enumerate(tokens) if t.text in STRONG | {"."} or _for_each(tokens, k)]
     head = marks[0] if tail and marks else len(evidence.text)
     if head < len(evidence.text):  # said after the frame's first sentence: scalars where they are,
         later = {k: first[k] for k, i in evidence.chosen.items() if evidence.values[i].start > head}
@@ -175,11 +173,8 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
     lists = _lists(evidence, slots, first, written)
     for name, values in list(lists):
-        peers = [
-            p
-            for p in _peers(slots, slots[name], first, unmarked)
-            if _fits_each(slots, p, name, values, evidence)
-        ]
+        peers = _peers(slots, slots[name], first, unmarked)
+        peers = [p for p in peers if _fits_each(slots, p, name, values, evidence)]
         if len(peers) == len(values) > 1:  # "two numbers: 36 and 48" fill a and b, not two calls
             first = {**first, **dict(zip(peers, values, strict=True))}
             unmarked = unmarked - set(peers)
@@ -233,14 +228,9 @@ def _unmarked(value: Value) -> bool:
 def _peers(slots: dict[str, Slot], slot: Slot, first: dict[str, Any], unmarked: frozenset[str]) -> list[str]:
     """The parameters of the slot's kind and type that a list could fill in turn: the slot's own,
     and those no value or only unmarked words filled."""
-    kind = slot.schema.get("type")
-    return [
-        name
-        for name, other in slots.items()
-        if other.kind == slot.kind
-        and other.schema.get("type") == kind
-        and (name == slot.name or name not in first or name in unmarked)
-    ]
+    kind = (slot.kind, slot.schema.get("type"))
+    same = [name for name, other in slots.items() if (other.kind, other.schema.get("type")) == kind]
+    return [name for name in same if name == slot.name or name not in first or name in unmarked]
 
 
 def _fits_each(slots: dict[str, Slot], peer: str, name: str, values: list[Any], evidence: Evidence) -> bool:
@@ -329,11 +319,8 @@ def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[in
         for k in group:
             if k in owner and owner[k] != head:
                 value = evidence.values[k]
-                mine = (
-                    score(slots[head], value, evidence)
-                    if typed_value(slots[head], value) is not None
-                    else None
-                )
+                typed = typed_value(slots[head], value) is not None
+                mine = score(slots[head], value, evidence) if typed else None
                 theirs = score(slots[owner[k]], value, evidence)
                 kinds = slots[head].kind != slots[owner[k]].kind
                 if kinds and mine is not None and theirs is not None and mine >= theirs + BETTER:
@@ -366,9 +353,6 @@ def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
     """Whether `arguments` hold a value, not an empty one, for every parameter `tool` requires."""
     required = tool.parameters.get("required")
     return all(arguments.get(name) not in (None, "", [], {}) for name in required or [])
-
-
-CLEARLY = 3.0  # a value's binding score that only a label, a specific kind or its unit reaches
 
 
 def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> bool:

@@ -36,7 +36,7 @@ from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.evidence import LIST_JOINERS, Binding, Evidence
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, STRONG, THEN
-from wirelab.offline_model.lexicon import ARTICLES
+from wirelab.offline_model.lexicon import ARTICLES, lexicon_list
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.spans import Spans
@@ -47,9 +47,12 @@ LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fil
 PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
+RANGE_MARKS = lexicon_list("range_marks")
 WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
+PHRASAL = (frozenset({"phrase"}), frozenset({"name", "phrase"}))  # lists of three at least
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
+CLEARLY = 3.0  # a fit only a label, a specific kind or a unit reaches; else binding's choice starts frames
 SCALAR = ("array", "object", "boolean")
 MAX_FRAMES = 8
 WINDOW = 600  # characters after a cut that binding reads again for the next frame (bounded work)
@@ -231,13 +234,14 @@ def _new_frame(
         return None  # a stray value was there
     if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
         return None  # the same value said again, or the next value of a list
-    weak = value.kind == "name" and points < MIN_START
+    alike = _words_before(evidence, held.value) & _words_before(evidence, value)  # "to 780 and to 815"
+    stray = not held.chosen and held.points < CLEARLY and not tuples and not alike  # "2 bedroom, 1 bath"
+    weak = value.kind == "name" and points < MIN_START or stray
     only = _written(value) and (len(fits) == 1 or value.unit != "")  # "$52 in …", "3 m by …"
     if weak or points < held.points - PEER and not tuples and not only:
         return None  # a stray value
-    return _best_cut(
-        evidence, reading.filled, held, value, slot, slots, _closed(evidence, reading.owners, lists)
-    )
+    closed = _closed(evidence, reading.owners, lists)
+    return _best_cut(evidence, reading.filled, held, value, slot, slots, closed)
 
 
 def _key(item: Any) -> str:
@@ -288,9 +292,8 @@ def _shared_units(evidence: Evidence, groups: list[list[int]]) -> dict[int, Valu
     for group in groups:
         last = evidence.values[group[-1]]
         if last.kind == "number" and last.unit and not any(evidence.values[k].unit for k in group[:-1]):
-            shared |= {
-                k: replace(evidence.values[k], unit=last.unit, dimension=last.dimension) for k in group[:-1]
-            }
+            united = {k: replace(evidence.values[k], unit=last.unit, dimension=last.dimension) for k in group}
+            shared |= {k: v for k, v in united.items() if k != group[-1]}
     return shared
 
 
@@ -385,7 +388,7 @@ def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[
 def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> list[list[int]]:
     """The values written as lists (`Evidence.groups`, and `word_lists`, which replace the groups
     they hold), less two values parted by a comma alone: "next Friday, June 30" and "Hotel Lido,
-    Rome" say one thing twice."""
+    Rome" say one thing twice; and less the ends of a range ("between 50 and 120", "3 to 5")."""
     chains = word_lists(evidence)
     held = {evidence.values[k].start for chain in chains for k in chain}
     listed = evidence.groups() if groups is None else groups
@@ -393,7 +396,8 @@ def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> 
     for group in [g for g in listed if any(evidence.values[k].start not in held for k in g)] + chains:
         first, second = evidence.values[group[0]], evidence.values[group[-1]]
         gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
-        if len(group) > 2 or gap & LIST_WORDS or first.kind == "number":
+        ends = gap & RANGE_MARKS or "between" in _words_before(evidence, first)  # "between 50 and 120"
+        if (len(group) > 2 or gap & LIST_WORDS or first.kind == "number") and not ends:
             found.append(group)
     return found
 
@@ -402,10 +406,11 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
     those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
     人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing. The words before
-    the first value may come again before each ("in Camden and in Brixton", "for a Santoku and
-    for a Nakiri"): then two values, or names alone, are a list too. Of the readings at one
-    place, the longest is the list's, an option before a phrase ("porcelain piece", "porcelain")."""
+    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name
+    and a phrase ("to Maria and keep it"). The words before the first value may come again
+    before each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two
+    values, or names alone, are a list too. Of the readings at one place, the longest is the
+    list's, an option before a phrase ("porcelain piece", "porcelain")."""
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
     counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
@@ -429,7 +434,7 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
             repeated |= {len(chains) - 1} if lead & joint - LIST_JOINERS else set()
         else:
             chains.append([k])
-    shortest = {frozenset({"name"}): len(values) + 1, frozenset({"phrase"}): 3}  # names: `groups`
+    shortest = {frozenset({"name"}): len(values) + 1} | dict.fromkeys(PHRASAL, 3)  # names: `groups`
     kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
     return [c for n, c in enumerate(chains) if len(c) >= (2 if n in repeated else shortest.get(kinds[n], 2))]
 

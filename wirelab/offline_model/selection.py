@@ -62,6 +62,7 @@ VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "u
 DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
 WISHES = lexicon_list("wishes")
+OPENERS = lexicon_list("prepositions") | lexicon_list("statement_openers")  # "for two", "it's for …"
 
 
 @dataclass(frozen=True)
@@ -423,17 +424,23 @@ def _only_values(part: Words) -> bool:
 
 
 def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str, Tool] | None) -> Tool | None:
-    """The tool the piece's words choose; else, for a piece that stands apart, the one its
+    """The tool the piece's words choose, unless it is a detail or a fact with no verb of a task
+    ("for one person", "it's for a gift"); else, for a piece that stands apart, the one its
     meaning chooses if its words name no tool's topic ("How high is Kilimanjaro, and …" for
-    `mountain_height`; 算一下5的阶乘 for `factorial`) and it gives the item `before` no value
-    that item lacks ("…; her phone is +39 …" completes a parcel's recipient)."""
+    `mountain_height`; 算一下5的阶乘 for `factorial`), it gives the tool a required value of its
+    own, and the item `before` none it lacks ("…; her phone is +39 …" completes a parcel's)."""
+    words = [t.norm for t in segment(piece) if t.kind != "punct"] or [""]
+    if words[0] in OPENERS and not ACTION_WORDS & set(words):
+        return None
     tool, match = best_tool(piece, tools)
     if tool is not None and match.chosen:
         return tool
     if not apart or names_a_topic(piece, tools):
         return None
     meant = meaning_choice(piece, tools, meaning.CHOOSE).tool
-    return None if meant is None or before and _completes(before, piece) else meant
+    required = set(meant.parameters.get("required") or []) if meant else set()
+    gives = not required or required & set(bind(meant, piece, guess=False))  # a value of its own
+    return None if meant is None or not gives or before and _completes(before, piece) else meant
 
 
 def _stands_apart(found: list[Piece], k: int) -> bool:
@@ -507,11 +514,10 @@ def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
     piece of several, read without what it refers to ("and sort it out"), needs `meaning.CHOOSE`."""
     text = unwrap(clean(text))
     found = [(p.start, p.end) for p in pieces(text)]
-    meaning.encode_once([text[start:end] for start, end in found])
+    parts = [text[start:end] for start, end in found]
+    meaning.encode_once(parts)
     bar = meaning.AMONG if len(found) == 1 else meaning.CHOOSE
-    choices = [
-        None if asks_for_nothing(text[a:b]) else meaning_choice(text[a:b], tools, bar) for a, b in found
-    ]
+    choices = [None if asks_for_nothing(part) else meaning_choice(part, tools, bar) for part in parts]
     readings = [Reading(text, a, b, choice) for (a, b), choice in zip(found, choices, strict=True)]
     if len(found) > 1 and not any(reading.tool for reading in readings):
         readings.append(Reading(text, 0, len(text), meaning_choice(text, tools), whole=True))

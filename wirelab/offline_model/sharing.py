@@ -21,7 +21,9 @@ A careful reader fills a gap in one request from the requests next to it:
   1984 and 1990"), so does this one; two gaps of one kind take those values in turn ("the time
   in Oslo and Lima, and how many hours apart they are");
 - **said once**: an intent that names a tool again with nothing of its own, or a call another
-  intent already makes with as much, is not called twice.
+  intent already makes with as much, is not called twice;
+- **later**: an intent after another that lacks a required value and points at a found thing
+  ("find a flat and book it") waits for the result: it is no call of this turn.
 
 What is still missing is guessed from the item's own text (`calls.guessed`), or, when nothing
 could say it, reported as `missing` so the model asks.
@@ -33,13 +35,14 @@ from dataclasses import replace
 from typing import Any
 
 from wirelab.offline_model.calls import MAX_CALLS, Bound, bind_calls, guessed, repeat
-from wirelab.offline_model.lexicon import GENERIC
+from wirelab.offline_model.lexicon import GENERIC, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.selection import PlanItem
 from wirelab.offline_model.slots import NO_DEFAULT, ORIGIN, TARGET, default_of, resolve, schema_type, slots_of
 
 AGAIN = {"again", "another", "twice", "more", "repeat"}
+RESULTS = lexicon_list("result_pronouns")  # "book it": a value only an earlier call's result gives
 GUESSABLE = ("boolean", "array", "object")  # a flag is false, a list empty, unless the user says
 MAX_COMPARED = 64  # calls of one tool compared with each other for repeats
 
@@ -53,13 +56,14 @@ def bind_plan(items: list[PlanItem]) -> list[PlanItem]:
             last = calls[k - 1][-1].frame if calls[k - 1] else 0
             calls[k] = repeat([b for b in calls[k - 1] if b.frame == last], calls[k])
     says = [any(set(b.arguments) - b.unmarked for b in found) for found in calls]
+    waits = [bool(k and _gaps(i.tool, calls[k]) and RESULTS & _words(i)) for k, i in enumerate(items)]
     for k in range(len(items)):
         calls[k] = _carried(items, calls, k)
     bound = []
     for number, (item, found) in enumerate(zip(items, calls, strict=True)):
         named_again = any(s and other.tool is item.tool for other, s in zip(items, says, strict=True))
-        if not says[number] and named_again or _restates(items, own, number):
-            continue  # the tool named again with nothing new: the same call
+        if not says[number] and named_again or _restates(items, own, number) or waits[number]:
+            continue  # the tool named again with nothing new; or a call on what another finds
         for call in found:
             missing = unsaid(item.tool, call.arguments)
             arguments = guessed(item.tool, item.request, call.arguments)
@@ -112,8 +116,11 @@ def _distinct(bound: list[tuple[int, PlanItem]]) -> list[PlanItem]:
 
 def _asks_again(item: PlanItem) -> bool:
     """Whether an intent asks for a call once more: "roll another one", "again", "再来一次"."""
-    words = {t.norm for t in segment(clean(item.request))}
-    return bool(words & AGAIN) or "再" in item.request
+    return bool(_words(item) & AGAIN) or "再" in item.request
+
+
+def _words(item: PlanItem) -> set[str]:
+    return {t.norm for t in segment(clean(item.request))}
 
 
 def _within(item: PlanItem, other: PlanItem) -> bool:
@@ -185,9 +192,8 @@ def _in_turn(
         for other in order:
             donor = items[other].tool
             theirs = [s.name for s in slots_of(donor.parameters, donor.parameters) if s.kind == kind]
-            values = next(
-                (v for v in (_values(calls[other], n, True) for n in theirs) if len(v) == len(names)), []
-            )
+            given = (_values(calls[other], n, True) for n in theirs)
+            values = next((v for v in given if len(v) == len(names)), [])
             if values:
                 filled = dict(zip(names, values, strict=True))
                 found = [Bound({**b.arguments, **filled}, b.unmarked - set(names), b.frame) for b in found]
@@ -199,11 +205,7 @@ def _gaps(tool: Tool, found: list[Bound]) -> list[str]:
     """Required parameters no call of the item fills, or fills only with unmarked words."""
     required = tool.parameters.get("required", [])
     required = required if isinstance(required, list) else []
-    return [
-        name
-        for name in required
-        if all(name not in bound.arguments or name in bound.unmarked for bound in found)
-    ]
+    return [name for name in required if all(name not in b.arguments or name in b.unmarked for b in found)]
 
 
 def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
@@ -222,18 +224,17 @@ def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
 
 def _kin(tool: Tool, name: str, other: Tool) -> str | None:
     """The parameter of `other` that holds what `name` holds: the same name, else one that
-    shares a word of it (not a generic one, nor one of direction like "from") and its type
-    ("company" ~ "company_name")."""
+    shares a word of it (not a generic one, nor one of direction like "from") and its type,
+    options or none ("company" ~ "company_name"; an `event_type` names no `event_name`)."""
     mine, theirs = _properties(tool), _properties(other)
     if name in theirs:
         return name
     words = set(identifier_words(name)) - GENERIC - ORIGIN - TARGET  # `from_unit` is no `from_currency`
-    kind = schema_type(resolve(mine.get(name), tool.parameters))
-    for candidate, schema in theirs.items():
-        if (
-            words & set(identifier_words(candidate))
-            and schema_type(resolve(schema, other.parameters)) == kind
-        ):
+    schema = resolve(mine.get(name), tool.parameters)
+    kind = (schema_type(schema), "enum" in schema)
+    for candidate, theirs_schema in theirs.items():
+        resolved = resolve(theirs_schema, other.parameters)
+        if words & set(identifier_words(candidate)) and (schema_type(resolved), "enum" in resolved) == kind:
             return candidate
     return None
 

@@ -78,3 +78,27 @@ def test_a_device_word_names_none_of_its_modes():
     )
     assert bind(heat_pump, "空调调到制冷") == {"mode": "cool"}
     assert bind(heat_pump, "空调开除湿") == {"mode": "dry"}
+
+
+def test_chinese_words_for_a_currency_an_episode_and_a_cup_size():
+    tip = _tool(
+        "send_tip",
+        "Send a tip to a streamer.",
+        ["amount"],
+        amount={"type": "number", "description": "Amount to send."},
+        currency=_s("Currency code, upper case."),
+    )
+    assert bind(tip, "给主播打赏50元") == {"amount": 50, "currency": "CNY"}
+    show = _tool(
+        "play_show",
+        "Play a TV show.",
+        ["show"],
+        show=_s("Name of the show."),
+        episode={"type": "integer", "description": "Episode number."},
+        speed={"type": "number", "description": "Playback speed."},
+    )
+    assert bind(show, "播放《山海小镇》第12集") == {"show": "山海小镇", "episode": 12}
+    tea = _tool(
+        "order_tea", "Order milk tea.", ["size"], size=_s("Cup size.", enum=["small", "medium", "large"])
+    )
+    assert bind(tea, "要大杯的奶茶") == {"size": "large"}

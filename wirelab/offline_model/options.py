@@ -39,11 +39,7 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
     for option in options:
         wanted = spoken_of[option]
         raw = str(option).casefold()
-        unique = (
-            [w for w in wanted if counts[w] == 1 and len(w) > 3 and w not in GENERIC]
-            if len(wanted) > 1
-            else []
-        )
+        unique = [w for w in wanted if len(wanted) > 1 and counts[w] == 1 and len(w) > 3 and w not in GENERIC]
         for k in range(len(norms)):
             width = max(len(wanted), 1)
             if norms[k] == raw or _same_words(concepts[k : k + len(wanted)], wanted):

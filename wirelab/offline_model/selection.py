@@ -113,8 +113,7 @@ def request_concepts(text: str) -> tuple[str, ...]:
     kinds = {v.kind for v in values} & VALUE_CONCEPTS
     kinds |= {"command"} if command_span(text) else set()  # "… using git status" writes a command
     units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
-    words = concepts_of(text)
-    return tuple(words) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))
+    return tuple(concepts_of(text)) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))
 
 
 def _acronyms(text: str) -> list[str]:
@@ -232,8 +231,7 @@ def _about(hits: set[str], known: Profile, shared: frozenset[str]) -> bool:
         return True  # "5 kilograms into pounds" names two options of a tool that takes units
     if not topic:
         return bool(hits & known.own)
-    matched = len(hits & topic)
-    return matched >= (math.ceil(len(topic) * TOPIC_SHARE) if known.named else 1)
+    return len(hits & topic) >= (math.ceil(len(topic) * TOPIC_SHARE) if known.named else 1)
 
 
 def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match]:
@@ -446,8 +444,7 @@ def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str,
 def _stands_apart(found: list[Piece], k: int) -> bool:
     """Whether piece k of a short message (`MEANT_PIECES` pieces at most) is set apart from a
     neighbour by a word or a sentence mark, not a bare comma: an intent of its own."""
-    joiners = [found[k].joiner] + ([found[k + 1].joiner] if k + 1 < len(found) else [])
-    return 1 < len(found) <= MEANT_PIECES and any(j in ("and", "then", ".") for j in joiners)
+    return 1 < len(found) <= MEANT_PIECES and any(p.joiner in ("and", "then", ".") for p in found[k : k + 2])
 
 
 def _completes(before: tuple[str, Tool], piece: str) -> bool:

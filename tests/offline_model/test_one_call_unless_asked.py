@@ -2,8 +2,9 @@
 here: the ends of a range ("between 40 and 90") fill one call; a name and a loose phrase are no
 list; a detail or a fact with no verb of a task ("for one person", "it's for a gift") is no intent
 of its own, nor is a piece meaning alone reads as a tool it gives no value; a value binding passed
-over ("a 3 bedroom, 2 bathroom flat") begins no second call; and a step on what an earlier call
-will find ("… and reserve it", "… and get me 2 seats") waits for its result."""
+over ("a 3 bedroom, 2 bathroom flat") begins no second call; a step on what an earlier call will
+find ("… and reserve it", "… and get me 2 seats") waits for its result; and two loose phrases
+are two calls only where a word says each ("both of them", 都)."""
 
 from __future__ import annotations
 
@@ -115,3 +116,18 @@ def _calls(client, text: str, tools: list[dict]) -> list[tuple[str, dict]]:
 def test_a_request_for_one_thing_is_one_call(client, text, tools, name, argument) -> None:
     [(called, arguments)] = _calls(client, text, tools)
     assert called == name and (argument is None or arguments[argument[0]] == argument[1])
+
+
+LAMP = tool("turn_off_lamp", "Switch off the lamp in a room.", {"room": {"type": "string"}}, ("room",))
+
+
+@pytest.mark.parametrize(
+    ("text", "rooms"),
+    [
+        ("把客厅和卧室的灯都关掉。", ["客厅", "卧室"]),
+        ("Switch off the lamps in the den and the attic, both of them.", ["den", "attic"]),
+        ("Switch off the lamp in the den and attic.", ["den"]),
+    ],
+)
+def test_two_things_are_two_calls_when_a_word_says_each(client, text, rooms) -> None:
+    assert [arguments["room"] for _, arguments in _calls(client, text, [LAMP])] == rooms

@@ -48,6 +48,7 @@ PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this 
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
 RANGE_MARKS = lexicon_list("range_marks")
+EACH = lexicon_list("for_each") - {"all"}  # "both", 都 (not "all"): two phrases, each a call
 WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
 PHRASAL = (frozenset({"phrase"}), frozenset({"name", "phrase"}))  # lists of three at least
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
@@ -414,14 +415,9 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
     counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
-    words = sorted(
-        (
-            k
-            for k, v in enumerate(values)
-            if v.kind in WORDS and not units.overlaps(v.start, v.end) and v.start not in counted
-        ),
-        key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"),
-    )
+    words = [k for k, v in enumerate(values) if v.kind in WORDS and v.start not in counted]
+    words = [k for k in words if not units.overlaps(values[k].start, values[k].end)]
+    words.sort(key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"))
     chains: list[list[int]] = []
     repeated: set[int] = set()  # the chains whose lead word comes again
     for k in words:  # in order: a value joins the list of the value before it, or starts one
@@ -434,7 +430,8 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
             repeated |= {len(chains) - 1} if lead & joint - LIST_JOINERS else set()
         else:
             chains.append([k])
-    shortest = {frozenset({"name"}): len(values) + 1} | dict.fromkeys(PHRASAL, 3)  # names: `groups`
+    each = not {t.norm for t in evidence.tokens} & EACH  # "卧室和书房的灯都打开": each of two things
+    shortest = {frozenset({"name"}): len(values) + 1} | dict.fromkeys(PHRASAL, 2 + each)  # names: `groups`
     kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
     return [c for n, c in enumerate(chains) if len(c) >= (2 if n in repeated else shortest.get(kinds[n], 2))]
 

@@ -121,6 +121,13 @@ def test_a_time_another_parameter_takes_whole_gives_no_count_of_hours_or_minutes
     assert evening == {"start": "21:15", "hours": 3}
 
 
+def test_a_participle_before_the_parameters_own_noun_is_its_value():
+    sync = _tool("sync_folder", "Sync a shared folder.", {"folder": {"type": "string"}}, ["folder"])
+    assert bind(sync, "Sync the landing folder now", guess=False) == {"folder": "landing"}
+    tail = _tool("tail_log", "Show the end of a log file.", {"log": {"type": "string"}}, ["log"])
+    assert bind(tail, "tail the billing log", guess=False) == {"log": "billing"}
+
+
 def test_a_chinese_scale_after_digits_scales_the_number():
     grant = _tool("apply_grant", "Apply for a research grant.", {"amount": {"type": "number"}}, ["amount"])
     assert bind(grant, "申请12万的科研经费", guess=False) == {"amount": 120000}

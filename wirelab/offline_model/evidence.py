@@ -194,12 +194,15 @@ class Evidence:
 
     def _in_phrase(self, k: int, named: set[str]) -> bool:
         """Whether token `k` is a word of a phrase: a thing's word that is no verb here, or a
-        verb's participle that describes the thing named next ("a creaking door")."""
+        verb's participle that describes the thing named next ("a creaking door"), the parameter's
+        own thing too ("the staging namespace")."""
         token = self.tokens[k]
         if self._phrase_word(token, named):
             return not self._a_verb(k)
-        before = self.tokens[k - 1] if k else None
-        return describes(before, token, self.tokens[k + 1 :]) and self._noun_follows(k, named)
+        before, after = self.tokens[k - 1] if k else None, self.tokens[k + 1 : k + 2]
+        if after and concept(after[0].norm) in named:
+            return describes(before, token, after, thing=True)
+        return describes(before, token, after) and self._noun_follows(k, named)
 
     def _a_verb(self, k: int) -> bool:
         """Whether token `k` is a verb: after a subject pronoun ("I dropped my keys"), or first in

@@ -224,12 +224,14 @@ def _leading(tokens: list[Token], k: int, content: bool) -> bool:
     return not content and verb and not describes(tokens[k - 1] if k else None, token, tokens[k + 1 :])
 
 
-def describes(before: Token | None, token: Token, after: list[Token]) -> bool:
-    """Whether `token`, a verb's participle after a small word and before a thing's word, says
-    what the thing is like, as an adjective does: "creaking" of "a creaking door"."""
+def describes(before: Token | None, token: Token, after: list[Token], thing: bool = False) -> bool:
+    """Whether `token`, a verb's participle after a small word and before a thing's word (`thing`:
+    the next word is known to name one), says what the thing is like, as an adjective does:
+    "creaking" of "a creaking door"."""
     participle = token.kind == "word" and token.norm.endswith(("ed", "ing")) and token.norm not in STOPWORDS
-    thing = [t for t in after[:1] if t.kind == "word" and t.norm not in STOPWORDS and names_a_thing(t.norm)]
-    return participle and before is not None and before.norm in MODIFIER_LEADS and bool(thing)
+    noun = [t.norm for t in after[:1] if t.kind == "word" and t.norm not in STOPWORDS]
+    lead = before is not None and before.norm in MODIFIER_LEADS
+    return participle and lead and bool(noun) and (thing or names_a_thing(noun[0]))
 
 
 def _edge(token: Token, content: bool = False) -> bool:

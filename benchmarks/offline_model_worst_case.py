@@ -29,7 +29,7 @@ WEATHER = {
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     },
 }
-RUNS = ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的"]
+RUNS = ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的", "row 7\n"]
 SIZES = [500, 1000, 2000, 4000]
 
 

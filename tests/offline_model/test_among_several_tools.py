@@ -114,3 +114,17 @@ def test_a_piece_of_a_longer_message_needs_one_half_and_the_whole_message_the_lo
     readings = selection.read_by_meaning(text, offered)
     assert [(r.whole, r.choice.bar) for r in readings] == [(False, 0.5), (False, 0.5), (True, meaning.AMONG)]
     assert calls(text, BUILDING) == [("call_elevator", '{"floor":5}')]
+
+
+def test_a_pasted_listing_of_many_lines_is_read_by_meaning_as_one_text():
+    """Each line is a piece, and each piece read by meaning binds every tool: a listing of 40
+    lines would cost 40 readings. Past `selection.MAX_PIECES` pieces the message is read whole."""
+    offered = tuple(
+        Tool(t["function"]["name"], t["function"]["description"], t["function"]["parameters"])
+        for t in BUILDING
+    )
+    listing = "\n".join(f"box {n}: books" for n in range(40))
+    readings = selection.read_by_meaning(listing, offered)
+    assert [(r.start, r.end) for r in readings] == [(0, len(readings[0].message))]
+    few = selection.read_by_meaning("\n".join(f"box {n}: books" for n in range(3)), offered)
+    assert len(few) > 1  # a short message is still read piece by piece

@@ -58,6 +58,7 @@ THRESHOLD = 2.0
 STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 MEANT_PIECES = 4  # the most pieces of a message whose pieces meaning may choose a tool for
+MAX_PIECES = 32  # the most pieces meaning reads one by one; a longer listing is read as one text
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
@@ -511,6 +512,7 @@ def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
     piece of several, read without what it refers to ("and sort it out"), needs `meaning.CHOOSE`."""
     text = unwrap(clean(text))
     found = [(p.start, p.end) for p in pieces(text)]
+    found = found if len(found) <= MAX_PIECES else [(0, len(text))]  # a pasted listing is one text
     parts = [text[start:end] for start, end in found]
     meaning.encode_once(parts)
     bar = meaning.AMONG if len(found) == 1 else meaning.CHOOSE

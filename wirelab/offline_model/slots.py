@@ -21,8 +21,10 @@ A `Slot` is one property of a tool's JSON Schema, read once:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, alternatives, concept, lexicon_list
@@ -44,6 +46,7 @@ QUOTED = r"""(?<!\w)(?:'[^'\n]{1,40}'|"[^"\n]{1,40}")(?!\w)"""  # not an apostro
 QUOTED_LIST = re.compile(rf":\s*({QUOTED}(?:\s*(?:,\s*(?:or|and)?|/|\bor\b|\band\b)\s*{QUOTED})+)")
 LISTED = re.compile(r":\s*([\w -]+?(?:, [\w -]+?)+,? (?:or|and) [\w -]+?)\s*(?:[.;)]|$)")  # ": a, b or c"
 MAX_EXAMPLES = 12
+CACHED_SCHEMA = 4000  # characters of a property's schema, at most, for its slot to be cached (4,096 kept)
 EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
 CODED = re.compile(
     r"(?<![\w.])(?P<code>\d{1,3})\s*(?:represents|stands for|means|corresponds to|for|=|:)\s+"
@@ -82,7 +85,23 @@ class Slot:
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
-    """The slot for property `name` with its (resolved) schema."""
+    """The slot for property `name` with its (resolved) schema, read once per content: a request
+    read piece by piece asks for the same tool's slots many times."""
+    try:
+        written = json.dumps(schema)  # not sorted: the order of its properties is content too
+    except (TypeError, ValueError):  # a schema built in Python with values JSON cannot write
+        written = ""
+    if not 0 < len(written) <= CACHED_SCHEMA:
+        return _read_slot(name, schema, required)
+    return _cached_slot(name, written, required)
+
+
+@lru_cache(maxsize=4096)
+def _cached_slot(name: str, written: str, required: bool) -> Slot:
+    return _read_slot(name, json.loads(written), required)
+
+
+def _read_slot(name: str, schema: Schema, required: bool) -> Slot:
     named = identifier_words(name)
     description = str(schema.get("description", ""))[:300]
     described = [t.norm for t in segment(clean(description)) if t.kind != "punct"]

@@ -29,7 +29,8 @@ WEATHER = {
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     },
 }
-RUNS = ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的", "row 7\n"]
+RUNS = [("weather ", run) for run in ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的"]]
+RUNS.append(("", "row 7\n"))  # lines that name no tool: each line a piece the meaning stage reads
 SIZES = [500, 1000, 2000, 4000]
 
 
@@ -73,10 +74,10 @@ def main() -> None:
     complete(body("北京天气"))  # loads the Chinese segmenter
     print("| message | " + " | ".join(f"{n:,} chars" for n in SIZES) + " | last ratio |")
     print("|---|" + "---:|" * (len(SIZES) + 1))
-    for run in RUNS:
-        times = [cpu_seconds("weather " + run * (size // len(run)), args.rounds) for size in SIZES]
+    for lead, run in RUNS:
+        times = [cpu_seconds(lead + run * (size // len(run)), args.rounds) for size in SIZES]
         cells = " | ".join(f"{t:.3f} s" for t in times)
-        print(f"| `'weather ' + {run!r} * n` | {cells} | {times[-1] / times[-2]:.2f} |", flush=True)
+        print(f"| `{lead!r} + {run!r} * n` | {cells} | {times[-1] / times[-2]:.2f} |", flush=True)
     spent = left_early("weather " + "-1" * 2000, args.leave_after)
     print(f"\nClient gone after {args.leave_after:g} s: the server spent {spent:.3f} s of CPU on it.")
 

@@ -32,8 +32,8 @@ from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words
 from wirelab.offline_model.extraction import counted, list_items
 from wirelab.offline_model.fit import (
-    CLOCK_PARTS,
     clock_part,
+    clock_slot,
     cue_weight,
     features,
     typed_value,
@@ -130,16 +130,12 @@ def fill_object(
         if depth == 0:
             evidence.chosen[slot.name] = index
     values |= _counted_items(slots, taken, evidence)
-    whole = Spans.of(
-        evidence.values[i] for slot, _, i in taken if not set(identifier_words(slot.name)) & CLOCK_PARTS
-    )
     for slot in slots:
         if slot.name in values:
             continue
         value = _structured(slot, evidence, root, guess, depth)
-        if value is None and slot.kind == "integer" and set(identifier_words(slot.name)) & CLOCK_PARTS:
-            times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
-            value = next((clock_part(slot, v) for v in times), None)  # not a time another slot took
+        if value is None and slot.kind == "integer" and clock_slot(slot):
+            value = _free_clock_part(slot, taken, evidence)
         if value is None and slot.kind == "enum":
             value = flag_option(slot, evidence)
         if value is None:
@@ -149,6 +145,13 @@ def fill_object(
         if value is not None:
             values[slot.name] = value
     return {slot.name: _cased(slot, values[slot.name]) for slot in slots if slot.name in values}
+
+
+def _free_clock_part(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | None:
+    """The slot's part of a time no other slot took whole: 'at 7:30' for `start` gives `hours` none."""
+    whole = Spans.of(evidence.values[index] for other, _, index in taken if not clock_slot(other))
+    times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
+    return next((clock_part(slot, v) for v in times), None)
 
 
 def _cased(slot: Slot, value: Any) -> Any:

@@ -194,8 +194,8 @@ class Evidence:
 
     def _in_phrase(self, k: int, named: set[str]) -> bool:
         """Whether token `k` is a word of a phrase: a thing's word that is no verb here, or a
-        verb's participle that describes the thing named next ("a creaking door"), the parameter's
-        own thing too ("the staging namespace")."""
+        verb's participle that describes the thing named next ("a creaking door"), a thing the
+        tool's or a parameter's name names too ("the staging namespace")."""
         token = self.tokens[k]
         if self._phrase_word(token, named):
             return not self._a_verb(k)

@@ -200,7 +200,7 @@ def _code_as_shown(slot: Slot, value: Value) -> str:
 def _number_as_taken(slot: Slot, value: Value) -> Any:
     """A number for an integer or number slot: a whole number for an integer, a percentage as a
     fraction unless the slot asks for percent, the hour or minute of a time for `hours`."""
-    if value.kind == "time" and set(identifier_words(slot.name)) & CLOCK_PARTS:
+    if value.kind == "time" and clock_slot(slot):
         return clock_part(slot, value)  # "9:45 AM" for `hours` and `minutes`
     if value.kind != "number":
         return None
@@ -234,6 +234,11 @@ def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
     years = [int(y) for v in later for y in YEAR.findall(v.text)]
     clock = next((v.text for v in evidence.values if v.kind == "time" and 0 <= v.start - value.end <= 4), "")
     return (years[0] if years and not YEAR.search(value.text) else None), clock
+
+
+def clock_slot(slot: Slot) -> bool:
+    """Whether the slot's name asks for a part of a clock time (`hours`, `alarm_minute`)."""
+    return bool(set(identifier_words(slot.name)) & CLOCK_PARTS)
 
 
 def clock_part(slot: Slot, value: Value) -> int | None:

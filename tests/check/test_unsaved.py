@@ -17,11 +17,19 @@ def notebook(path: Path, counts: list[int | None]) -> Path:
 
 @pytest.fixture(scope="module")
 def kernel():
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel()
-    client = manager.blocking_client()
-    client.start_channels()
-    client.wait_for_ready(timeout=60)
+    for attempt in range(2):  # jupyter_client picks free ports; another process may bind one first
+        manager = KernelManager(kernel_name="python3")
+        manager.start_kernel()
+        client = manager.blocking_client()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=60)
+            break
+        except RuntimeError:  # "Kernel died before replying to kernel_info": its port was taken
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
+            if attempt:
+                raise
     yield manager, client
     client.stop_channels()
     manager.shutdown_kernel(now=True)

@@ -37,6 +37,13 @@ LABS = notebooks("labs")
 SOLUTIONS = notebooks("solutions")
 
 
+def checks_of(lab: Path) -> list[str]:
+    """The checks the lab's module registers, in order; importing the module registers them."""
+    module = f"wirelab.check.lesson{lab.name[:2]}"
+    __import__(module)
+    return CHECKS[module]
+
+
 def test_every_solution_has_a_generated_lab_in_sync():
     result = subprocess.run(
         [sys.executable, "scripts/make_labs.py", "--check"], cwd=ROOT, capture_output=True, text=True
@@ -52,8 +59,7 @@ def test_each_lab_checks_every_exercise_of_its_module_and_ends_with_a_summary(la
     nb = nbformat.read(lab, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     called = [c.source.split("(")[0].strip() for c in code if "check" in c.metadata.get("tags", [])]
-    __import__(f"wirelab.check.lesson{lab.name[:2]}")
-    assert called == CHECKS[f"wirelab.check.lesson{lab.name[:2]}"]
+    assert called == checks_of(lab)
     assert "summary" in code[-1].metadata.get("tags", []) and f'summary("{lab.name[:2]}")' in code[-1].source
 
 
@@ -61,7 +67,7 @@ def test_each_lab_checks_every_exercise_of_its_module_and_ends_with_a_summary(la
 def test_run_all_on_an_unsolved_lab_shows_every_check_failing_with_a_message(lab):
     report = run_lab(lab, like_run_all=True)  # a cell that raises untagged would stop the run here
     assert report.checks, f"{lab.name} has no cell tagged 'check'"
-    assert [c.name for c in report.checks] == CHECKS[f"wirelab.check.lesson{lab.name[:2]}"]
+    assert [c.name for c in report.checks] == checks_of(lab)
     assert not report.other_errors, report.other_errors
     for outcome in report.checks:
         assert outcome.error_name is None, f"cell {outcome.cell} raised instead of reporting: {outcome.line}"

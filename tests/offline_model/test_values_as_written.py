@@ -1,6 +1,9 @@
 """Values read whole and as meant (issue 22), on invented tools: a place after "in the", a
 decimal with a unit stuck to it, a Chinese count whose unit jieba keeps with it, a street kind,
-a title in 《》 and whose work it is, and a device's word that names none of its modes."""
+a title in 《》 and whose work it is, a device's word that names none of its modes; an evening
+hour on a 24-hour clock, a small-word parameter's kind from its description, a name after
+"labelled", words joined as asked, an airport's code, a list item before a relative clause, and
+what follows "say"."""
 
 from __future__ import annotations
 
@@ -102,3 +105,80 @@ def test_chinese_words_for_a_currency_an_episode_and_a_cup_size():
         "order_tea", "Order milk tea.", ["size"], size=_s("Cup size.", enum=["small", "medium", "large"])
     )
     assert bind(tea, "要大杯的奶茶") == {"size": "large"}
+
+
+def test_an_hour_field_takes_an_evening_time_on_a_24_hour_clock():
+    wake = _tool(
+        "set_wake_alarm",
+        "Set an alarm.",
+        ["hours"],
+        hours={"type": "integer", "description": "Hour, 0-23."},
+        minutes={"type": "integer", "description": "Minute."},
+    )
+    assert bind(wake, "Set an alarm for 6:45 pm") == {"hours": 18, "minutes": 45}
+
+
+def test_a_parameter_named_by_a_small_word_takes_the_kind_its_description_says():
+    fax = _tool(
+        "send_fax",
+        "Send a fax.",
+        ["to", "cover"],
+        to=_s("Fax number of the receiver."),
+        cover=_s("Cover note."),
+    )
+    wanted = {"to": "+33 1 42 68 53 00", "cover": "Contract attached"}
+    assert bind(fax, "Fax 'Contract attached' to +33 1 42 68 53 00") == wanted
+
+
+def test_a_name_after_labelled_is_a_label():
+    kiln = _tool(
+        "start_kiln",
+        "Fire the kiln for a number of minutes.",
+        ["minutes"],
+        minutes={"type": "integer", "description": "Firing time in minutes."},
+        label=_s("Optional label shown on the display."),
+    )
+    assert bind(kiln, "Fire the kiln for half an hour labelled glaze") == {"minutes": 30, "label": "glaze"}
+
+
+def test_words_are_joined_by_the_mark_the_description_asks_for():
+    channel = _tool(
+        "create_channel",
+        "Create a chat channel.",
+        ["title"],
+        title=_s("Lower case, hyphens instead of spaces."),
+    )
+    assert bind(channel, "Create a channel called Weekly Sync") == {"title": "weekly-sync"}
+
+
+def test_a_code_the_gazetteer_does_not_know_is_a_place_where_a_code_is_asked_for():
+    delays = _tool(
+        "check_delays",
+        "Flight delays on a route.",
+        ["origin", "destination"],
+        origin=_s("IATA code of the departure airport."),
+        destination=_s("IATA code of the arrival airport."),
+    )
+    assert bind(delays, "Any delays from ORD to DEN?") == {"origin": "ORD", "destination": "DEN"}
+
+
+def test_a_list_item_ends_where_a_relative_clause_starts():
+    pack = _tool(
+        "packing_list",
+        "Add things to the packing list.",
+        ["things"],
+        things={"type": "array", "items": {"type": "string"}, "description": "Things to pack."},
+    )
+    assert bind(pack, "Add the tent, the boots that still fit and a torch to the packing list") == {
+        "things": ["tent", "boots", "torch"]
+    }
+
+
+def test_a_message_after_say_is_what_is_said():
+    chat = _tool(
+        "message_friend", "Message a friend.", ["friend", "text"], friend=_s("Who."), text=_s("The message.")
+    )
+    assert bind(chat, "Message Omar and say the gate code changed") == {
+        "friend": "Omar",
+        "text": "the gate code changed",
+    }

@@ -76,6 +76,7 @@ PLAIN = ("name", "phrase")  # values whose words may still name an option by mea
 CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
 NUMERIC = ("integer", "number")
+JOINED = re.compile(r"\b(hyphen|dash|underscore)s? (?:instead of|in place of|for) spaces", re.I)
 CASED = re.compile(r"(?<!\bto )(?<!\binto )\b(upper|lower)[- ]?case\b", re.I)  # not "convert to upper case"
 Taken = tuple[Slot, Any, int]  # (slot, its value as typed, the value's index)
 
@@ -155,11 +156,14 @@ def _free_clock_part(slot: Slot, taken: list[Taken], evidence: Evidence) -> int 
 
 
 def _cased(slot: Slot, value: Any) -> Any:
-    """A string in the case its description asks for ("ISO code, upper case": 'usd' -> 'USD')."""
-    cases = {m[1].casefold() for m in CASED.finditer(str(slot.schema.get("description", "")))}
-    if not isinstance(value, str) or slot.kind == "enum" or len(cases) != 1:
-        return value  # no case asked for, or both
-    return value.upper() if cases == {"upper"} else value.lower()
+    """A string in the case its description asks for ("ISO code, upper case": 'usd' -> 'USD'), its
+    words joined by the mark it asks for ("hyphens instead of spaces": 'good-first-issue')."""
+    described = str(slot.schema.get("description", ""))
+    cases, joined = {m[1].casefold() for m in CASED.finditer(described)}, JOINED.search(described)
+    if not isinstance(value, str) or slot.kind == "enum":
+        return value
+    value = ("_" if joined[1].casefold() == "underscore" else "-").join(value.split()) if joined else value
+    return value if len(cases) != 1 else value.upper() if cases == {"upper"} else value.lower()
 
 
 def _counted_items(

@@ -573,6 +573,7 @@ def _han_item(text: str) -> str:
     return text[run[0].start : run[-1].end] if run else ""
 
 
+RELATIVE = ("that", "which", "who", "whose", "whom")  # a clause that says which item, or what of it
 ITEM_BREAKS = re.compile(alternatives(lexicon_list("list_joiners") | {";", "，"}))
 
 
@@ -589,6 +590,8 @@ def _trim(text: str) -> str:
     if has_chinese(text):
         return _han_item(text)
     tokens = text.split()
+    clause = next((k for k, t in enumerate(tokens) if t.casefold() in RELATIVE), len(tokens))
+    tokens = tokens[:clause]  # "the eggs that are on sale": eggs; "which we ran out of" says what one is
     while tokens and tokens[0].lower().strip(".,:;!?\"'") in STOPWORDS:
         tokens.pop(0)
     while tokens and tokens[-1].lower().strip(".,:;!?\"'") in STOPWORDS:

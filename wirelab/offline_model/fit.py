@@ -42,21 +42,7 @@ from wirelab.offline_model.slots import Slot
 from wirelab.offline_model.units import in_unit, unit_named
 from wirelab.offline_model.values import Value
 
-ACCEPTS = {
-    "email": ("email",),
-    "date": ("date",),
-    "time": ("time",),
-    "url": ("url",),
-    "currency": ("currency",),
-    "country": ("country", "name"),
-    "language": ("language", "name"),
-    "unit": ("unit",),
-    "code": ("code", "quoted", "number", "url"),
-    "place": ("name", "country", "quoted", "phrase", "code"),
-    "person": ("name", "quoted", "email", "code", "phrase"),
-    "text": ("quoted",),
-    "other": ("quoted", "name", "code", "country", "language", "url", "phrase"),
-}
+ACCEPTS = {line.split()[0]: tuple(line.split()[1:]) for line in LISTS["accepted_values"]}
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
 CODE_SHAPE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{2})?")  # a language or country code: 'fr', 'GBR', 'en-US'
 CODE_WORDS = ("code", "iso", "abbreviation", "e.g. usd", "symbol")  # a description that asks for a code
@@ -219,7 +205,9 @@ def _place_as_taken(slot: Slot, value: Value) -> Any:
     description = str(slot.schema.get("description", ""))
     if value.kind == "code":
         known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
-        return as_asked(known.name, known.name, description) if known else None
+        if known:
+            return as_asked(known.name, known.name, description)
+        return value.text if wants_code(slot) else None  # "to JFK" for an airport's code
     if value.kind == "name" and "state" in slot.name_words and wants_code(slot):
         return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
     if value.kind == "name":
@@ -242,8 +230,8 @@ def clock_slot(slot: Slot) -> bool:
 
 
 def clock_part(slot: Slot, value: Value) -> int | None:
-    """The hour or the minute of a time as extracted, as the parameter's name asks: "7pm", "7点30分"."""
-    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", str(value.value).strip())
+    """The hour (24-hour clock) or the minute of a time, as the parameter's name asks: "7:30pm", "7点30分"."""
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?.*", time_as_asked(str(value.value), "").strip())
     hour = {"hour", "hours"} & set(identifier_words(slot.name))
     return None if not m else int(m[1]) if hour else int(m[2] or 0)
 

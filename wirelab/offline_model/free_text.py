@@ -36,7 +36,7 @@ from wirelab.offline_model.units import unit_named
 
 PARTICLES = lexicon_list("particles", VERBS)
 HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Poke me to …"
-SAYING = ("说", "讲")  # what a message said to someone follows: 跟他说一声…
+SAYING = ("说", "讲", "say")  # what a message said to someone follows: 跟他说一声…, "and say …"
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
@@ -180,7 +180,7 @@ def _heard(tokens: list[Token]) -> tuple[list[Token], bool]:
     for k, token in enumerate(tokens[:3]):
         if token.norm in HEARERS and tokens[k + 1 : k + 2] and tokens[k + 1].norm in ("to", "that"):
             return tokens[k + 1 :], False
-        if token.norm in SAYING and (k == 0 or tokens[0].tag[:1] == "p"):  # 跟他说…, not 他说…
+        if token.norm in SAYING and (k == 0 or tokens[0].tag[:1] == "p" or tokens[0].norm in STOPWORDS):
             return tokens[k + 1 :], True
     return tokens, False
 

@@ -192,8 +192,10 @@ def _kind(name: str, schema: Schema) -> str:
     words = identifier_words(name)
     if words and words[-1] in ("id", "ids"):
         return "code"
-    found = [kind for kind, marks in KIND_WORDS.items() if set(words) & marks]
     described = str(schema.get("description", ""))
+    ends = set(words) <= {"to", "from"}  # which end: the description says what goes there ("Phone number")
+    said = {t.norm for t in segment(clean(described[:120]))} if ends else set(words)
+    found = [kind for kind, marks in KIND_WORDS.items() if said & marks]
     if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
         return "email"  # `reply_to`: "The email address to answer to."
     if found:

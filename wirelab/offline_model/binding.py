@@ -166,9 +166,7 @@ def _cased(slot: Slot, value: Any) -> Any:
     return value if len(cases) != 1 else value.upper() if cases == {"upper"} else value.lower()
 
 
-def _counted_items(
-    slots: list[Slot], taken: list[tuple[Slot, Any, int]], evidence: Evidence
-) -> dict[str, Any]:
+def _counted_items(slots: list[Slot], taken: list[Taken], evidence: Evidence) -> dict[str, Any]:
     """The thing a count another parameter took counts (8把椅子 -> 椅子), for a description or
     an item the assignment gave no value or only unmarked words."""
     counts = (counted(evidence.text, evidence.values[k]) for slot, _, k in taken if slot.kind == "integer")

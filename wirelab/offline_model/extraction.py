@@ -113,16 +113,18 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
 
 
 def _catalogue_numbers(found: list[Value], text: str) -> list[Value]:
-    """The values, and one code more where two may be one: a code of capitals and a whole number of
-    3+ digits after it that counts nothing ("NGC 7000", not "USD 100" nor "AAPL 2024"), or two whole
-    numbers a hyphen joins that no range reads ("40-1187", "55-0917"; not "10-12"). Binding picks:
-    "PR 418" for a string, 418 for a number."""
+    """The values, and one more where one may be read two ways: a code of capitals and a whole number
+    of 3+ digits after it that counts nothing ("NGC 7000", not "USD 100" nor "AAPL 2024"), two whole
+    numbers a hyphen joins that no range reads ("40-1187"; not "10-12"), or a number hyphened to the
+    word it counts ("a 52-card deck": 52 too). Binding picks: "PR 418" for a string, 418 for a number."""
     world = {v.start for v in found if v.kind in ("currency", "country", "language")}
     numbers = {v.start: v for v in found if v.kind == "number" and not v.unit and v.text.isdigit()}
     pairs = [(v, numbers[v.end + 1]) for v in found if _catalogued(v, numbers.get(v.end + 1), world, text)]
     joined = ((v, numbers.get(v.end + 1)) for v in numbers.values() if text[v.end : v.end + 1] == "-")
     pairs += [(v, w) for v, w in joined if w and (w.text[0] == "0" or not v.value < w.value < 10 * v.value)]
-    return found + [Value.at("code", text, code.start, number.end) for code, number in pairs]
+    counts = ((re.fullmatch(r"(\d{1,9})-[a-z]{3,}", v.text), v) for v in found if v.kind == "code")
+    numbers_of = [Value("number", int(m[1]), m[1], v.start, v.start + len(m[1])) for m, v in counts if m]
+    return found + numbers_of + [Value.at("code", text, code.start, number.end) for code, number in pairs]
 
 
 def _catalogued(code: Value, number: Value | None, world: set[int], text: str) -> bool:

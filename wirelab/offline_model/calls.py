@@ -36,7 +36,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
-from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
+from wirelab.offline_model.frames import CLEARLY, IN_STEP, cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.normalize import Token, clean
@@ -181,7 +181,7 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
             lists.remove((name, values))
     if not lists:
         return [Bound(first, unmarked)], later
-    respectively = any(t.norm in ("respectively", "分别", "各自") for t in evidence.tokens)
+    respectively = any(t.norm in IN_STEP for t in evidence.tokens)
     spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
     return [Bound(arguments, unmarked) for arguments in spread], later
 
@@ -280,12 +280,12 @@ def _stray(evidence: Evidence, slots: dict[str, Slot], group: list[int]) -> dict
     fits as well ("How deep should I plant tulips, daffodils and irises?" read `bulb` as
     "deep"): the list is what it asks for, each value read anew (-1: none is binding's)."""
     stray = {}
+    listed = [evidence.values[k] for k in group]
     for name, index in evidence.chosen.items():
         slot = slots.get(name)
         if slot is None or slot.kind in LOOSE or index in group:
             continue
         floor = score(slot, evidence.values[index], evidence) or 0.0
-        listed = [evidence.values[k] for k in group]
         if all(
             typed_value(slot, v) is not None and (score(slot, v, evidence) or 0.0) >= floor for v in listed
         ):
@@ -331,14 +331,8 @@ def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[in
 def _in_step(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
     """A call per position of the lists; lists of other lengths than the longest keep the first value."""
     size = max(len(values) for _, values in lists)
-    calls = []
-    for position in range(min(size, MAX_CALLS)):
-        arguments = dict(first)
-        for name, values in lists:
-            if len(values) == size:
-                arguments[name] = values[position]
-        calls.append(arguments)
-    return calls
+    steps = range(min(size, MAX_CALLS))
+    return [first | {name: values[n] for name, values in lists if len(values) == size} for n in steps]
 
 
 def _every(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:

@@ -268,7 +268,7 @@ def features(slot: Slot, value: Value, evidence: Evidence, every: bool = False) 
     cue, seen = _label_cue(slot, value, evidence)
     if _never_fits(slot, value):
         return None
-    year = value.kind == "number" and "year" in slot.name_words and _a_year(value)
+    year = value.kind == "number" and "year" in identifier_words(slot.name) and _a_year(value)  # not `years`
     if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < LABELLED and not year:
         return None  # a number or a name for a string parameter only right next to its label
     measured = _measure_fit(slot, value, evidence)
@@ -314,7 +314,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     unit = {concept(w) for w in value.unit.casefold().split()}
     thing = counted_thing(evidence.text, value)[-1:] if value.kind == "number" else ""  # 四张…船票: 票
     counted = unit | {concept(w) for _, w in after} | {concept(thing)} if value.kind == "number" else unit
-    if unit & slot.name_words or counted & slot.counts:
+    named = {unit_named(w) for w in identifier_words(slot.name)} - {None}  # any language: 3升 for `liters`
+    if unit & slot.name_words or unit_named(value.unit) in named or counted & slot.counts:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)

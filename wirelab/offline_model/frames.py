@@ -48,7 +48,8 @@ PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this 
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
 RANGE_MARKS = lexicon_list("range_marks")
-EACH = lexicon_list("for_each") - {"all"}  # "both", 都 (not "all"): two phrases, each a call
+IN_STEP = lexicon_list("respectively")  # lists go in step; two things listed are a list
+EACH = lexicon_list("for_each") - {"all"} | IN_STEP  # "both", 都, 分别 (not "all"): two phrases, each a call
 WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
 PHRASAL = (frozenset({"phrase"}), frozenset({"name", "phrase"}))  # lists of three at least
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
@@ -57,7 +58,7 @@ CLEARLY = 3.0  # a fit only a label, a specific kind or a unit reaches; else bin
 SCALAR = ("array", "object", "boolean")
 MAX_FRAMES = 8
 WINDOW = 600  # characters after a cut that binding reads again for the next frame (bounded work)
-STRENGTH = dict.fromkeys(STRONG | {"."}, 2.0) | {",": 0.5}  # how strongly a mark parts two frames
+STRENGTH = dict.fromkeys(STRONG | {"."}, 2.0) | {",": 0.5, "、": 0.5}  # how strongly a mark parts two frames
 WORD_STRENGTH = 0.3  # "and", "then", … between two frames
 
 Fit = tuple[float, Slot, Any]  # how well, which parameter, the value as it would take it
@@ -235,7 +236,7 @@ def _new_frame(
         return None  # a stray value was there
     if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
         return None  # the same value said again, or the next value of a list
-    alike = _words_before(evidence, held.value) & _words_before(evidence, value)  # "to 780 and to 815"
+    alike = _alike(evidence, held.value, value)
     stray = not held.chosen and held.points < CLEARLY and not tuples and not alike  # "2 bedroom, 1 bath"
     weak = value.kind == "name" and points < MIN_START or stray
     only = _written(value) and (len(fits) == 1 or value.unit != "")  # "$52 in …", "3 m by …"
@@ -377,12 +378,9 @@ def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[
             continue
         slot = chosen[picked[0]]
         top = score(slot, evidence.values[picked[0]], evidence) or 0.0
-        for k in group:
-            value = evidence.values[k]
-            if k not in chosen and typed_value(slot, value) is not None:
-                points = score(slot, value, evidence)
-                if points is not None and points >= top - PEER:
-                    members[k] = slot
+        typed = [k for k in group if k not in chosen and typed_value(slot, evidence.values[k]) is not None]
+        points = {k: score(slot, evidence.values[k], evidence) for k in typed}
+        members |= {k: slot for k, p in points.items() if p is not None and p >= top - PEER}
     return members
 
 
@@ -423,7 +421,8 @@ def word_lists(evidence: Evidence) -> list[list[int]]:
     for k in words:  # in order: a value joins the list of the value before it, or starts one
         if chains and values[k].start < values[chains[-1][-1]].end:
             continue  # another reading of the words a listed value covers
-        lead = _words_before(evidence, values[chains[-1][0]]) if chains else set()
+        first = values[chains[-1][0]] if chains else None
+        lead = _words_before(evidence, first) | _alike(evidence, first, values[k]) if first else set()
         joint = _joint(evidence, values[chains[-1][-1]], values[k]) if chains else None
         if joint is not None and joint <= LIST_JOINERS | ARTICLES | lead:
             chains[-1].append(k)
@@ -440,6 +439,15 @@ def _words_before(evidence: Evidence, value: Value) -> set[str]:
     """The two words right before a value ("for a" of "for a Santoku"), if they are words."""
     k = bisect.bisect_left(evidence.starts, value.start)
     return {t.norm for t in evidence.tokens[max(0, k - 2) : k] if t.kind == "word"}
+
+
+def _alike(evidence: Evidence, one: Value, other: Value) -> set[str]:
+    """The words said both before and right after two values alike: "to 780 and to 815", "3 of
+    ochre and 5 of white", "the porch lamp and the garage lamp", 客厅灯和书房灯."""
+    after = [bisect.bisect_left(evidence.starts, value.end) for value in (one, other)]
+    words = [{t.norm for t in evidence.tokens[k : k + 1] if t.kind in ("word", "han")} for k in after]
+    units = {one.unit.casefold()} & {other.unit.casefold()} - {""}  # "5 kg … 8 kg": one unit
+    return _words_before(evidence, one) & _words_before(evidence, other) | words[0] & words[1] | units
 
 
 def _joint(evidence: Evidence, before: Value, value: Value) -> set[str] | None:
@@ -459,13 +467,9 @@ def _reach(value: Value) -> int:
 
 def _fits(slots: list[Slot], value: Value, evidence: Evidence) -> list[Fit]:
     """The slots the value fits, best first (on a tie, the slot listed first)."""
-    fits = []
-    for slot in slots:
-        typed = typed_value(slot, value)
-        points = score(slot, value, evidence) if typed is not None else None
-        if points is not None:
-            fits.append((points, slot, typed))
-    return sorted(fits, key=lambda fit: -fit[0])  # stable: a tie keeps the order of the slots
+    typed = [(slot, typed_value(slot, value)) for slot in slots]
+    fits = [(score(slot, value, evidence), slot, taken) for slot, taken in typed if taken is not None]
+    return sorted([fit for fit in fits if fit[0] is not None], key=lambda fit: -fit[0])
 
 
 def _same(one: Any, other: Any) -> bool:

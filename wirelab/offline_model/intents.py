@@ -28,6 +28,7 @@ STRONG = {"?", "!", ";", "。", "？", "！", "；"}
 THEN = lexicon_list("intent_then")  # words that start another task
 AND = lexicon_list("intent_and")
 INSIDE = lexicon_list("intent_inside")  # "would also": the task goes on
+DAYS = lexicon_list("day_words")  # "today and tomorrow" lists days, as 明天和后天 does
 JOINER_RANK = ["", ",", ".", "and", "then"]  # of marks in a row, the one that says most
 ABBREVIATIONS = lexicon_list("abbreviations")  # "Mr." ends no sentence
 NAME_TAGS = ("ns", "nr", "t")  # jieba's tags of a place's and a person's name, and of a day
@@ -106,7 +107,8 @@ def _between_values(tokens: list[Token], k: int) -> bool:
     if not 0 < k < len(tokens) - 1:
         return False
     before, after = tokens[k - 1], tokens[k + 1]
-    return before.kind == after.kind == "number" or before.tag[:2] == after.tag[:2] in NAME_TAGS
+    days = before.norm in DAYS and after.norm in DAYS
+    return before.kind == after.kind == "number" or before.tag[:2] == after.tag[:2] in NAME_TAGS or days
 
 
 def _inside_name(tokens: list[Token], k: int) -> bool:

@@ -211,14 +211,10 @@ def _gaps(tool: Tool, found: list[Bound]) -> list[str]:
 def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
     """The distinct values the calls give `name` with marked words, in order, from the frame
     nearest the item they go to (the last frame of an item before it)."""
+    nearest = (found[-1].frame if before else found[0].frame) if found else 0
     values: list[Any] = []
-    if not found:
-        return values
-    nearest = found[-1].frame if before else found[0].frame
-    for bound in (b for b in found if b.frame == nearest):
-        value = bound.arguments.get(name)
-        if name in bound.arguments and name not in bound.unmarked and value not in values:
-            values.append(value)
+    for bound in (b for b in found if b.frame == nearest and name in b.arguments and name not in b.unmarked):
+        values += [] if bound.arguments[name] in values else [bound.arguments[name]]
     return values
 
 
@@ -247,11 +243,7 @@ def _properties(tool: Tool) -> dict[str, Any]:
 def unsaid(tool: Tool, given: dict[str, Any]) -> tuple[str, ...]:
     """Required parameters with no value in the request and none the schema gives: a string,
     a number or an option only the user can say (a flag can be false, a list empty)."""
-    properties = _properties(tool)
     required = tool.parameters.get("required", [])
-    missing = []
-    for name in required if isinstance(required, list) else []:
-        schema = resolve(properties.get(name), tool.parameters)
-        if name not in given and default_of(schema) is NO_DEFAULT and schema_type(schema) not in GUESSABLE:
-            missing.append(name)
-    return tuple(missing)
+    named = [n for n in (required if isinstance(required, list) else []) if n not in given]
+    schemas = [(n, resolve(_properties(tool).get(n), tool.parameters)) for n in named]
+    return tuple(n for n, s in schemas if default_of(s) is NO_DEFAULT and schema_type(s) not in GUESSABLE)

@@ -182,3 +182,20 @@ def test_a_message_after_say_is_what_is_said():
         "friend": "Omar",
         "text": "the gate code changed",
     }
+
+
+def test_a_small_word_parameter_whose_description_offers_two_kinds_takes_either():
+    mail = _tool(
+        "send_email",
+        "Send an email to a person.",
+        ["to", "subject"],
+        to=_s("Recipient email or name"),
+        subject=_s("Subject line"),
+    )
+    assert bind(mail, "Email Priya with the subject 'Slides and notes'.", guess=False) == {
+        "to": "Priya",
+        "subject": "Slides and notes",
+    }
+    assert (
+        bind(mail, "Mail omar@example.org, subject 'Planning moved'", guess=False)["to"] == "omar@example.org"
+    )

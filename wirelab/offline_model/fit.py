@@ -38,11 +38,10 @@ from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, conc
 from wirelab.offline_model.names import PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
-from wirelab.offline_model.slots import Slot
+from wirelab.offline_model.slots import ACCEPTS, Slot
 from wirelab.offline_model.units import in_unit, unit_named
 from wirelab.offline_model.values import Value
 
-ACCEPTS = {line.split()[0]: tuple(line.split()[1:]) for line in LISTS["accepted_values"]}
 SPELLED = {"code", "other", "text", "person", "place"}  # string kinds a labelled value may fill as written
 CODE_SHAPE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{2})?")  # a language or country code: 'fr', 'GBR', 'en-US'
 CODE_WORDS = ("code", "iso", "abbreviation", "e.g. usd", "symbol")  # a description that asks for a code

@@ -64,6 +64,7 @@ ORIGIN = lexicon_list("origin_words")  # "between 1 and 9": `min_*` is the start
 TARGET = lexicon_list("target_words")
 CURRENCY_WORDS = {"currency", "currencies", "货币", "币种"}  # a description that names its slot's kind
 KIND_WORDS = {line.split()[0]: set(line.split()[1:]) for line in LISTS["parameter_kinds"]}
+ACCEPTS = {line.split()[0]: tuple(line.split()[1:]) for line in LISTS["accepted_values"]}  # kinds it takes
 
 
 @dataclass(frozen=True)
@@ -198,8 +199,8 @@ def _kind(name: str, schema: Schema) -> str:
     found = [kind for kind, marks in KIND_WORDS.items() if said & marks]
     if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
         return "email"  # `reply_to`: "The email address to answer to."
-    if found:
-        return found[0]
+    if found:  # of kinds offered as alternatives ("Recipient email or name"), the one that takes either
+        return next((k for k in found if ends and "or" in said and set(found) <= {k, *ACCEPTS[k]}), found[0])
     if {t.norm for t in segment(clean(described[:120]))} & CURRENCY_WORDS:
         return "currency"  # `base`: "ISO code of the currency you sell"
     if DATE_FORMAT.search(described):

@@ -1,6 +1,6 @@
-"""A number hyphened to the word it counts or measures ("a 52-card deck", "a 35-degree slope") is
-that number for a number parameter, and stays whole for a string one (a code such as "7731-beta").
-On tools invented here."""
+"""A number hyphened to the word it counts or measures ("a 52-card deck", "a 35-degree slope"), or
+written against its unit's capital ("a 9V battery"), is that number for a number parameter, and
+stays whole for a string one (a code such as "7731-beta", a flat "4B"). On tools invented here."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ def _tool(name: str, description: str, key: str, kind: str, text: str) -> Tool:
 DIE = _tool("roll_die", "Roll one die.", "sides", "integer", "How many faces the die has")
 PANEL = _tool("tilt_panel", "Tilt a solar panel.", "angle", "integer", "Tilt in degrees")
 TABLE = _tool("seat_guests", "Seat guests at a table.", "seats", "integer", "Seats at the table")
+LAMP = _tool("pick_bulb", "Find a bulb for a lamp.", "watts", "integer", "Power of the bulb")
+FLAT = _tool("flat_info", "Facts about a flat in the block.", "flat", "string", "The flat, as on its door")
 BUILD = _tool("build_logs", "Console output of a CI build.", "build_id", "string", "The build's id")
 
 
@@ -27,7 +29,9 @@ BUILD = _tool("build_logs", "Console output of a CI build.", "build_id", "string
         (DIE, "roll a 20-sided die for me", {"sides": 20}),
         (PANEL, "set the panel to a 35-degree slope", {"angle": 35}),
         (TABLE, "we need a 12-seat table tonight", {"seats": 12}),
+        (LAMP, "a 60W bulb for the reading lamp", {"watts": 60}),
         (BUILD, "show the output of build 7731-beta", {"build_id": "7731-beta"}),
+        (FLAT, "who lives in flat 4B?", {"flat": "4B"}),
     ],
 )
 def test_a_number_hyphened_to_its_word_is_that_number(tool: Tool, request_text: str, expected: dict) -> None:

@@ -78,6 +78,8 @@ ADDRESS = re.compile(
 )
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
+SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")  # "1.6e-19", "3e8": a number, no code
+POWER_OF_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?[x×*] ?10 ?\^ ?([+-]?\d{1,3})(?![\d.])")
 _DECIMAL = f"[{ZH_NUMERALS}]{{1,12}}(?:点[零一二三四五六七八九]{{1,6}})?|\\d{{1,12}}(?:\\.\\d{{1,6}})?"
 ZH_PERCENT = re.compile(rf"百分之\s?(?P<n>{_DECIMAL})")  # 百分之三十五: 35 %
 FILE_EXTENSIONS = lexicon_list("file_extensions")
@@ -116,13 +118,13 @@ def _catalogue_numbers(found: list[Value], text: str) -> list[Value]:
     """The values, and one more where one may be read two ways: a code of capitals and a whole number
     of 3+ digits after it that counts nothing ("NGC 7000", not "USD 100" nor "AAPL 2024"), two whole
     numbers a hyphen joins that no range reads ("40-1187"; not "10-12"), or a number hyphened to the
-    word it counts ("a 52-card deck": 52 too). Binding picks: "PR 418" for a string, 418 for a number."""
+    word it counts or against a unit's capital ("a 52-card deck", "12V": 52, 12). Binding picks."""
     world = {v.start for v in found if v.kind in ("currency", "country", "language")}
     numbers = {v.start: v for v in found if v.kind == "number" and not v.unit and v.text.isdigit()}
     pairs = [(v, numbers[v.end + 1]) for v in found if _catalogued(v, numbers.get(v.end + 1), world, text)]
     joined = ((v, numbers.get(v.end + 1)) for v in numbers.values() if text[v.end : v.end + 1] == "-")
     pairs += [(v, w) for v, w in joined if w and (w.text[0] == "0" or not v.value < w.value < 10 * v.value)]
-    counts = ((re.fullmatch(r"(\d{1,9})-[a-z]{3,}", v.text), v) for v in found if v.kind == "code")
+    counts = ((re.fullmatch(r"(\d{1,9})(?:-[a-z]{3,}|[A-Z])", v.text), v) for v in found if v.kind == "code")
     numbers_of = [Value("number", int(m[1]), m[1], v.start, v.start + len(m[1])) for m, v in counts if m]
     return found + numbers_of + [Value.at("code", text, code.start, number.end) for code, number in pairs]
 
@@ -157,11 +159,10 @@ def _with_model_codes(names: list[Value], found: list[Value], text: str) -> list
     joined = []
     for name in names:
         code = next((v for v in found if v.kind == "code" and name.start < v.start < name.end < v.end), None)
-        if code is None or len(text[name.start : code.start].strip()) <= 3:  # "ID U123" is a label and a code
-            joined.append(name)
-            continue
-        found.remove(code)
-        joined.append(Value.at("name", text, name.start, code.end))
+        if code is not None and len(text[name.start : code.start].strip()) > 3:  # not "ID U123": a label
+            found.remove(code)
+            name = Value.at("name", text, name.start, code.end)
+        joined.append(name)
     return joined
 
 
@@ -214,7 +215,7 @@ def _patterns(text: str) -> list[Value]:
 WORD = re.compile(r"[^\s,;!?()\[\]{}<>\"'`]{3,200}")  # a run of text between spaces and marks
 IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]")
 HOST_PORT = re.compile(r"[A-Za-z][\w.-]*:\d{1,5}")  # "localhost:8080": a host and a port
-MEASURE = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?:-?[^\W\d_]+)?(?:/[^\W\d_]+)?")  # "5.5km", "5km/h"
+MEASURE = re.compile(rf"{SCIENTIFIC.pattern}|[+-]?\d+(?:,\d{{3}})*(?:\.\d+)?(?:-?[^\W\d_]+)?(?:/[^\W\d_]+)?")
 OWN = ("date", "time", "email", "quoted")  # values an identifier never takes in
 
 
@@ -278,8 +279,8 @@ def _looks_like_code(word: str) -> bool:
     """`A-123`, `#42`, `BA2490`, `ord_7`, `AAPL`: letters with digits, a `#`, or 2-5 capitals."""
     if word.startswith("#"):
         return len(word) > 1
-    if ROMAN.fullmatch(word):
-        return False  # "Pope Leo XIII", "Rocky II": a numeral of a name
+    if ROMAN.fullmatch(word) or SCIENTIFIC.fullmatch(word):
+        return False  # "Pope Leo XIII", "Rocky II": a numeral of a name; "3e8" a number
     measure = re.fullmatch(r"\d+(?:\.\d+)?-?([a-zµμ°]+(?:/[a-z]+)?)", word, re.I)  # "6cm", "2nd", "5km/h"
     if measure and (unit_named(measure[1]) or measure[1].lower() in NUMBER_ENDS):
         return False
@@ -377,10 +378,11 @@ ZH_DECIMAL = re.compile(rf"(?P<n>{_N}点[零一二三四五六七八九\d]{{1,4}
 
 
 def _written_numbers(text: str) -> list[Value]:
-    """Numbers written with words around them: a Chinese percentage (百分之六十: 60 %), a count
-    and a half of a unit ("two and a half hours", 一个半小时: 2.5 and 1.5, with the unit) and a
-    Chinese decimal (三点五: 3.5)."""
-    found: list[Value] = []
+    """Numbers written with words or marks around them: a power of ten ("6.02 x 10^23"), a Chinese
+    percentage (百分之六十: 60 %), a count and a half of a unit ("two and a half hours", 一个半小时:
+    2.5 and 1.5, with the unit) and a Chinese decimal (三点五: 3.5)."""
+    powers = POWER_OF_TEN.finditer(text)
+    found = [Value("number", _digits(f"{m[1]}e{m[2]}"), m.group(), *m.span()) for m in powers]
     for m in ZH_PERCENT.finditer(text):  # "per hundred"
         found.append(Value("number", _zh_number(m["n"]), m.group(), *m.span(), "%", "percent"))
     for m in _each_clear_of(found, *(pattern.finditer(text) for pattern in HALVES)):
@@ -440,8 +442,7 @@ def unit_at(tokens: list[Token], k: int, text: str) -> tuple[Unit | None, str, i
         written = text[first.start : last.end]
         if "  " in written or "," in written or length > 1 and first.kind == "han" and len(written) > 4:
             continue
-        unit = unit_named(re.sub(r"\s+", " ", written))
-        if unit:
+        if unit := unit_named(re.sub(r"\s+", " ", written)):
             return unit, written, length
     return None, "", 0
 

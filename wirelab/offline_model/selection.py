@@ -170,8 +170,7 @@ def _parameter_words(tool: Tool) -> tuple[list[str], list[str]]:
         enum = enum[:50] if isinstance(enum, list) else []
         parts += identifier_words(name) + [str(schema.get("description", ""))[:300]] + [str(v) for v in enum]
         for option in enum:
-            unit = unit_named(str(option))
-            if unit:
+            if unit := unit_named(str(option)):
                 units.append(f"unit:{unit.symbol}")
             elif isinstance(option, str) and len(option) > 2:
                 options.append(option)

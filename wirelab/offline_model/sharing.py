@@ -214,7 +214,8 @@ def _values(found: list[Bound], name: str, before: bool) -> list[Any]:
     nearest = (found[-1].frame if before else found[0].frame) if found else 0
     values: list[Any] = []
     for bound in (b for b in found if b.frame == nearest and name in b.arguments and name not in b.unmarked):
-        values += [] if bound.arguments[name] in values else [bound.arguments[name]]
+        if bound.arguments[name] not in values:  # distinct, and in order: a value may be a list or a dict
+            values.append(bound.arguments[name])
     return values
 
 

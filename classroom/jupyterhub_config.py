@@ -108,6 +108,10 @@ c.Spawner.args = [  # the server stops itself when idle: it knows about busy and
     f"--MappingKernelManager.cull_interval={max(5, IDLE_S // 4)}",
     "--MappingKernelManager.cull_busy=False",
     "--MappingKernelManager.cull_connected=False",
+    # A kernel binds the ports its server picked a moment before; when the room starts at once, another
+    # learner's kernel can take one in between ("Address already in use"). The restarter then tries new
+    # ports, but only if they are not cached: jupyter_client's port cache hands the same ones back.
+    "--KernelManager.cache_ports=False",
 ]
 c.JupyterHub.last_activity_interval = max(5, IDLE_S // 4)
 

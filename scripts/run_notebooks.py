@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 from nbstripout import strip_output
+
+from wirelab.check.runner import private_kernel
 
 TIMEOUT_S = 120
 KERNEL = "python3"
@@ -39,14 +42,15 @@ def kernelspec() -> dict[str, str]:
 def execute(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     os.environ["WIRELAB_OFFLINE"] = "1"
-    client = NotebookClient(
-        nb,
-        timeout=TIMEOUT_S,
-        kernel_name=KERNEL,
-        resources={"metadata": {"path": str(path.parent)}},
-        store_widget_state=False,
-    )
-    client.execute()
+    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+        NotebookClient(
+            nb,
+            config=private_kernel(Path(folder)),
+            timeout=TIMEOUT_S,
+            kernel_name=KERNEL,
+            resources={"metadata": {"path": str(path.parent)}},
+            store_widget_state=False,
+        ).execute()
     return clean(nb)
 
 

@@ -6,6 +6,7 @@ import nbformat
 import pytest
 from jupyter_client import KernelManager
 
+from wirelab.check.runner import private_kernel
 from wirelab.check.unsaved import kernels_for, saved_execution_count, unsaved_warning
 
 
@@ -16,20 +17,12 @@ def notebook(path: Path, counts: list[int | None]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def kernel():
-    for attempt in range(2):  # jupyter_client picks free ports; another process may bind one first
-        manager = KernelManager(kernel_name="python3")
-        manager.start_kernel()
-        client = manager.blocking_client()
-        client.start_channels()
-        try:
-            client.wait_for_ready(timeout=60)
-            break
-        except RuntimeError:  # "Kernel died before replying to kernel_info": its port was taken
-            client.stop_channels()
-            manager.shutdown_kernel(now=True)
-            if attempt:
-                raise
+def kernel(tmp_path_factory):
+    manager = KernelManager(kernel_name="python3", config=private_kernel(tmp_path_factory.mktemp("kernel")))
+    manager.start_kernel()
+    client = manager.blocking_client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
     yield manager, client
     client.stop_channels()
     manager.shutdown_kernel(now=True)

@@ -9,6 +9,7 @@ import IPython.display
 import openai
 import pytest
 
+from wirelab.check.runner import private_kernel
 from wirelab.loop import LoopEvent, run_tool_loop
 from wirelab.tools import ToolRegistry
 from wirelab.widgets import LoopStepper, WireInspector, inspect_wire
@@ -484,7 +485,7 @@ def test_importing_the_widgets_starts_no_thread():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html():
+def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html(tmp_path):
     import nbclient
     import nbconvert
     import nbformat
@@ -500,6 +501,7 @@ def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html():
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nbclient.NotebookClient(
         notebook,
+        config=private_kernel(tmp_path),
         timeout=60,
         kernel_name="python3",
         store_widget_state=False,

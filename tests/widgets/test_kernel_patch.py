@@ -18,6 +18,8 @@ from collections import Counter
 import pytest
 from jupyter_client import KernelManager
 
+from wirelab.check.runner import private_kernel
+
 SETUP = """
 import asyncio
 from wirelab.widgets import WireInspector
@@ -35,8 +37,8 @@ SYNC = {"method": "custom", "content": {"type": "sync", "next": 0}}  # what the 
 
 
 @pytest.fixture(scope="module")
-def kernel():
-    manager = KernelManager(kernel_name="python3")
+def kernel(tmp_path_factory):
+    manager = KernelManager(kernel_name="python3", config=private_kernel(tmp_path_factory.mktemp("kernel")))
     manager.start_kernel()
     client = manager.client()
     client.start_channels()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,21 +69,30 @@ def find_lab(name: str, root: Path) -> Path:
     return matches[0]
 
 
+def private_kernel(folder: Path) -> Config:
+    """Configure a kernel whose sockets are files in `folder` (ZeroMQ's IPC transport).
+
+    Over TCP, jupyter_client picks free ports and the kernel binds them a moment later: on a
+    busy machine another process can take one in between, and the kernel dies with "Address
+    already in use". Files in a folder of our own cannot be taken, nor reached by another user.
+    """
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "kernel")}})
+
+
 def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> LabReport:
     """Run the lab and report each check cell. `like_run_all` stops, as JupyterLab's Run All
     does, at a cell that raises unless it is tagged `raises-exception` (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
-    # CurveZMQ keys for the kernel's sockets (its kernelspec declares support), so the
-    # kernel neither talks in plain text nor warns that it does.
-    NotebookClient(
-        nb,
-        config=Config({"KernelManager": {"transport_encryption": "auto"}}),
-        timeout=timeout_s,
-        kernel_name="python3",
-        allow_errors=not like_run_all,
-        resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
+    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+        NotebookClient(
+            nb,
+            config=private_kernel(Path(folder)),
+            timeout=timeout_s,
+            kernel_name="python3",
+            allow_errors=not like_run_all,
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
     checks, others, summary_failed = [], [], False
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":

@@ -199,3 +199,28 @@ def test_a_small_word_parameter_whose_description_offers_two_kinds_takes_either(
     assert (
         bind(mail, "Mail omar@example.org, subject 'Planning moved'", guess=False)["to"] == "omar@example.org"
     )
+
+
+def test_a_list_is_read_whole_and_in_the_order_written():
+    """Options of a list in the order the user wrote them, pairs in brackets as lists of two, and
+    the values listed, not a flag's words after them (invented tools and requests)."""
+    sauce = {"type": "string", "enum": ["pesto", "tomato", "cream", "garlic"]}
+    pasta = _tool("cook_pasta", "Cook pasta.", ["sauces"], sauces={"type": "array", "items": sauce})
+    assert bind(pasta, "Pasta with garlic, cream and pesto") == {"sauces": ["garlic", "cream", "pesto"]}
+    pairs = {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}
+    fence = _tool("fence_length", "Length of a fence around corner posts.", ["posts"], posts=pairs)
+    assert bind(fence, "Fence around posts at (1, 2), (5, 2) and (5, 7)") == {
+        "posts": [[1, 2], [5, 2], [5, 7]]
+    }
+    things = {"type": "array", "items": {"type": "string"}, "description": "Things to bring."}
+    picnic = _tool(
+        "plan_picnic",
+        "Plan a picnic.",
+        ["things"],
+        things=things,
+        shady={"type": "boolean", "description": "In the shade."},
+    )
+    assert bind(picnic, "Plan a picnic with lemonade and a blanket, and make it shady") == {
+        "things": ["lemonade", "blanket"],
+        "shady": True,
+    }

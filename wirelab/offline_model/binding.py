@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from wirelab.encoder import encode
-from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words
+from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words, word_lists
 from wirelab.offline_model.extraction import counted, list_items
 from wirelab.offline_model.fit import (
     clock_part,
@@ -439,10 +439,15 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     items = resolve(slot.schema.get("items", {}), root)
     item = slot_of(slot.name, {**items, "description": slot.schema.get("description", "")}, True)
     if item.kind == "enum":
-        found = enum_values(items["enum"], evidence)
+        found = sorted(enum_values(items["enum"], evidence), key=lambda v: v.start)  # in the order written
         return list(dict.fromkeys(v.value for v in found)) or None
     if item.kind in ("integer", "number"):
         return _numbers_listed(item, evidence)
+    if item.kind == "array":  # "(0, 0), (4, 0) and (4, 3)": the numbers in each pair of brackets
+        spans = [m.span() for m in re.finditer(r"[\[(][^\[\]()]*[\])]", evidence.text)]
+        numbers = [v for v in evidence.values if v.kind == "number"]
+        found = [[v.value for v in numbers if a < v.start < b] for a, b in spans]
+        return [pair for pair in found if pair] or None
     if item.kind == "object":
         filled = fill_object(items, evidence, root, False, depth + 1)
         return [filled] if filled else None
@@ -461,6 +466,11 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
         return None  # a list the call may take, from words that do not name it: left out
     phrase = evidence.text.split(":", 1)[1] if ":" in evidence.text else left_over(evidence, clause=False)
     found = list_items(phrase)
+    chain = next((c for c in word_lists(evidence, least=2) if not set(c) & evidence.used), [])
+    held = [item for item in found if any(v.text in item for v in evidence.values if v.kind in PLAIN)]
+    first = evidence.values[chain[0]].text in found[0] if chain and found else False  # it starts the list
+    if first and len(chain) >= len(held):  # "yogurt and berries, and keep it cold": the values listed
+        return [evidence.values[k].value for k in chain]
     return found or None
 
 

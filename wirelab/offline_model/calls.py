@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
-from wirelab.offline_model.evidence import Binding, Evidence, Words
+from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
-from wirelab.offline_model.frames import CLEARLY, IN_STEP, cuts, written_lists
+from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.normalize import Token, clean

@@ -45,6 +45,7 @@ from wirelab.offline_model.normalize import (
     segment,
 )
 from wirelab.offline_model.request import Tool
+from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
 DETERMINERS = lexicon_list("determiners") | lexicon_list("text_leads")  # nor "saying", "titled": text follows
@@ -56,6 +57,11 @@ LINKS = lexicon_list("links")
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
 LIST_JOINERS = lexicon_list("list_joiners")
 LIST_GLUE = LIST_JOINERS | {"the"}
+ITEM_LEADS = lexicon_list("item_leads")
+IN_STEP = lexicon_list("respectively")  # lists go in step; two things listed are a list
+EACH = lexicon_list("for_each") - {"all"} | IN_STEP  # "both", 都, 分别 (not "all"): two phrases, each a call
+WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
+PHRASAL = (frozenset({"phrase"}), frozenset({"name", "phrase"}))  # lists of three at least
 NAMED = {"name", "country", "language"}  # kinds one list holds together: "Thai, Greek and Mexican"
 OBJECTS, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "subjects"))
 
@@ -228,12 +234,8 @@ class Evidence:
         found = []
         for token in self.tokens:
             head, _, rest = token.text.partition("-")
-            if (
-                rest
-                and head.isalpha()
-                and names_a_thing(head.casefold())
-                and not names_a_thing(rest.casefold())
-            ):
+            thing = head.isalpha() and names_a_thing(head.casefold())
+            if rest and thing and not names_a_thing(rest.casefold()):
                 found.append(Value("phrase", head, head, token.start, token.start + len(head)))
         return found
 
@@ -280,13 +282,8 @@ class Evidence:
     def _inside_other(self, token: Token, value: Value) -> bool:
         """Whether the token belongs to another value; one that touches this value ("$" in
         "$2,000") is part of it."""
-        return any(
-            v is not value
-            and v.kind not in ("name", "enum", "example", "phrase")
-            and v.end != value.start
-            and v.start != value.end
-            for v in self.holding(token)
-        )
+        others = [v for v in self.holding(token) if v is not value and v.kind not in (*WORDS, "example")]
+        return any(v.end != value.start and v.start != value.end for v in others)
 
     def holding(self, token: Token) -> list[Value]:
         """The values that hold the token (`v.start <= token.start < v.end`)."""
@@ -328,12 +325,68 @@ class Evidence:
         return [group for group in found if len(group) > 1]
 
     def _listed(self, before: Value, value: Value) -> bool:
-        first = bisect.bisect_left(self.starts, before.end)  # the tokens between the two, and no others
-        last = bisect.bisect_left(self.starts, value.start)
+        first, last = (bisect.bisect_left(self.starts, at) for at in (before.end, value.start))  # the gap
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
-        return (
-            (value.kind == before.kind or {value.kind, before.kind} <= NAMED)
-            and any(word in LIST_JOINERS for word in gap)
-            and all(word in LIST_GLUE for word in gap)
-        )
+        alike = value.kind == before.kind or {value.kind, before.kind} <= NAMED
+        return alike and any(word in LIST_JOINERS for word in gap) and all(word in LIST_GLUE for word in gap)
+
+
+def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:
+    """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
+    those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
+    人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
+    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name
+    and a phrase ("to Maria and keep it"). The words before the first value may come again
+    before each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two
+    values, or names alone, are a list too. Of the readings at one place, the longest is the
+    list's, an option before a phrase ("porcelain piece", "porcelain"). `least`: the fewest
+    values a list may have (2 for a parameter that takes a list: "yogurt and berries")."""
+    values = evidence.values
+    units = Spans((v.start, v.end) for v in values if v.kind == "unit")
+    counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
+    words = [k for k, v in enumerate(values) if v.kind in WORDS and v.start not in counted]
+    words = [k for k in words if not units.overlaps(values[k].start, values[k].end)]
+    words.sort(key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"))
+    chains: list[list[int]] = []
+    repeated: set[int] = set()  # the chains whose lead word comes again
+    for k in words:  # in order: a value joins the list of the value before it, or starts one
+        if chains and values[k].start < values[chains[-1][-1]].end:
+            continue  # another reading of the words a listed value covers
+        first = values[chains[-1][0]] if chains else None
+        lead = words_before(evidence, first) | alike(evidence, first, values[k]) if first else set()
+        joint = _joint(evidence, values[chains[-1][-1]], values[k]) if chains else None
+        if joint is not None and joint <= LIST_JOINERS | ITEM_LEADS | lead:
+            chains[-1].append(k)
+            repeated |= {len(chains) - 1} if lead & joint - LIST_JOINERS else set()
+        else:
+            chains.append([k])
+    each = not {t.norm for t in evidence.tokens} & EACH  # "卧室和书房的灯都打开": each of two things
+    shortest = {frozenset({"name"}): len(values) + 1} | dict.fromkeys(PHRASAL, 2 + each)  # names: `groups`
+    kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
+    fewest = [least or (2 if n in repeated else shortest.get(kinds[n], 2)) for n in range(len(chains))]
+    return [c for n, c in enumerate(chains) if len(c) >= fewest[n]]
+
+
+def words_before(evidence: Evidence, value: Value) -> set[str]:
+    """The two words right before a value ("for a" of "for a Santoku"), if they are words."""
+    k = bisect.bisect_left(evidence.starts, value.start)
+    return {t.norm for t in evidence.tokens[max(0, k - 2) : k] if t.kind == "word"}
+
+
+def alike(evidence: Evidence, one: Value, other: Value) -> set[str]:
+    """The words said both before and right after two values alike: "to 780 and to 815", "3 of
+    ochre and 5 of white", "the porch lamp and the garage lamp", 客厅灯和书房灯."""
+    after = [bisect.bisect_left(evidence.starts, value.end) for value in (one, other)]
+    words = [{t.norm for t in evidence.tokens[k : k + 1] if t.kind in ("word", "han")} for k in after]
+    units = {one.unit.casefold()} & {other.unit.casefold()} - {""}  # "5 kg … 8 kg": one unit
+    return words_before(evidence, one) & words_before(evidence, other) | words[0] & words[1] | units
+
+
+def _joint(evidence: Evidence, before: Value, value: Value) -> set[str] | None:
+    """The words between two values when a list joiner is among them, else None."""
+    if before.end > value.start:
+        return None
+    low, high = (bisect.bisect_left(evidence.starts, at) for at in (before.end, value.start))
+    gap = {t.norm for t in evidence.tokens[low:high]}
+    return gap if gap & LIST_JOINERS else None

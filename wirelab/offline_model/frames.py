@@ -33,10 +33,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from wirelab.offline_model.binding import bind_evidence
-from wirelab.offline_model.evidence import LIST_JOINERS, Binding, Evidence
+from wirelab.offline_model.evidence import LIST_JOINERS, Binding, Evidence, alike, word_lists, words_before
 from wirelab.offline_model.fit import score, typed_value
 from wirelab.offline_model.intents import AND, STRONG, THEN
-from wirelab.offline_model.lexicon import ARTICLES, lexicon_list
+from wirelab.offline_model.lexicon import lexicon_list
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.spans import Spans
@@ -48,10 +48,6 @@ PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this 
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
 RANGE_MARKS = lexicon_list("range_marks")
-IN_STEP = lexicon_list("respectively")  # lists go in step; two things listed are a list
-EACH = lexicon_list("for_each") - {"all"} | IN_STEP  # "both", 都, 分别 (not "all"): two phrases, each a call
-WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
-PHRASAL = (frozenset({"phrase"}), frozenset({"name", "phrase"}))  # lists of three at least
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 CLEARLY = 3.0  # a fit only a label, a specific kind or a unit reaches; else binding's choice starts frames
@@ -236,8 +232,8 @@ def _new_frame(
         return None  # a stray value was there
     if _same(held.typed, typed) or listed or _apposed(evidence.text, held.value, value):
         return None  # the same value said again, or the next value of a list
-    alike = _alike(evidence, held.value, value)
-    stray = not held.chosen and held.points < CLEARLY and not tuples and not alike  # "2 bedroom, 1 bath"
+    same_words = alike(evidence, held.value, value)
+    stray = not held.chosen and held.points < CLEARLY and not tuples and not same_words  # "2 bedroom, 1 bath"
     weak = value.kind == "name" and points < MIN_START or stray
     only = _written(value) and (len(fits) == 1 or value.unit != "")  # "$52 in …", "3 m by …"
     if weak or points < held.points - PEER and not tuples and not only:
@@ -395,69 +391,10 @@ def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> 
     for group in [g for g in listed if any(evidence.values[k].start not in held for k in g)] + chains:
         first, second = evidence.values[group[0]], evidence.values[group[-1]]
         gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
-        ends = gap & RANGE_MARKS or "between" in _words_before(evidence, first)  # "between 50 and 120"
+        ends = gap & RANGE_MARKS or "between" in words_before(evidence, first)  # "between 50 and 120"
         if (len(group) > 2 or gap & LIST_WORDS or first.kind == "number") and not ends:
             found.append(group)
     return found
-
-
-def word_lists(evidence: Evidence) -> list[list[int]]:
-    """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
-    those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
-    人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name
-    and a phrase ("to Maria and keep it"). The words before the first value may come again
-    before each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two
-    values, or names alone, are a list too. Of the readings at one place, the longest is the
-    list's, an option before a phrase ("porcelain piece", "porcelain")."""
-    values = evidence.values
-    units = Spans((v.start, v.end) for v in values if v.kind == "unit")
-    counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
-    words = [k for k, v in enumerate(values) if v.kind in WORDS and v.start not in counted]
-    words = [k for k in words if not units.overlaps(values[k].start, values[k].end)]
-    words.sort(key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"))
-    chains: list[list[int]] = []
-    repeated: set[int] = set()  # the chains whose lead word comes again
-    for k in words:  # in order: a value joins the list of the value before it, or starts one
-        if chains and values[k].start < values[chains[-1][-1]].end:
-            continue  # another reading of the words a listed value covers
-        first = values[chains[-1][0]] if chains else None
-        lead = _words_before(evidence, first) | _alike(evidence, first, values[k]) if first else set()
-        joint = _joint(evidence, values[chains[-1][-1]], values[k]) if chains else None
-        if joint is not None and joint <= LIST_JOINERS | ARTICLES | lead:
-            chains[-1].append(k)
-            repeated |= {len(chains) - 1} if lead & joint - LIST_JOINERS else set()
-        else:
-            chains.append([k])
-    each = not {t.norm for t in evidence.tokens} & EACH  # "卧室和书房的灯都打开": each of two things
-    shortest = {frozenset({"name"}): len(values) + 1} | dict.fromkeys(PHRASAL, 2 + each)  # names: `groups`
-    kinds = [frozenset(values[k].kind for k in chain) for chain in chains]
-    return [c for n, c in enumerate(chains) if len(c) >= (2 if n in repeated else shortest.get(kinds[n], 2))]
-
-
-def _words_before(evidence: Evidence, value: Value) -> set[str]:
-    """The two words right before a value ("for a" of "for a Santoku"), if they are words."""
-    k = bisect.bisect_left(evidence.starts, value.start)
-    return {t.norm for t in evidence.tokens[max(0, k - 2) : k] if t.kind == "word"}
-
-
-def _alike(evidence: Evidence, one: Value, other: Value) -> set[str]:
-    """The words said both before and right after two values alike: "to 780 and to 815", "3 of
-    ochre and 5 of white", "the porch lamp and the garage lamp", 客厅灯和书房灯."""
-    after = [bisect.bisect_left(evidence.starts, value.end) for value in (one, other)]
-    words = [{t.norm for t in evidence.tokens[k : k + 1] if t.kind in ("word", "han")} for k in after]
-    units = {one.unit.casefold()} & {other.unit.casefold()} - {""}  # "5 kg … 8 kg": one unit
-    return _words_before(evidence, one) & _words_before(evidence, other) | words[0] & words[1] | units
-
-
-def _joint(evidence: Evidence, before: Value, value: Value) -> set[str] | None:
-    """The words between two values when a list joiner is among them, else None."""
-    if before.end > value.start:
-        return None
-    low = bisect.bisect_left(evidence.starts, before.end)
-    high = bisect.bisect_left(evidence.starts, value.start)
-    gap = {t.norm for t in evidence.tokens[low:high]}
-    return gap if gap & LIST_JOINERS else None
 
 
 def _reach(value: Value) -> int:

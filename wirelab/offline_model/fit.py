@@ -313,8 +313,7 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     unit = {concept(w) for w in value.unit.casefold().split()}
     thing = counted_thing(evidence.text, value)[-1:] if value.kind == "number" else ""  # 四张…船票: 票
     counted = unit | {concept(w) for _, w in after} | {concept(thing)} if value.kind == "number" else unit
-    named = {unit_named(w) for w in identifier_words(slot.name)} - {None}  # any language: 3升 for `liters`
-    if unit & slot.name_words or unit_named(value.unit) in named or counted & slot.counts:
+    if unit & slot.name_words or unit_named(value.unit) in slot.name_units or counted & slot.counts:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)

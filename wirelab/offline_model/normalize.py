@@ -196,6 +196,7 @@ def has_chinese(text: str) -> bool:
     return re.search(f"[{_HAN}]", text) is not None
 
 
-def identifier_words(name: str) -> list[str]:
+@lru_cache(maxsize=4096)  # a tool's parameter names, read for every value binding weighs
+def identifier_words(name: str) -> tuple[str, ...]:
     """Words of a snake_case, kebab-case, dotted or camelCase identifier, lower-cased."""
-    return [part.lower() for piece in re.split(r"[_\-\s.]+", name) for part in _CAMEL.findall(piece)]
+    return tuple(part.lower() for piece in re.split(r"[_\-\s.]+", name) for part in _CAMEL.findall(piece))

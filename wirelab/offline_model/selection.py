@@ -168,7 +168,7 @@ def _parameter_words(tool: Tool) -> tuple[list[str], list[str]]:
         schema = resolve(schema, tool.parameters)
         enum = schema.get("enum")
         enum = enum[:50] if isinstance(enum, list) else []
-        parts += identifier_words(name) + [str(schema.get("description", ""))[:300]] + [str(v) for v in enum]
+        parts += [*identifier_words(name), str(schema.get("description", ""))[:300], *map(str, enum)]
         for option in enum:
             if unit := unit_named(str(option)):
                 units.append(f"unit:{unit.symbol}")

@@ -29,7 +29,7 @@ from typing import Any
 
 from wirelab.offline_model.lexicon import GENERIC, LISTS, STOPWORDS, alternatives, concept, lexicon_list
 from wirelab.offline_model.normalize import clean, identifier_words, segment
-from wirelab.offline_model.units import Unit, dimension_of, unit_of
+from wirelab.offline_model.units import Unit, dimension_of, unit_named, unit_of
 from wirelab.offline_model.wire.tool_schemas import pointer
 
 Schema = dict[str, Any]
@@ -83,6 +83,7 @@ class Slot:
     codes: tuple[tuple[str, Any], ...] = ()  # meanings its description gives codes ("1 for economy")
     unit: Unit | None = None  # for a number: the unit its words name in full (`max_minutes`: min)
     counts: frozenset[str] = frozenset()  # what its description counts (`pax`: "Number of passengers")
+    name_units: frozenset[Unit] = frozenset()  # the units its name's words name (`liters`: L, as 升 is)
 
 
 def slot_of(name: str, schema: Schema, required: bool) -> Slot:
@@ -122,12 +123,13 @@ def _read_slot(name: str, schema: Schema, required: bool) -> Slot:
     spelled = re.findall(r"[a-z]+", str(schema.get("description", "")).casefold())
     unit = unit_of(measured + spelled) if kind in ("integer", "number") else None
     counts = frozenset(concept((m[1] or m[2]).casefold()) for m in COUNTED.finditer(description)) - ignored
+    units = frozenset(filter(None, map(unit_named, named)))
     return Slot(
-        name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit, counts
+        name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit, counts, units
     )
 
 
-def _measuring(named: list[str]) -> list[str]:
+def _measuring(named: tuple[str, ...]) -> list[str]:
     """A name's words that may name a unit: not a word that makes it a bound or an end, unless it
     ends a longer name: `min_distance_km` measures km, not minutes; `timeout_min` minutes."""
     ends = ORIGIN | TARGET

@@ -58,14 +58,16 @@ WRITTEN_DATES = [
     # 2023.10.1, also before a full stop (not 1998.44.2 or 2023.10.1.5, codes)
     re.compile(r"(?<![\d.])(?P<y>\d{4})[./-](?P<m>1[0-2]|0?[1-9])[./-](?P<d>3[01]|[0-2]?\d)(?!\.?\d)"),
     re.compile(r"(?<![\d/-])(?P<m>\d{1,2})[/-](?P<d>\d{1,2})[/-](?P<y>\d{4})(?![\d/-])"),  # 04/23/2023
+    re.compile(r"(?<![\d./-])(?P<y>\d{4})-(?P<m>1[0-2]|0[1-9])(?P<d>)(?![\d./-])"),  # 2026-03 (its first day)
     re.compile(r"(?:(?P<y>\d{4})年)?(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]"),  # 2026年3月20日, 3月20号
+    re.compile(r"(?P<y>\d{4})年(?P<m>1[0-2]|0?[1-9])月(?P<d>)"),  # 2026年3月 (its first day)
 ]
 
 
 def date_values(tokens: list[Token], text: str) -> list[Value]:
     """The dates a request writes; a date it gives as today's ("today is …") sets the day and is
     no value; a day written alone at the other end of a range is one ("from 4 to 9 June")."""
-    stated = Spans(_stated(text))
+    stated = Spans([(start, found.end()) for start, found in _today_is(text)])  # context, not a value
     spans = [(a, b) for a, b in _find_dates(tokens, text) if not stated.overlaps(a, b)]
     found = [Value.at("date", text, a, b) for a, b in spans]
     return found + [Value("date", day, day, a, b) for a, b, day in _range_days(text, spans)]
@@ -145,11 +147,6 @@ TODAY_IS = re.compile(r"\b(?:today|today's date) is\s+(?:\w+day,?\s+)?|今天是
 def today_stated(text: str) -> datetime.date | None:
     """The date a message says today is ("…, today is Friday 3 May 2024"), or None."""
     return next(filter(None, (written_date(found.group()) for _, found in _today_is(text))), None)
-
-
-def _stated(text: str) -> list[tuple[int, int]]:
-    """Where a message states today's date: context for other dates, not a value of its own."""
-    return [(start, found.end()) for start, found in _today_is(text)]
 
 
 def _today_is(text: str) -> Iterator[tuple[int, re.Match[str]]]:

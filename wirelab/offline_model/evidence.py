@@ -190,11 +190,14 @@ class Evidence:
                 continue
             if run and run[-1].norm == "of":
                 run.pop()
-            if run:
-                for end in range(len(run), 0, -1):  # the whole run, then shorter ones from its start
+            if run:  # the whole run, then shorter ones from its start; an owner's name without its 's
+                owner = token is not None and concept(token.norm) in self.tool_name  # "my bedroom's lights"
+                owner = owner and run[-1].text[-2:] in ("'s", "’s")
+                for end in range(len(run), 0, -1):
                     if end <= PHRASE_WORDS and run[end - 1].norm != "of":
-                        words = self.text[run[0].start : run[end - 1].end]
-                        found.append(Value("phrase", words, words, run[0].start, run[end - 1].end))
+                        stop = run[end - 1].end - 2 * (owner and end == len(run))
+                        words = self.text[run[0].start : stop]
+                        found.append(Value("phrase", words, words, run[0].start, stop))
                 run = []
         return found + self._modifiers()
 

@@ -76,6 +76,7 @@ ADDRESS = re.compile(
     rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
 )
+MENTION = re.compile(r"(?<![\w.@])@(\w(?:[\w.-]{0,48}\w)?)")  # a user's handle, the @ left out
 PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
 ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
 SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")  # "1.6e-19", "3e8": a number, no code
@@ -207,6 +208,7 @@ def _patterns(text: str) -> list[Value]:
     found += [Value.matched("code", m) for m in PHONE.finditer(text)]  # "+39 333 1234567": one number to dial
     found += _paths(found, text)
     found += [Value.matched("code", m) for m in YEAR_SPAN.finditer(text)]  # "the 1998-99 term": one span
+    found += [Value("code", m[1], m[0], *m.span()) for m in MENTION.finditer(text)]  # "@mara.k": "mara.k"
     taken = Spans.of(v for v in found if v.kind in ("name", "url", "email", "code", "quoted"))
     codes = (m for m in CODE.finditer(text) if _looks_like_code(m.group()) and not taken.holds(m.start()))
     return found + [Value.matched("code", m, m.group().lstrip("#")) for m in codes]

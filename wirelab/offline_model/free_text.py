@@ -92,9 +92,10 @@ def remainder(
     kept: list[Token] = []
     taken = Spans(used)
     purpose = _purpose(tokens) if clause and not content else set()
-    for token in tokens:
+    for k, token in enumerate(tokens):
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
-        action = token.norm in ACTION_WORDS and not (content and token.tag[:1] == "p")  # 给房东打电话
+        led = content and (token.tag[:1] == "p" or k > 0 and tokens[k - 1].norm in {*STARTS, "to"})
+        action = token.norm in ACTION_WORDS and not led  # 给房东打电话, "a memo saying order paper"
         action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my talk"
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))

@@ -169,9 +169,7 @@ def _by_rule(word: str) -> str:
         return word[:-3] + "y"
     if word.endswith(("ses", "xes", "zes", "ches", "shes")):
         return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
+    return word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2:] not in ("ss", "us", "is") else word
 
 
 @lru_cache(maxsize=65536)

@@ -48,8 +48,8 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
             elif _hyphenated(norms[k], wanted):
                 width = 1
-            elif unit := next((n for n in (3, 2, 1) if same_unit(raw, " ".join(norms[k : k + n]))), 0):
-                width = unit
+            elif w := next((n for n in (3, 2, 1) if same_unit(f"{option}", " ".join(norms[k : k + n]))), 0):
+                width = w
             elif concepts[k] in unique:
                 width = 1
             else:

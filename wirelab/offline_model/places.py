@@ -30,6 +30,9 @@ from babel import Locale
 
 DATA = Path(__file__).resolve().parent / "data" / "places.tsv"
 CITY_STATE = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*, ([A-Z]{2})\b")
+TERRITORIES = Locale.parse("en").territories  # "JP": "Japan"
+COUNTRIES = set(TERRITORIES.values())
+CITY_PLACE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, ([A-Z][a-z]+(?: [A-Z][a-z]+)*)")  # "Lyon, France"
 CITY_COUNTRY = re.compile(r"city,? (?:and )?country", re.I)
 
 
@@ -81,8 +84,8 @@ def format_of(description: str) -> str:
     """How a description asks for a place: 'state' ("City, State", "such as 'Austin, TX'"),
     'country' ("City, Country" as well), or '' (nothing said)."""
     example = any(state_code(code) for code in CITY_STATE.findall(description))
-    asked = example or "city, state" in description.casefold()
-    return ("country" if CITY_COUNTRY.search(description) else "state") if asked else ""
+    abroad = CITY_COUNTRY.search(description) or any(c in COUNTRIES for c in CITY_PLACE.findall(description))
+    return "country" if abroad else "state" if example or "city, state" in description.casefold() else ""
 
 
 def as_asked(written: str, name: str, description: str, city_only: bool = False) -> str:
@@ -97,20 +100,18 @@ def as_asked(written: str, name: str, description: str, city_only: bool = False)
         return found.name if found and _initials(written) else written  # initials: the city's name
     place, _, region = written.partition(",")
     head, _, last = written.rpartition(" ")
-    if not region.strip() and head and state_code(last) and city(head):
-        place, region = head, last  # "Pittsburg PA"
+    if not region.strip() and head and (state_code(last) or last in COUNTRIES) and city(head):
+        place, region = head, last  # "Pittsburg PA", "Osaka Japan"
     if region.strip():
-        code = state_code(region)
-        return f"{place.strip()}, {code}" if code else written
+        code = state_code(region) or {region.strip()} & COUNTRIES  # a state's code, or the country as named
+        return f"{place.strip()}, {''.join(code)}" if code else written
     found = city(name or written)
     if found is None:
         return written
     said = found.name if _initials(written) else written  # initials become the name; a name stays
     if found.country == "US":
         return f"{said}, {found.state}"
-    if wanted == "country":
-        return f"{said}, {Locale.parse('en').territories.get(found.country, found.country)}"
-    return written
+    return f"{said}, {TERRITORIES.get(found.country, found.country)}" if wanted == "country" else written
 
 
 def _initials(written: str) -> bool:

@@ -43,7 +43,6 @@ from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request, Tool, compact
-from wirelab.offline_model.results import ToolResult
 from wirelab.offline_model.selection import (
     PlanItem,
     asks_for_nothing,
@@ -221,14 +220,10 @@ def _injected(request: Request, turns: list[list[Attempt]]) -> list[Call]:
     """The first instruction found in a description or result that was not obeyed yet."""
     made = {(call.name, call.arguments) for turn in turns for call, _ in turn}
     sources = [tool.description for tool in request.tools]
-    sources += [_result_text(result) for turn in turns for _, result in turn]
+    sources += [r.value if isinstance(r.value, str) else compact(r.value) for turn in turns for _, r in turn]
     known = {tool.name for tool in request.tools}
     found = [pair for text in sources for pair in injected_calls(text, known) if pair not in made]
     return [Call("", *found[0])] if found else []
-
-
-def _result_text(result: ToolResult) -> str:
-    return result.value if isinstance(result.value, str) else compact(result.value)
 
 
 def _answer_without_tools(request: Request, talk: Conversation) -> str:

@@ -33,7 +33,7 @@ from wirelab.offline_model.units import Unit, dimension_of, unit_named, unit_of
 from wirelab.offline_model.wire.tool_schemas import pointer
 
 Schema = dict[str, Any]
-DATE_FORMAT = re.compile(r"\b(?:yyyy|dd)\Wmm\W(?:dd|yyyy)|\bISO[ -]?8601\b|\ba date\b|\d{4}-\d\d-\d\d", re.I)
+DATE_FORMAT = re.compile(r"\b(?:yyyy\Wmm|mm\Wyyyy)\b|\bISO[ -]?8601\b|\ba date\b|\d{4}-\d\d-\d\d", re.I)
 TIME_FORMAT = re.compile(r"\bhh:mm\b", re.I)
 EXAMPLES = re.compile(
     rf"(?:\be\.\s?g\.?|{alternatives(LISTS['example_leads'])}|\bexamples?(?: are| include)?:?"

@@ -96,6 +96,7 @@ def in_unit(number: float, written: str, want: Unit | None) -> float:
 
 
 def same_unit(option: str, written: str) -> bool:
-    """Whether an enum option and a written word name one unit: 'mi' and 'miles', 'kg' and '公斤'."""
+    """Whether an enum option and a written word name one unit: 'mi' and 'miles', 'kg' and '公斤';
+    a capital for a unit whose symbol is a word: 'F' and 'Fahrenheit', 'C' and '摄氏度'."""
     a, b = unit_named(option), unit_named(written)
-    return a is not None and a == b
+    return a is not None and a == b or b is not None and len(b.symbol) > 3 and option == b.symbol[0].upper()

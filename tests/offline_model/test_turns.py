@@ -261,3 +261,15 @@ def test_a_message_after_one_answered_in_words_is_read_alone(client):
     another model) lacked nothing, so a place said after it is not added to it."""
     reply = _answering(client, [PODCASTS, UV], "Find podcasts about chess.", "Here are three.", "Perth")
     assert reply.tool_calls is None
+
+
+def test_the_question_for_a_missing_value_names_the_parameter_and_says_what_it_takes(client):
+    """A bare name says too little to answer ("I need the to"): the question gives the name as the
+    tool writes it and its description, in the request's language."""
+    reply = Chat(client, "What's the fare for a train ticket?", [FARE]).send()
+    assert reply.tool_calls is None
+    assert "`from_city` (City of departure) and `to_city` (City of arrival)" in reply.content
+    reply = Chat(client, "查一下火车票的价格", [FARE, UV]).send()
+    assert "`from_city`（City of departure）、`to_city`（City of arrival）" in reply.content
+    reply = Chat(client, "What's the UV index going to be?", [UV]).send()
+    assert "I need a value for `city`, not in the request" in reply.content  # no description: the name

@@ -20,8 +20,8 @@ import json
 from typing import Any
 
 from wirelab.edition import language
-from wirelab.offline_model.normalize import has_chinese, identifier_words
-from wirelab.offline_model.request import MODEL_ID, Call, compact
+from wirelab.offline_model.normalize import has_chinese
+from wirelab.offline_model.request import MODEL_ID, Call, Tool, compact
 from wirelab.offline_model.results import ToolResult, text_parts
 
 SUMMARY_LIMIT = 300
@@ -90,12 +90,23 @@ def _and(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
 
 
-def ask_for(tool: str, missing: tuple[str, ...], request: str) -> str:
-    """The question to the user when a tool fits but the request lacks values it requires."""
-    named = [" ".join(identifier_words(name)) for name in missing]
-    if has_chinese(request):
-        return f"要调用 {tool}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
-    return f"To call {tool} I need the {_and(named)}, which the request does not say. What should I use?"
+def ask_for(tool: Tool, missing: tuple[str, ...], request: str) -> str:
+    """The question to the user when a tool fits but the request lacks values it requires: each
+    parameter by its name and its description, which say what to give."""
+    properties = tool.parameters.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    zh = has_chinese(request)
+    named = [_described(name, properties.get(name), "（）" if zh else " ()") for name in missing]
+    if zh:
+        return f"要调用 {tool.name}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
+    values = "a value" if len(named) == 1 else "values"
+    return f"To call {tool.name} I need {values} for {_and(named)}, not in the request. What should I use?"
+
+
+def _described(name: str, schema: Any, brackets: str) -> str:
+    """`to` (Recipient email address): a parameter as the question names it."""
+    said = " ".join(str(schema.get("description", "")).split()) if isinstance(schema, dict) else ""
+    return f"`{name}`{brackets[:-1]}{shorten(said, 80).rstrip('.。')}{brackets[-1]}" if said else f"`{name}`"
 
 
 def no_tool_found(request: str, names: list[str]) -> str:

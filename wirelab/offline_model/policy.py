@@ -118,7 +118,7 @@ def _decide(request: Request) -> Reply:
     if tracks and (request.forced or request.fault == "endless_calls"):
         return Reply(None, (fresh_call(tracks[0].item),))
     if not tracks and unsure:
-        return Reply(ask_for(unsure[0].tool.name, unsure[0].missing, talk.text))
+        return Reply(ask_for(unsure[0].tool, unsure[0].missing, talk.text))
     if not tracks:
         return Reply(no_tool_found(talk.text, [tool.name for tool in request.tools]))
     return Reply(say([t.attempts[-1] for t in tracks if t.attempts] + extras, talk.text))

@@ -5,30 +5,27 @@
     >>> bind_all(weather, "weather in Paris and Rome")
     [{'city': 'Paris'}, {'city': 'Rome'}]
 
-One intent becomes several calls in two ways:
-
-- **frames**: the text gives a whole set of values again ("the first leg, 40 km in 2 hours;
-  the second leg, 65 km in 3 hours"). `frames.cuts` finds where each set begins; each frame is
-  bound on its own text (after the few words that lead into the first: "Check prices for"). A
-  later frame keeps what the one before said and it does not ("…, then the same for pine"), once
-  per call of a list before it ("for Oslo and Rome today, and then for tomorrow" is four calls);
-  its unmarked words replace only unmarked words. A value said after the last frame's first
-  sentence, or in a clause after a comma that says so ("…, both insured"), for a parameter no
-  earlier frame filled, holds for every frame ("Both get a 5% discount."), as does a required one
-  only the last frame says ("5 GBP and 8 USD to CNY").
-- **lists**: a frame lists values for a parameter that takes one ("Paris and Rome"). A list
-  first fills parameters that each take one of its values ("a 6 by 8 grid" is one call); a list
-  left over makes one call per value. Two lists go in step after "respectively" and make every
-  combination otherwise ("tea and coffee in cups and mugs" is four). A listed name goes to the
-  parameter of the list when that fits it clearly better ("museums near Lyon and Turin"); options
-  of an enum listed together ("Thai and Greek") count too. Two names or dates parted by a comma
-  alone are one thing said twice; a list a list parameter holds ("[4, 8, 15]") is not spread.
-
-A single value never makes a call: a number or name the call did not need is context.
+- **frames**: the text gives a whole set of values again ("the first leg, 40 km in 2 hours; the
+  second, 65 km in 3 hours"); `frames.cuts` finds where each begins, and each is bound on its own
+  text after the few words that lead into the first ("Check prices for"). A later frame keeps
+  what the one before said and it does not ("…, then the same for pine"), once per call of a list
+  before it ("for Oslo and Rome today, and for tomorrow": four calls); its unmarked words replace
+  only unmarked words, or words after the same word (在A订…，在B订…). A value said after the last
+  frame's first sentence, or after a comma that says so ("…, both insured"), for a parameter no
+  earlier frame filled, holds for every frame, as does a required one only the last frame says
+  ("5 GBP and 8 USD to CNY").
+- **lists**: a frame lists values for a parameter that takes one ("Paris and Rome"). A list first
+  fills parameters that each take one of its values ("a 6 by 8 grid" is one call), else makes a
+  call per value; two lists go in step after "respectively", else make every combination ("tea
+  and coffee in cups and mugs" is four). A listed name goes to the list's parameter when that
+  fits it clearly better ("museums near Lyon and Turin"); options of an enum count too. Two names
+  or dates parted by a comma alone are one thing; a list parameter's list ("[4, 8, 15]") is not
+  spread. A single value the call did not need is context, never a call.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +35,7 @@ from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
 from wirelab.offline_model.fit import SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
 from wirelab.offline_model.intents import STRONG
-from wirelab.offline_model.lexicon import lexicon_list
+from wirelab.offline_model.lexicon import ARTICLES, lexicon_list
 from wirelab.offline_model.normalize import Token, clean
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
@@ -60,6 +57,7 @@ class Bound:
     arguments: dict[str, Any]
     unmarked: frozenset[str] = frozenset()
     frame: int = 0  # which frame of its intent the call comes from
+    before: frozenset[tuple[str, str]] = frozenset()  # each parameter, and the word before its value
 
 
 def bind_all(tool: Tool, text: str, *, guess: bool = True) -> list[dict[str, Any]]:
@@ -105,38 +103,32 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
     required = set(tool.parameters.get("required", []) or []) - set(frames[0][0].arguments)
     shared |= {k: v for k, v in frames[-1][0].arguments.items() if k in required}  # "5 GBP and 8 USD to CNY"
     calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
-    return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n) for n, b in calls]
+    return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n, b.before) for n, b in calls]
 
 
 def _lead(tool: Tool, words: str) -> str:
     """The words before the first value, which lead into every frame, when they are few and
     give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
-    if len(words.split()) > LEAD_WORDS:
-        return ""
-    evidence, _ = bind_evidence(tool, words)
-    return "" if evidence.chosen else words
+    few = len(words.split()) <= LEAD_WORDS
+    return words if few and not bind_evidence(tool, words)[0].chosen else ""
 
 
 def repeat(bases: list[Bound], found: list[Bound]) -> list[Bound]:
     """Each call of a later frame once for every call of the frame before that differs in what
     it does not say ("for Oslo and Rome today, and for tomorrow": both cities again)."""
-    calls: list[Bound] = []
-    for bound in found:
-        for base in bases:
-            call = inherit(base, bound)
-            if all(call.arguments != other.arguments for other in calls):
-                calls.append(call)
-    return calls[:MAX_CALLS]
+    calls = [inherit(base, bound) for bound in found for base in bases]
+    return [c for k, c in enumerate(calls) if all(c.arguments != o.arguments for o in calls[:k])][:MAX_CALLS]
 
 
 def inherit(base: Bound, bound: Bound) -> Bound:
     """A later frame: the frame before's arguments, with what this one says instead; its
     unmarked words replace only what the frame before did not say, or said in unmarked words
-    too ("oak tables …, then the same for pine tables")."""
-    weak = set(bound.arguments) - set(base.arguments) | base.unmarked  # what the frame before hardly says
+    too ("oak tables …, then the same for pine tables"), or after the same word (在鼎泰丰…，在外婆家…)."""
+    alike = {name for name, _ in bound.before & base.before}  # said after the same word in both
+    weak = set(bound.arguments) - set(base.arguments) | base.unmarked | alike
     said = {k: v for k, v in bound.arguments.items() if k not in bound.unmarked or k in weak}
     unmarked = (bound.unmarked & set(said)) | (base.unmarked - set(said))
-    return Bound({**base.arguments, **said}, frozenset(unmarked))
+    return Bound({**base.arguments, **said}, frozenset(unmarked), before=base.before)
 
 
 def _past_joint(text: str, start: int, end: int) -> int:
@@ -171,6 +163,7 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
         _, after = bind_evidence(tool, evidence.text[head:])
         later |= {k: v for k, v in after.items() if k in first and k not in evidence.chosen}  # lists, flags
     unmarked = frozenset(k for k, i in evidence.chosen.items() if _unmarked(evidence.values[i]))
+    before = _said_after(evidence)
     lists = _lists(evidence, slots, first, written)
     for name, values in list(lists):
         peers = _peers(slots, slots[name], first, unmarked)
@@ -180,10 +173,24 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
             unmarked = unmarked - set(peers)
             lists.remove((name, values))
     if not lists:
-        return [Bound(first, unmarked)], later
+        return [Bound(first, unmarked, before=before)], later
     respectively = any(t.norm in IN_STEP for t in evidence.tokens)
     spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
-    return [Bound(arguments, unmarked) for arguments in spread], later
+    return [Bound(arguments, unmarked, before=before) for arguments in spread], later
+
+
+def _said_after(evidence: Evidence, kind: str = "") -> frozenset[tuple[str, str]]:
+    """Each parameter binding gave a value, with the word right before it ("" after a mark); for
+    a value of `kind` alone, the word before it past articles ("in" of "in a bagel")."""
+    pairs = set()
+    for name, i in evidence.chosen.items():
+        k = bisect.bisect_left(evidence.starts, evidence.values[i].start) - 1
+        while kind and k > 0 and evidence.tokens[k].norm in ARTICLES:
+            k -= 1
+        word = evidence.tokens[k].norm if k >= 0 and evidence.tokens[k].kind in ("word", "han") else ""
+        if kind in ("", evidence.values[i].kind):
+            pairs.add((name, word))
+    return frozenset(pairs)
 
 
 def _for_each(tokens: list[Token], k: int) -> bool:
@@ -194,26 +201,24 @@ def _for_each(tokens: list[Token], k: int) -> bool:
 
 def flips(tool: Tool, before: str, after: str) -> bool:
     """Whether `after` sets a flag of the tool the other way round from `before` ("… with
-    ice. What if it is without ice?"): a second call, not more of the first."""
-    flags = [name for name, slot in _slots(tool).items() if slot.kind == "boolean"]
-    if not flags or not before:
+    ice. What if it is without ice?"), or gives other loose words after the same word as `before`
+    did ("Density of iron. Density of lead."; names and numbers start frames): a second call."""
+    if not before:
         return False
-    one, two = bind(tool, before, guess=False), bind(tool, after, guess=False)
-    return any(name in one and name in two and one[name] != two[name] for name in flags)
+    (one, a), (two, b) = bind_evidence(tool, before), bind_evidence(tool, after)
+    flags = {name for name, slot in _slots(tool).items() if slot.kind == "boolean"}
+    flags |= {name for name, _ in _said_after(one, "phrase") & _said_after(two, "phrase")}
+    return any(name in a and name in b and a[name] != b[name] for name in flags)
 
 
 def takes(tool: Tool, text: str | Words) -> float:
     """How well the tool's parameters take the values written in `text` (numbers, quotes,
     dates, codes; not names or unmarked words, which many a parameter takes): the sum of
     their binding scores, so "rounded to 3 places" goes with a `round_to`, not an `area`."""
-    evidence, _ = bind_evidence(tool, text)
+    seen, _ = bind_evidence(tool, text)
     slots = _slots(tool)
-    total = 0.0
-    for name, k in evidence.chosen.items():
-        value = evidence.values[k]
-        if not _unmarked(value) and value.kind != "name" and name in slots:
-            total += max(score(slots[name], value, evidence) or 0.0, 0.0)
-    return total
+    found = [(slots[n], seen.values[k]) for n, k in seen.chosen.items() if n in slots]
+    return sum(max(score(s, v, seen) or 0.0, 0.0) for s, v in found if v.kind != "name" and not _unmarked(v))
 
 
 def _slots(tool: Tool) -> dict[str, Slot]:
@@ -285,10 +290,8 @@ def _stray(evidence: Evidence, slots: dict[str, Slot], group: list[int]) -> dict
         slot = slots.get(name)
         if slot is None or slot.kind in LOOSE or index in group:
             continue
-        floor = score(slot, evidence.values[index], evidence) or 0.0
-        if all(
-            typed_value(slot, v) is not None and (score(slot, v, evidence) or 0.0) >= floor for v in listed
-        ):
+        low = score(slot, evidence.values[index], evidence) or 0.0
+        if all(typed_value(slot, v) is not None and (score(slot, v, evidence) or 0.0) >= low for v in listed):
             stray[name] = -1
     return stray if len(stray) == 1 else {}
 
@@ -352,22 +355,16 @@ def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
 def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> bool:
     """Whether `text` clearly gives every value `tool` requires: each required parameter takes
     a value of its own kind with a label, a unit or a specific type, not loose words; a flag, a
-    list or an object counts when the text fills it. `whole`: binding's reading of `text`."""
+    list, an object or free text counts when the text fills it. `whole`: binding's reading of `text`."""
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
     evidence, filled = whole or bind_evidence(tool, text)
     slots = _slots(tool)
-    for name in required:
-        if name not in filled or name not in slots:
-            return False
-        index = evidence.chosen.get(name)
-        if index is None:
-            continue  # a flag, a list, an object or free text the text filled
-        value = evidence.values[index]
-        if value.kind == "phrase" or (score(slots[name], value, evidence) or 0) < CLEARLY:
-            return False
-    return True
+    if not all(name in filled and name in slots for name in required):
+        return False
+    chosen = [(slots[n], evidence.values[evidence.chosen[n]]) for n in required if n in evidence.chosen]
+    return all(v.kind != "phrase" and (score(s, v, evidence) or 0) >= CLEARLY for s, v in chosen)
 
 
 def typed_values(tool: Tool, whole: Binding) -> int:

@@ -79,9 +79,7 @@ def _turn(messages: tuple[Message, ...], index: int) -> list[Attempt]:
 def continued(items: list[PlanItem], talk: Conversation, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """The plan read against the last calls made before the message (see the module docstring)."""
     tool = next((t for t in tools if talk.earlier and t.name == talk.earlier[-1].name), None)
-    bases = [
-        b for call in talk.earlier if tool and call.name == tool.name and (b := call.parsed()) is not None
-    ]
+    bases = [b for c in talk.earlier if tool and c.name == tool.name and (b := c.parsed()) is not None]
     if tool is None or not bases:
         return items
     if any(not item.missing for item in items):  # the message asks for a call it can fill

@@ -379,9 +379,14 @@ def words_before(evidence: Evidence, value: Value) -> set[str]:
 
 def alike(evidence: Evidence, one: Value, other: Value) -> set[str]:
     """The words said both before and right after two values alike: "to 780 and to 815", "3 of
-    ochre and 5 of white", "the porch lamp and the garage lamp", 客厅灯和书房灯."""
+    ochre and 5 of white", "the porch lamp and the garage lamp", 客厅灯和书房灯; any currency
+    after each is one word, as one unit is (200欧元和50英镑)."""
     after = [bisect.bisect_left(evidence.starts, value.end) for value in (one, other)]
-    words = [{t.norm for t in evidence.tokens[k : k + 1] if t.kind in ("word", "han")} for k in after]
+    money = {v.start for v in evidence.values if v.kind == "currency"}
+    words = [
+        {"¤" if t.start in money else t.norm for t in evidence.tokens[k : k + 1] if t.kind in ("word", "han")}
+        for k in after
+    ]
     units = {one.unit.casefold()} & {other.unit.casefold()} - {""}  # "5 kg … 8 kg": one unit
     return words_before(evidence, one) & words_before(evidence, other) | words[0] & words[1] | units
 

@@ -96,10 +96,8 @@ class Reading:
         arguments binding gave it: `part`'s values are found in `evidence` by where they are."""
         at = {(v.start, v.kind, v.text): k for k, v in enumerate(evidence.values)}
         index = [at.get((v.start + cut, v.kind, v.text)) for v in part.values]
-        by_name = {slot.name: slot for slot in slots}
-        chosen = {
-            index[j]: by_name[n] for n, j in part.chosen.items() if index[j] is not None and n in by_name
-        }
+        named = {slot.name: slot for slot in slots}
+        chosen = {index[j]: named[n] for n, j in part.chosen.items() if index[j] is not None and n in named}
         # values put in a list or an object, or items of a list binding gave ("avoid 'tolls' and 'ferries'")
         listed = {_key(item) for value in bound.values() if isinstance(value, list) for item in value}
         structured = {index[j] for j in part.used - set(part.chosen.values())}
@@ -383,12 +381,15 @@ def _list_members(evidence: Evidence, chosen: dict[int, Slot], lists: list[list[
 def written_lists(evidence: Evidence, groups: list[list[int]] | None = None) -> list[list[int]]:
     """The values written as lists (`Evidence.groups`, and `word_lists`, which replace the groups
     they hold), less two values parted by a comma alone: "next Friday, June 30" and "Hotel Lido,
-    Rome" say one thing twice; and less the ends of a range ("between 50 and 120", "3 to 5")."""
+    Rome" say one thing twice; less the ends of a range ("between 50 and 120", "3 to 5"); and
+    less one value said twice ("Essen to Kassel, and Kassel to Jena": a leg's end, the next's start)."""
     chains = word_lists(evidence)
     held = {evidence.values[k].start for chain in chains for k in chain}
     listed = evidence.groups() if groups is None else groups
     found = []
     for group in [g for g in listed if any(evidence.values[k].start not in held for k in g)] + chains:
+        if len({evidence.values[k].text for k in group}) == 1:
+            continue
         first, second = evidence.values[group[0]], evidence.values[group[-1]]
         gap = {t.norm for t in evidence.tokens if first.end <= t.start and t.end <= second.start}
         ends = gap & RANGE_MARKS or "between" in words_before(evidence, first)  # "between 50 and 120"

@@ -223,7 +223,7 @@ def _region(tokens: list[Token], first: int, end: int, text: str) -> str:
         end + 2 < len(tokens)
         and tokens[end + 1].text == ","
         and tokens[end + 2].capitalised
-        and tokens[end + 2].norm not in STOPWORDS  # "Next, I'd like …": "I'd" is no region
+        and tokens[end + 2].norm not in STOPWORDS | {tokens[first].norm}  # "Next, I'd …"; "Essen, Essen to …"
     ):
         last = end + 2
         while last + 1 < len(tokens) and tokens[last + 1].capitalised:

@@ -323,25 +323,21 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """
     text = unwrap(clean(text))
     items: list[tuple[int, int, Tool, bool]] = []
-    waiting: int | None = None
+    wait: int | None = None
     found = pieces(text)
     for k, piece in enumerate(found):
         if asks_for_nothing(piece.text):
             continue
         before = (text[items[-1][0] : items[-1][1]], items[-1][2]) if items else None
         tool = _chosen(piece.text, tools, _stands_apart(found, k), before)
-        start = piece.start if waiting is None else waiting
+        start = piece.start if wait is None else wait
         if tool is not None:
-            if (
-                waiting is not None
-                and items
-                and _serves_before(items[-1][2], tool, text[waiting : piece.start])
-            ):
+            if wait is not None and items and _serves_before(items[-1][2], tool, text[wait : piece.start]):
                 _continue(items, piece.start)
                 start = piece.start
             again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
             items.append((start, piece.end, tool, again))
-        elif waiting is not None:
+        elif wait is not None:
             continue  # still context for the next item: "Second, I have 36 and 48, and …"
         elif (
             items
@@ -350,12 +346,12 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
         ):
             _continue(items, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
-            waiting = start
+            wait = start
             continue
-        waiting = None
-    if waiting is not None and items:
+        wait = None
+    if wait is not None and items:
         _continue(items, len(text))
-    if not items and waiting is not None and not asks_for_nothing(text):
+    if not items and wait is not None and not asks_for_nothing(text):
         tool, match = best_tool(text, tools)
         if tool is not None and match.chosen:
             items.append((0, len(text), tool, False))

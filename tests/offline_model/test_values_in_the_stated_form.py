@@ -1,7 +1,8 @@
 """Values written as the user meant them and as the schema asks (issue 22), on invented tools: a
 month and year for a "YYYY-MM" parameter, a user's handle without its @, a possessive owner
 without its 's, a message's own verb after "saying", a city written with its country, a
-one-letter option for a unit named in full, and a flag turned over by "skip"."""
+one-letter option for a unit named in full, a flag turned over by "skip", and a phrase that ends
+before a preposition."""
 
 from __future__ import annotations
 
@@ -73,3 +74,14 @@ def test_skip_turns_a_flag_over():
         include_hidden={"type": "boolean", "description": "Also sync hidden files.", "default": True},
     )
     assert bind(sync, "Sync the folder Drafts but skip hidden files")["include_hidden"] is False
+
+
+def test_a_phrase_ends_before_a_preposition():
+    trades = _tool(
+        "hire_tradesperson",
+        "Hire a tradesperson.",
+        ["trade", "city"],
+        trade=_s("The trade needed, e.g. electrician."),
+        city=_s("City to work in."),
+    )
+    assert bind(trades, "hire a roofer near Tulsa") == {"trade": "roofer", "city": "Tulsa"}

@@ -48,7 +48,7 @@ from wirelab.offline_model.request import Tool
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.values import Value
 
-DETERMINERS = lexicon_list("determiners") | lexicon_list("text_leads")  # nor "saying", "titled": text follows
+NOT_PHRASED = lexicon_list("determiners") | lexicon_list("text_leads") | lexicon_list("prepositions")
 NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numerals ("三")
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 SPEAKER_IS = lexicon_list("speaker_is")  # "I'm curious", "we're planning": how the user is
@@ -245,7 +245,7 @@ class Evidence:
     def _phrase_word(self, token: Token, named: set[str]) -> bool:
         if token.kind not in ("word", "han") or token.norm in STOPWORDS or token.norm in ACTION_WORDS:
             return False
-        if token.norm in DETERMINERS or concept(token.norm) in named or singular(token.norm) in GENERIC:
+        if token.norm in NOT_PHRASED or concept(token.norm) in named or singular(token.norm) in GENERIC:
             return False
         if not names_a_thing(token.norm):
             return False

@@ -224,3 +224,22 @@ def test_a_list_is_read_whole_and_in_the_order_written():
         "things": ["lemonade", "blanket"],
         "shady": True,
     }
+
+
+def test_a_stated_option_is_taken_however_the_request_words_it():
+    """A flag said by its description's own words or set off by a side after its name, a count
+    of a common noun its parameter counts, numbers listed with articles (invented tools)."""
+    flag = {"type": "boolean", "description": "Only express trains", "default": False}
+    trains = _tool("find_trains", "Find train connections.", ["to"], to=_s("Destination."), direct=flag)
+    assert bind(trains, "Trains to Ghent, express only") == {"to": "Ghent", "direct": True}
+    count = {"type": "integer", "description": "How many results", "default": 10}
+    web = {"type": "boolean", "description": "Filter adult content", "default": True}
+    find = _tool("web_find", "Search the web.", ["query"], query=_s("Query."), num_results=count, filter=web)
+    assert bind(find, "Search for moth species, 7 results, filter off") == {
+        "query": "moth species",
+        "num_results": 7,
+        "filter": False,
+    }
+    faces = {"type": "array", "items": {"type": "integer"}, "description": "Faces wanted."}
+    dice = _tool("dice_odds", "Odds of a roll.", ["faces"], faces=faces, sides={"type": "integer"})
+    assert bind(dice, "Odds of rolling a 3 or a 4 on a 12-sided die")["faces"] == [3, 4]

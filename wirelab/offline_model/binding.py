@@ -5,16 +5,15 @@
     >>> bind(weather, "weather in Paris in Fahrenheit")
     {'city': 'Paris', 'unit': 'fahrenheit'}
 
-Every (parameter, value) pair gets a score (`fit`: by kind, label, unit and place), and the
-best pairs win, each value used once (a greedy assignment): required parameters before
-optional ones, names listed in step with values listed in step ("base and height of 6 and
-10"), and on a tie the parameters take values in the order both are written.
+Every (parameter, value) pair gets a score (`fit`: by kind, label, unit and place), and the best pairs
+win, each value used once (a greedy assignment): required parameters before optional ones, names listed
+in step with values listed in step ("base and height of 6 and 10"), and on a tie the parameters take
+values in the order both are written.
 
-Required parameters are always filled (the default, else a best guess); an
-optional one only when the text gives it. Nested objects are filled the same
-way; arrays take a written list ("eggs, milk and bread"). Free-text
-parameters (`query`, `message`, …) take the words after their own name, or
-what is left of the request (`free_text`). Several calls from one request are
+Required parameters are always filled (the default, else a best guess); an optional one only when the
+text gives it. Nested objects are filled the same way; arrays take a written list ("eggs, milk and
+bread"), in the order written. Free-text parameters (`query`, `message`, …) take the words after their
+own name, or what is left of the request (`free_text`). Several calls from one request are
 `calls.bind_all`'s job.
 """
 

@@ -67,9 +67,8 @@ OBJECTS, SUBJECTS = (lexicon_list(name, VERBS) for name in ("objects", "subjects
 
 
 def _tool_verb_apart(tokens: list[Token], own_words: set[str]) -> list[Token]:
-    """The tokens, with the tool's own verb cut from a word jieba guessed by gluing it to the
-    character before: 在大董订 cut 大 董订 is 大 董 订 (订, book, the tool's verb), so the
-    name keeps its last character."""
+    """The tokens, with the tool's own verb cut from a word jieba guessed by gluing it to the character
+    before: 在大董订 cut 大 董订 is 大 董 订 (订, book, the tool's verb): the name keeps its last one."""
     cut = []
     for token in tokens:
         head, verb = token.text[:-1], token.text[-1:]
@@ -254,12 +253,9 @@ class Evidence:
         return not any(v.kind not in ("enum", "example") for v in self.holding(token))
 
     def near(self, value: Value, step: int, limit: int) -> tuple[list[tuple[int, str]], list[str]]:
-        """Words next to `value` (`step` -1: before it, nearest first; +1: after it).
-
-        Returns the content words with their distance (small words cost nothing) and
-        every word seen, small ones included. Stops at a comma or sentence mark, at
-        another value, and after `limit` content words.
-        """
+        """Words next to `value` (`step` -1: before it, nearest first; +1: after it): the content words
+        with their distance (small words cost nothing), and every word seen, small ones included.
+        Stops at a comma or sentence mark, at another value, and after `limit` content words."""
         spend()
         k = bisect.bisect_left(self.starts, value.start) - 1 if step < 0 else self._after(value)
         content: list[tuple[int, str]] = []
@@ -332,19 +328,18 @@ class Evidence:
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
         alike = value.kind == before.kind or {value.kind, before.kind} <= NAMED
-        return alike and any(word in LIST_JOINERS for word in gap) and all(word in LIST_GLUE for word in gap)
+        return alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS
 
 
 def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:
-    """Names, phrases and options written as a list, not names alone (`Evidence.groups` has
-    those): "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash",
-    人民广场、徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit
-    ("12 ft") or the word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name
-    and a phrase ("to Maria and keep it"). The words before the first value may come again
-    before each ("in Camden and in Brixton", "for a Santoku and for a Nakiri"): then two
-    values, or names alone, are a list too. Of the readings at one place, the longest is the
-    list's, an option before a phrase ("porcelain piece", "porcelain"). `least`: the fewest
-    values a list may have (2 for a parameter that takes a list: "yogurt and berries")."""
+    """Names, phrases and options written as a list, not names alone (`Evidence.groups` has those):
+    "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash", 人民广场、
+    徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit ("12 ft") or the
+    word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name and a phrase ("to Maria
+    and keep it"). The words before the first value may come again before each ("in Camden and in
+    Brixton", "for a Santoku and for a Nakiri"): then two values, or names alone, are a list too. Of the
+    readings at one place, the longest is the list's, an option before a phrase ("porcelain piece",
+    "porcelain"). `least`: the fewest values a list may have (2 for a parameter that takes one)."""
     values = evidence.values
     units = Spans((v.start, v.end) for v in values if v.kind == "unit")
     counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
@@ -393,8 +388,6 @@ def alike(evidence: Evidence, one: Value, other: Value) -> set[str]:
 
 def _joint(evidence: Evidence, before: Value, value: Value) -> set[str] | None:
     """The words between two values when a list joiner is among them, else None."""
-    if before.end > value.start:
-        return None
     low, high = (bisect.bisect_left(evidence.starts, at) for at in (before.end, value.start))
     gap = {t.norm for t in evidence.tokens[low:high]}
     return gap if gap & LIST_JOINERS else None

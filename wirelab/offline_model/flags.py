@@ -8,13 +8,13 @@
     >>> [flag_value(on, Evidence.of(fan, text)) for text in said]
     [False, True, False]
 
-A switch has two sides, listed in pairs in data/verbs.txt: what lets things run, pass or be seen
-(on, open, enable, unmute, 开, 打开) and what stops them (off, close, disable, mute, kill, 关).
-A flag's own name or description names one side ("enabled", "muted", "true to lock"); the
-request says one ("Kill the lights", "unmute it"; "don't" before the word turns it over), and the
-flag is true when the two agree. A flag that names no side is true when the request names it
-("with wind", "exclude inactive": false after a negation), or when its description's true or
-false side says so ("true for metric, false for imperial").
+A switch has two sides, listed in pairs in data/verbs.txt: what lets things run, pass or be seen (on,
+open, enable, unmute, 开, 打开) and what stops them (off, close, disable, mute, kill, 关). A flag's own
+name or description names one side ("enabled", "muted", "true to lock"); the request says one ("Kill the
+lights", "unmute it"; "don't" before the word turns it over), and the flag is true when the two agree. A
+flag that names no side is set when the request names it, or says every word its description has that
+the tool's has not ("direct flights only"): true, false after a negation or before a side ("exclude
+inactive", "safe search off"), or as its description's true or false side says ("false for imperial").
 """
 
 from __future__ import annotations
@@ -58,11 +58,15 @@ def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
         said = _said_side(evidence, SIDES[own][1])
         if said is not None:
             return said == SIDES[own][0]
-    words = (words - evidence.tool_name or words) | _asked_whether(slot)
-    if _described(FALSE_MEANS, slot) & {concept(t.norm) for t in evidence.tokens} - words:
+    said = {concept(t.norm) for t in evidence.tokens}
+    words = (words - evidence.tool_name or words) | _asked_whether(slot, said, evidence.tool_words)
+    if _described(FALSE_MEANS, slot) & said - words:
         return False  # "true for metric, false for imperial", and the request says imperial
     found = next((t for t in evidence.tokens if concept(t.norm) in words), None)
-    return None if found is None else not _negated(evidence, found.start)
+    if found is None:
+        return None
+    after = [concept(t.norm) for t in evidence.tokens if t.start >= found.end][:2]  # "safe search off"
+    return next((SIDES[w][0] for w in after if w in SIDES), True) != _negated(evidence, found.start)
 
 
 def _own_words(slot: Slot) -> list[str]:
@@ -98,12 +102,16 @@ def _negated(evidence: Evidence, start: int) -> bool:
     return bool(NEGATIONS & {t.norm for t in [t for t in evidence.tokens if t.end <= start][-3:]})
 
 
-def _asked_whether(slot: Slot) -> set[str]:
+def _asked_whether(slot: Slot, said: set[str], tool_words: set[str]) -> set[str]:
     """The words a flag's description asks about: "是否加急" -> {加急}, "Whether to gift-wrap it" ->
-    {gift-wrap}, "true for metric" -> {metric}."""
+    {gift-wrap}, "true for metric" -> {metric}; and its words not the tool's, all `said` ("direct
+    flights only" for "Only direct flights")."""
     described = str(slot.schema.get("description", ""))
     m = re.match(r"\s*(?:是否|要不要|whether (?:to |it is |the )?|is it )(\S+)", described, re.I)
-    return _described(TRUE_MEANS, slot) | ({concept(m[1].strip("。.,，?？").casefold())} if m else set())
+    content = [t.norm for t in segment(clean(described)) if t.kind != "punct" and t.norm not in STOPWORDS]
+    words = {concept(w) for w in content} - tool_words
+    asked = {concept(m[1].strip("。.,，?？").casefold())} if m else set()
+    return _described(TRUE_MEANS, slot) | asked | (set() if words - said else words)
 
 
 def _described(side: re.Pattern[str], slot: Slot) -> set[str]:

@@ -57,7 +57,7 @@ DEFAULT = re.compile(
     r"\bdefaults?(?: value)?(?: is| to| of|:| =)\s*(?:'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"|([\w.+-]{1,40}))",
     re.I,
 )
-COUNTED = re.compile(r"\b(?:number|count|amount|quantity) of (?:the )?([a-z]+)|\bhow many ([a-z]+)", re.I)
+COUNTED = re.compile(r"\b(?:(?:number|count|amount|quantity) of|num|max|how many) (?:the )?([a-z]+)", re.I)
 MAX_DEPTH = 8  # nested objects deeper than this are left to their defaults
 
 ORIGIN = lexicon_list("origin_words")  # "between 1 and 9": `min_*` is the start
@@ -122,7 +122,7 @@ def _read_slot(name: str, schema: Schema, required: bool) -> Slot:
     codes = coded_options(description) if kind in ("integer", "number", "code", "other") else ()
     spelled = re.findall(r"[a-z]+", str(schema.get("description", "")).casefold())
     unit = unit_of(measured + spelled) if kind in ("integer", "number") else None
-    counts = frozenset(concept((m[1] or m[2]).casefold()) for m in COUNTED.finditer(description)) - ignored
+    counts = frozenset(concept(m[1].casefold()) for m in COUNTED.finditer(f"{description} {' '.join(named)}"))
     units = frozenset(filter(None, map(unit_named, named)))
     return Slot(
         name, schema, required, kind, words, name_words, dimension, role, examples, codes, unit, counts, units

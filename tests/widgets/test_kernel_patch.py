@@ -86,7 +86,8 @@ def one_trial(client, comm_id: str, subshell: str | None) -> dict[str, Counter]:
 
 
 def count(client, seen: dict[str, Counter], timeout: float) -> bool:
-    """Count one IOPub message under its parent, if it is one of the cells; False if none came."""
+    """Count one IOPub message under its parent, if it is one of the cells; False if none came. A
+    stream counts its lines: ipykernel may send one print in two chunks ("1", then its newline)."""
     try:
         update = client.get_iopub_msg(timeout=timeout)
     except queue.Empty:
@@ -94,7 +95,10 @@ def count(client, seen: dict[str, Counter], timeout: float) -> bool:
     counts = seen.get(update["parent_header"].get("msg_id"))
     if counts is not None:
         kind = update["msg_type"]
-        counts[update["content"]["execution_state"] if kind == "status" else kind] += 1
+        if kind == "stream":
+            counts[kind] += update["content"]["text"].count("\n")
+        else:
+            counts[update["content"]["execution_state"] if kind == "status" else kind] += 1
     return True
 
 

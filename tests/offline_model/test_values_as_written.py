@@ -243,3 +243,20 @@ def test_a_stated_option_is_taken_however_the_request_words_it():
     faces = {"type": "array", "items": {"type": "integer"}, "description": "Faces wanted."}
     dice = _tool("dice_odds", "Odds of a roll.", ["faces"], faces=faces, sides={"type": "integer"})
     assert bind(dice, "Odds of rolling a 3 or a 4 on a 12-sided die")["faces"] == [3, 4]
+
+
+def test_an_array_of_objects_takes_one_object_for_each_counted_item():
+    """ "3 lamps at $20 and 2 rugs at $45": one object for each item written after a count (invented tool)."""
+    line = {
+        "type": "object",
+        "properties": {
+            "product": {"type": "string"},
+            "count": {"type": "integer"},
+            "price": {"type": "number"},
+        },
+        "required": ["product", "count", "price"],
+    }
+    order = _tool("place_order", "Place a shop order.", ["lines"], lines={"type": "array", "items": line})
+    assert bind(order, "Order 3 lamps at $20 and 2 rugs at $45") == {
+        "lines": [{"product": "lamps", "count": 3, "price": 20}, {"product": "rugs", "count": 2, "price": 45}]
+    }

@@ -29,7 +29,7 @@ import numpy as np
 
 from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words, word_lists
-from wirelab.offline_model.extraction import counted, list_items
+from wirelab.offline_model.extraction import ITEM_BREAKS, counted, list_items
 from wirelab.offline_model.fit import (
     clock_part,
     clock_slot,
@@ -447,9 +447,12 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
         numbers = [v for v in evidence.values if v.kind == "number"]
         found = [[v.value for v in numbers if a < v.start < b] for a, b in spans]
         return [pair for pair in found if pair] or None
-    if item.kind == "object":
-        filled = fill_object(items, evidence, root, False, depth + 1)
-        return [filled] if filled else None
+    if item.kind == "object":  # "2 pens at $3 and 1 pad at $5": an object of each piece
+        pieces = [p for p in ITEM_BREAKS.split(evidence.text) if p.strip()]
+        split = len(pieces) > 1 and all(p.strip()[:1].isdigit() for p in pieces[1:])  # each after a count
+        read = [Evidence.of(Tool(slot.name, evidence.own, items), p) for p in pieces] if split else [evidence]
+        found = [fill_object(items, text, root, False, depth + 1) for text in read]
+        return [filled for filled in found if filled] or None
     named = list(dict.fromkeys(v.value for v in example_values(slot.name, item.examples, evidence)))
     if named:
         return named  # "a nut-free cake", where the description says "e.g. nut-free, dairy-free"

@@ -248,10 +248,9 @@ def _fits_each(slots: dict[str, Slot], peer: str, name: str, values: list[Any], 
 def _lists(
     evidence: Evidence, slots: dict[str, Slot], first: dict[str, Any], written: list[list[int]]
 ) -> list[tuple[str, list[Any]]]:
-    """Each parameter that took one value of a written list (or another reading of the same
-    words), with the whole list's values; not a list a parameter that takes a list holds
-    some of ("[4, 8, 15]"). A parameter whose value binding took from outside a list it fits
-    (`_stray`) claims that list, and no other."""
+    """Each parameter that took one value of a written list (or another reading of the same words), with the
+    whole list's values; not a list a parameter that takes a list holds some of ("[4, 8, 15]"). A parameter
+    whose value binding took from outside a list it fits (`_stray`) claims that list, and no other."""
     held = {repr(item) for value in first.values() if isinstance(value, list) for item in value}
     readings: dict[int, list[Value]] = {}  # where a value starts -> the values read there
     for value in evidence.values:

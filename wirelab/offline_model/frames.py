@@ -122,12 +122,11 @@ class Reading:
 
 
 def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int], int]:
-    """Where each frame after the first begins, as positions in `normalize.clean(text)` (see
-    above); and where the first value is, which ends the words that lead into every frame
-    ("Check prices for" in "Check prices for A in Oslo, and for B in Bergen"). `whole`:
-    binding's reading of `text`, when the caller has it. A list written in brackets ("[3, 4, 5]")
-    is one value for a parameter that takes a list of numbers: a second such list, when every
-    such parameter has one, is another frame."""
+    """Where each frame after the first begins, as positions in `normalize.clean(text)` (see above); and
+    where the first value is, which ends the words that lead into every frame ("Check prices for" in "Check
+    prices for A in Oslo, and for B in Bergen"). `whole`: binding's reading of `text`, when the caller has
+    it. A list written in brackets ("[3, 4, 5]") is one value for a parameter that takes a list of numbers:
+    a second such list, when every such parameter has one, is another frame."""
     evidence, bound = whole or bind_evidence(tool, text)
     every = slots_of(tool.parameters, tool.parameters)
     slots = [s for s in every if s.kind not in SCALAR]

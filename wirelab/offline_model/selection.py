@@ -291,9 +291,8 @@ def asks_for_nothing(text: str) -> bool:
 
 
 def _negated(tokens: list[str], action: int) -> bool:
-    """Whether a negation stands among the three words before the action, or before the 把/将
-    phrase that puts its object first (不要把这封信寄出去: 不要 negates 寄; 把不要的旧文件删掉
-    negates nothing)."""
+    """Whether a negation stands among the three words before the action, or before the 把/将 phrase that puts
+    its object first (不要把这封信寄出去: 不要 negates 寄; 把不要的旧文件删掉 negates nothing)."""
     fronted = [k for k in range(max(0, action - FRONTED_REACH), action) if tokens[k] in FRONTED_OBJECT]
     end = fronted[-1] if fronted else action
     return bool(set(tokens[max(0, end - 3) : end]) & NEGATIONS)

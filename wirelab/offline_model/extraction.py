@@ -49,42 +49,50 @@ from wirelab.offline_model.lexicon import (
     singular,
 )
 from wirelab.offline_model.names import MEASURE_WORDS, NUMBER_FOLLOWERS, proper_names, world_values
-from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, has_chinese, segment
+from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import UNIT_NAMES, Unit, unit_named
 from wirelab.offline_model.values import Value
 
-EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
-URL = re.compile(r"https?://[^\s\"'<>]{1,500}")
+# Chinese writes no spaces: a value's edge is any character but a word character of a spaced script
+# (W), so "发邮件到ann@x.org告诉她" holds the address alone and "给+86 138 0013 8000发短信" the number
+W = f"[^\\W{HAN}]"
+EMAIL = re.compile(
+    rf"(?<![.+-])(?<!{W})(?:{W}|[.+-]){{1,64}}@(?:{W}|-){{1,63}}(?:\.(?:{W}|-){{1,63}}){{1,8}}"
+)
+URL = re.compile(rf"https?://[^\s\"'<>{HAN}，。！？、；：（）【】]{{1,500}}")
 HOST = re.compile(
-    r"(?<![\w.@/-])(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]{2,63}(?:\.[A-Za-z0-9-]{2,63}){0,6}\.[A-Za-z]{2,12})"
-    r"(?::\d{1,5})?(?![\w@-])"
+    rf"(?<![.@/-])(?<!{W})(?:\d{{1,3}}(?:\.\d{{1,3}}){{3}}|[A-Za-z0-9-]{{2,63}}(?:\.[A-Za-z0-9-]{{2,63}}){{0,6}}"
+    rf"\.[A-Za-z]{{2,12}})(?::\d{{1,5}})?(?![@-])(?!{W})"
 )
 QUOTED = re.compile(  # 'It's open' holds an apostrophe; none sits beside a Chinese character
-    r"\"([^\"\n]{1,500})\"|(?<!(?![\u3400-\u9fff])\w)'((?:[^'\n]|'(?=[A-Za-z])){1,500})'(?!(?![\u3400-\u9fff])\w)"
+    rf"\"([^\"\n]{{1,500}})\"|(?<!{W})'((?:[^'\n]|'(?=[A-Za-z])){{1,500}})'(?!{W})"
     r"|`([^`\n]{1,500})`|《([^《》\n]{1,500})》"  # a title in 《》 is quoted, as one in “” is
 )
 CODE = re.compile(  # not from inside a decimal: "1.25x" is no code "25x"
     r"(?<![A-Za-z0-9_#/-])(?<!\d\.)#?[A-Za-z0-9]{1,20}(?:[-_/][A-Za-z0-9]{1,20}){0,4}(?![A-Za-z0-9_/-])"
 )
 PATH = re.compile(
-    r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)?(?:[\w.-]{1,64}[\\/]){0,12}[\w-]{1,64}\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w/\\])"
+    rf"(?<![/\\.])(?<!{W})(?:[A-Za-z]:[\\/]|\.{{0,2}}/|~/)?(?:(?:{W}|[.-]){{1,64}}[\\/]){{0,12}}(?:{W}|-){{1,64}}"
+    rf"\.[A-Za-z][A-Za-z0-9]{{0,7}}(?![/\\])(?!{W})"
 )
-FOLDER = re.compile(r"(?<![\w/\\.])(?:[A-Za-z]:[\\/]|\.{0,2}/|~/)(?:[\w.-]{1,64}[\\/]?){0,12}(?![\w/\\])")
+FOLDER = re.compile(
+    rf"(?<![/\\.])(?<!{W})(?:[A-Za-z]:[\\/]|\.{{0,2}}/|~/)(?:(?:{W}|[.-]){{1,64}}[\\/]?){{0,12}}(?![/\\])(?!{W})"
+)
 _STREET = f"(?:{'|'.join(lexicon_words('street_types'))})"
 ADDRESS = re.compile(
     rf"(?<![\w-])\d{{1,6}} (?:[A-Z][\w'-]*\.? ){{1,4}}{_STREET}\b\.?"
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
 )
-MENTION = re.compile(r"(?<![\w.@])@(\w(?:[\w.-]{0,48}\w)?)")  # a user's handle, the @ left out
-PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}(?![\w-])")
+MENTION = re.compile(rf"(?<![.@])(?<!{W})@({W}(?:(?:{W}|[.-]){{0,48}}{W})?)")  # a handle, without its @
+PHONE = re.compile(rf"(?<![+])(?<!{W})\+\d{{1,3}}(?:[ -]?\(?\d{{1,4}}\)?){{2,5}}(?!-)(?!{W})")
 ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
 SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")  # "1.6e-19", "3e8": a number, no code
 POWER_OF_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?[x×*] ?10 ?\^ ?([+-]?\d{1,3})(?![\d.])")
 _DECIMAL = f"[{ZH_NUMERALS}]{{1,12}}(?:点[零一二三四五六七八九]{{1,6}})?|\\d{{1,12}}(?:\\.\\d{{1,6}})?"
 ZH_PERCENT = re.compile(rf"百分之\s?(?P<n>{_DECIMAL})")  # 百分之三十五: 35 %
 FILE_EXTENSIONS = lexicon_list("file_extensions")
-YEAR_SPAN = re.compile(r"(?<![\w-])(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![\w/-])")
+YEAR_SPAN = re.compile(rf"(?<!-)(?<!{W})(?:1[6-9]|2\d)\d\d[-/–](?:\d\d|(?:1[6-9]|2\d)\d\d)(?![/-])(?!{W})")
 ORDINAL_UNITS = {"second"}  # a unit only after a number: "5 second" but "the second one"
 SCALE_NAMES = {"celsius", "fahrenheit", "kelvin"}  # units written with a capital: "in Celsius"
 WORD_TAGS = ("n", "i", "j", "l")  # jieba's nouns, names, idioms: 三里屯, 三明治 hold a numeral

@@ -43,12 +43,12 @@ MAX_TEXT = 4000  # characters of one message the model reads; the rest is ignore
 # particles, conjunctions, pronouns, measure words, places of direction, modal particles
 FUNCTION_TAGS = frozenset("vdpucrqfy")
 
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(
-    rf"(?P<han>[{_HAN}]+)"
+    rf"(?P<han>[{HAN}]+)"
     r"|(?P<and>(?i:\bas\s+well\s+as\b))"  # words that join as "and" does: one token, read as "and"
     r"|(?P<number>\d+(?:[.,:/]\d+)*(?:[eE][-+]?\d+)?)"
-    rf"|(?P<word>[^\W\d_{_HAN}]+(?:['’\-][^\W\d_{_HAN}]+)*)"
+    rf"|(?P<word>[^\W\d_{HAN}]+(?:['’\-][^\W\d_{HAN}]+)*)"
     r"|(?P<punct>[^\s\w]|_)"
 )
 _NUMERAL = re.compile(f"[{ZH_NUMERALS}几]+")
@@ -193,7 +193,7 @@ def warm_up() -> None:
 
 def has_chinese(text: str) -> bool:
     """Whether `text` holds any Han character."""
-    return re.search(f"[{_HAN}]", text) is not None
+    return re.search(f"[{HAN}]", text) is not None
 
 
 @lru_cache(maxsize=4096)  # a tool's parameter names, read for every value binding weighs

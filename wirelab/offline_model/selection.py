@@ -43,6 +43,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     TOPIC_VERBS,
     concept,
+    concepts_in,
     lexicon_list,
 )
 from wirelab.offline_model.lexicon import known as lexicon_knows
@@ -125,7 +126,8 @@ def _acronyms(text: str) -> list[str]:
 
 def concepts_of(text: str) -> list[str]:
     """The content concepts of a text, in order, without repeats."""
-    seen = [concept(t.norm) for t in segment(clean(text)) if t.kind != "punct" and t.norm not in STOPWORDS]
+    words = [t.norm for t in segment(clean(text)) if t.kind != "punct" and t.norm not in STOPWORDS]
+    seen = [c for word in words for c in concepts_in(word)]
     return list(dict.fromkeys(c for c in seen if not c.isdigit()))
 
 

@@ -362,14 +362,17 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
 
 
 def _merged(items: list[tuple[int, int, Tool, bool]], text: str) -> list[tuple[int, int, Tool, bool]]:
-    """Neighbouring items for one tool as one intent, unless the second asks again or flips a flag."""
+    """Neighbouring items for one tool as one intent, unless the second asks again or flips a flag
+    set by the item just before it (that item alone: the merged text grows, and reading it again
+    for every item made a long message's cost grow with the square of its pieces)."""
     merged: list[tuple[int, int, Tool, bool]] = []
+    before = ""
     for start, end, tool, again in items:
-        before = text[merged[-1][0] : merged[-1][1]] if merged else ""
         if merged and merged[-1][2] is tool and not again and not flips(tool, before, text[start:end]):
             merged[-1] = (merged[-1][0], end, tool, merged[-1][3])
         else:
             merged.append((start, end, tool, again))
+        before = text[start:end]
     return merged
 
 

@@ -31,6 +31,7 @@ WEATHER = {
 }
 RUNS = [("weather ", run) for run in ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的"]]
 RUNS.append(("", "row 7\n"))  # lines that name no tool: each line a piece the meaning stage reads
+RUNS.append(("", "What is the weather in Paris? "))  # a piece each, every one for the same tool: one intent
 SIZES = [500, 1000, 2000, 4000]
 
 

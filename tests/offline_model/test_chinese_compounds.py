@@ -8,6 +8,7 @@ import json
 from tests.offline_model.conftest import tool
 from wirelab.offline_model import complete
 from wirelab.offline_model.lexicon import concept, concepts_in
+from wirelab.offline_model.selection import concepts_of
 
 RAIL = tool(
     "book_rail_ticket",
@@ -18,10 +19,16 @@ RAIL = tool(
 
 
 def test_an_unknown_compound_adds_the_concepts_of_its_known_parts():
-    assert concepts_in("火车票") == ["火车票", concept("火车"), concept("票")]
-    assert concepts_in("火车") == [concept("火车")]  # a word the lexicon knows is itself alone
-    assert concepts_in("爵士乐") == ["爵士乐"]  # no two known parts: nothing added
-    assert concepts_in("tickets") == [concept("tickets")]  # only Chinese is written without spaces
+    assert concepts_in("火车票", True) == ["火车票", concept("火车"), concept("票")]
+    assert concepts_in("火车", True) == [concept("火车")]  # a word the lexicon knows is itself alone
+    assert concepts_in("爵士乐", True) == ["爵士乐"]  # no two known parts: nothing added
+    assert concepts_of("tickets") == [concept("tickets")]  # only Chinese is written without spaces
+    assert concepts_of("买火车票") == [
+        concept("买"),
+        "火车票",
+        concept("火车"),
+        concept("票"),
+    ]  # from the tokens
 
 
 def test_a_chinese_request_for_a_compound_finds_the_english_tool():

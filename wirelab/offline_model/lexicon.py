@@ -136,11 +136,12 @@ def concept(word: str) -> str:
     return known.get(word) or known.get(stem(word)) or stem(word)
 
 
-def concepts_in(word: str) -> list[str]:
-    """The concept of a word; for a Chinese compound the lexicon does not know, also those of two
-    parts it knows (火车票: 火车票, train, ticket), as "train ticket" is written in two words."""
+def concepts_in(word: str, joined: bool) -> list[str]:
+    """The concept of a word; for a `joined` one (a Chinese token: that script writes no spaces) that
+    the lexicon does not know, also those of two parts it knows (火车票: 火车票, train, ticket), as
+    "train ticket" is written in two words."""
     own = concept(word)
-    if own != word or not "\u4e00" <= word[0] <= "\u9fff":
+    if own != word or not joined:
         return [own]
     cuts = [(word[:k], word[k:]) for k in range(1, len(word)) if known(word[:k]) and known(word[k:])]
     return [own, *(concept(part) for part in cuts[0])] if cuts else [own]

@@ -126,8 +126,8 @@ def _acronyms(text: str) -> list[str]:
 
 def concepts_of(text: str) -> list[str]:
     """The content concepts of a text, in order, without repeats."""
-    words = [t.norm for t in segment(clean(text)) if t.kind != "punct" and t.norm not in STOPWORDS]
-    seen = [c for word in words for c in concepts_in(word)]
+    tokens = [t for t in segment(clean(text)) if t.kind != "punct" and t.norm not in STOPWORDS]
+    seen = [c for t in tokens for c in concepts_in(t.norm, t.kind == "han")]
     return list(dict.fromkeys(c for c in seen if not c.isdigit()))
 
 

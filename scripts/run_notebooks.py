@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
@@ -42,10 +41,10 @@ def kernelspec() -> dict[str, str]:
 def execute(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     os.environ["WIRELAB_OFFLINE"] = "1"
-    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+    with private_kernel() as config:
         NotebookClient(
             nb,
-            config=private_kernel(Path(folder)),
+            config=config,
             timeout=TIMEOUT_S,
             kernel_name=KERNEL,
             resources={"metadata": {"path": str(path.parent)}},

@@ -17,15 +17,16 @@ def notebook(path: Path, counts: list[int | None]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    manager = KernelManager(kernel_name="python3", config=private_kernel(tmp_path_factory.mktemp("kernel")))
-    manager.start_kernel()
-    client = manager.blocking_client()
-    client.start_channels()
-    client.wait_for_ready(timeout=60)
-    yield manager, client
-    client.stop_channels()
-    manager.shutdown_kernel(now=True)
+def kernel():
+    with private_kernel() as config:
+        manager = KernelManager(kernel_name="python3", config=config)
+        manager.start_kernel()
+        client = manager.blocking_client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        yield manager, client
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
 
 
 def test_the_saved_count_is_the_highest_execution_count_in_the_file(tmp_path):

@@ -485,7 +485,7 @@ def test_importing_the_widgets_starts_no_thread():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html(tmp_path):
+def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html():
     import nbclient
     import nbconvert
     import nbformat
@@ -499,14 +499,15 @@ def test_a_saved_notebook_shows_the_final_traffic_table_in_static_html(tmp_path)
         '"error": {"code": -32601, "message": "Method not found"}}))',
     ]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nbclient.NotebookClient(
-        notebook,
-        config=private_kernel(tmp_path),
-        timeout=60,
-        kernel_name="python3",
-        store_widget_state=False,
-        resources={"metadata": {"path": str(WIDGETS.parents[1])}},
-    ).execute()
+    with private_kernel() as config:
+        nbclient.NotebookClient(
+            notebook,
+            config=config,
+            timeout=60,
+            kernel_name="python3",
+            store_widget_state=False,
+            resources={"metadata": {"path": str(WIDGETS.parents[1])}},
+        ).execute()
     page, _ = nbconvert.HTMLExporter().from_notebook_node(notebook)
     assert "Wire inspector: 2 messages (1 error) on mcp" in page
     assert "tools/list" in page and "Method not found" in page

@@ -37,15 +37,16 @@ SYNC = {"method": "custom", "content": {"type": "sync", "next": 0}}  # what the 
 
 
 @pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    manager = KernelManager(kernel_name="python3", config=private_kernel(tmp_path_factory.mktemp("kernel")))
-    manager.start_kernel()
-    client = manager.client()
-    client.start_channels()
-    client.wait_for_ready(timeout=60)
-    yield client
-    client.stop_channels()
-    manager.shutdown_kernel(now=True)
+def kernel():
+    with private_kernel() as config:
+        manager = KernelManager(kernel_name="python3", config=config)
+        manager.start_kernel()
+        client = manager.client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        yield client
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
 
 
 def result_of(client, code: str) -> object:

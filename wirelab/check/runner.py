@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,14 +71,17 @@ def find_lab(name: str, root: Path) -> Path:
     return matches[0]
 
 
-def private_kernel(folder: Path) -> Config:
-    """Configure a kernel whose sockets are files in `folder` (ZeroMQ's IPC transport).
+@contextmanager
+def private_kernel() -> Iterator[Config]:
+    """The config of a kernel whose sockets are files in a temporary folder of its own (ZeroMQ's IPC
+    transport), removed when the block ends.
 
     Over TCP, jupyter_client picks free ports and the kernel binds them a moment later: on a
     busy machine another process can take one in between, and the kernel dies with "Address
     already in use". Files in a folder of our own cannot be taken, nor reached by another user.
     """
-    return Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "kernel")}})
+    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+        yield Config({"KernelManager": {"transport": "ipc", "ip": str(Path(folder) / "kernel")}})
 
 
 def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> LabReport:
@@ -84,10 +89,10 @@ def run_lab(path: Path, timeout_s: int = 120, like_run_all: bool = False) -> Lab
     does, at a cell that raises unless it is tagged `raises-exception` (CellExecutionError)."""
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("WIRELAB_OFFLINE", "1")
-    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+    with private_kernel() as config:
         NotebookClient(
             nb,
-            config=private_kernel(Path(folder)),
+            config=config,
             timeout=timeout_s,
             kernel_name="python3",
             allow_errors=not like_run_all,

@@ -96,17 +96,21 @@ def ask_for(tool: Tool, missing: tuple[str, ...], request: str) -> str:
     properties = tool.parameters.get("properties")
     properties = properties if isinstance(properties, dict) else {}
     zh = has_chinese(request)
-    named = [_described(name, properties.get(name), "（）" if zh else " ()") for name in missing]
+    named = [_described(name, properties.get(name), zh) for name in missing]
     if zh:
         return f"要调用 {tool.name}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
     values = "a value" if len(named) == 1 else "values"
     return f"To call {tool.name} I need {values} for {_and(named)}, not in the request. What should I use?"
 
 
-def _described(name: str, schema: Any, brackets: str) -> str:
-    """`to` (Recipient email address): a parameter as the question names it."""
+def _described(name: str, schema: Any, zh: bool) -> str:
+    """`to` (Recipient email address): a parameter as the question names it, in Chinese in full-width
+    brackets."""
     said = " ".join(str(schema.get("description", "")).split()) if isinstance(schema, dict) else ""
-    return f"`{name}`{brackets[:-1]}{shorten(said, 80).rstrip('.。')}{brackets[-1]}" if said else f"`{name}`"
+    if not said:
+        return f"`{name}`"
+    said = shorten(said, 80).rstrip(".。")
+    return f"`{name}`（{said}）" if zh else f"`{name}` ({said})"
 
 
 def no_tool_found(request: str, names: list[str]) -> str:

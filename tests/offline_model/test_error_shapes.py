@@ -2,7 +2,9 @@
 
 Invented tools and wording: a flat error whose `error` is a code string, FastAPI's
 `detail` list, a JSON-Schema validator's `errors` list, an RFC 9457 problem report,
-a Chinese message listing values with 、, and an error that points at no fix.
+a Chinese message listing values with 、, an error whose keys are Chinese, a format stated
+where values would be listed, a value suggested ("did you mean …?"), and an error that points
+at no fix.
 """
 
 from __future__ import annotations
@@ -76,6 +78,31 @@ def test_a_validator_errors_list_with_a_json_pointer(client):
 def test_a_chinese_message_listing_values(client):
     error = {"error": "invalid", "field": "speed", "message": "speed 必须是 low、medium、high 之一"}
     assert _fan_error_after(client, error, "把吊扇开到 Medium") == [{"speed": "medium"}]
+
+
+def test_an_error_with_chinese_keys_is_read_as_one(client):
+    error = {"错误": "参数无效", "字段": "speed", "说明": "speed 只能是 low、medium、high"}
+    assert _fan_error_after(client, error, "把吊扇开到 Medium") == [{"speed": "medium"}]
+
+
+def test_a_format_where_values_would_be_listed_is_read_into_the_value(client):
+    chat = Chat(client, "Book a tennis court at Riverside Club at 7pm", [COURT])
+    _sent(chat, COURT, club="Riverside Club", start="7pm")
+    chat.answer({"error": "bad_format", "field": "start", "message": "start must be written HH:MM"})
+    assert arguments(chat.send()) == [{"club": "Riverside Club", "start": "19:00"}]
+
+
+NOTEBOOK = model_tool(
+    "open_notebook", "Open a notebook by its file name.", {"name": {"type": "string"}}, ("name",)
+)
+
+
+def test_a_value_the_error_suggests_replaces_the_one_it_writes_back():
+    said = "No notebook Budget.IPYNB. Did you mean budget.ipynb?"
+    error = read_result(json.dumps({"error": "not_found", "message": said})).error or {}
+    sent = Call("", "open_notebook", '{"name": "Budget.IPYNB"}')
+    fixed = correct(sent, error, NOTEBOOK, "open the notebook Budget.IPYNB")
+    assert fixed is not None and json.loads(fixed.arguments) == {"name": "budget.ipynb"}
 
 
 def test_a_problem_report_about_a_format_is_corrected_from_the_request(client):

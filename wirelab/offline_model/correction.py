@@ -7,12 +7,13 @@
     Call(id='', name='get_weather', arguments='{"city":"Paris","unit":"celsius"}')
 
 The error may be structured (`field`, `allowed`, `expected`, `suggestion`) or text, as MCP's
-`isError` results are ("unit must be one of: celsius, fahrenheit"). Malformed arguments are
-written again from the request, a wrong tool name becomes the intended tool's, the field the
-error names (by a key, in quotes or as a word) gets the allowed value the request names, else the
-one closest to what was sent (so does a wrong field named like it: `source_unit` beside
-`target_unit`), a value of the wrong type is converted, and missing required properties are read
-again. A call that would change nothing is not sent.
+`isError` results are ("unit must be one of: celsius, fahrenheit"; "did you mean a.txt?"). Malformed
+arguments are written again from the request, a wrong tool name becomes the intended tool's, the
+field the error names (by a key, in quotes, as a word, or by the value sent) gets the allowed value
+the request names, else the one closest to what was sent (so does a wrong field named like it:
+`source_unit` beside `target_unit`), a value of the wrong type is converted, a field whose format
+is stated ("must be formatted YYYY-MM-DD") is read again, and so are missing required properties.
+A call that would change nothing is not sent.
 """
 
 from __future__ import annotations
@@ -59,8 +60,7 @@ def correct(call: Call, error: dict[str, Any], tool: Tool, request: str) -> Call
     elif named:  # "KeyError: 'Oslo'" says the value failed, not what would do: nothing to re-read
         fixed[field] = _described(tool, field, _text(error), request, sent)
     corrected = Call("", tool.name, compact(guessed(tool, request, fixed)))  # required ones read again
-    unchanged = corrected.name == call.name and corrected.parsed() == arguments
-    return None if unchanged else corrected
+    return None if corrected.name == call.name and corrected.parsed() == arguments else corrected
 
 
 def _expected_type(error: dict[str, Any]) -> str | None:
@@ -78,16 +78,15 @@ def _field(error: dict[str, Any], properties: dict[str, Any], sent: dict[str, An
     """The property the error is about: named in a field key, else quoted or written in its text,
     else the one whose value it quotes ("Unknown unit 'miles'")."""
     for key in FIELD_KEYS:
-        value = error.get(key)
-        if isinstance(value, list) and value:
-            value = str(value[-1])
+        value = str(error[key][-1]) if isinstance(error.get(key), list) and error[key] else error.get(key)
         if isinstance(value, str):
             name = re.split(r"[./\[\]$]+", value.strip("$./"))[-1] or value
             if name in properties:
                 return name
     text = _text(error)
     named = [q for q in _quotes(text) if q in properties]
-    named += [name for name, value in sent.items() if isinstance(value, str) and value in _quotes(text)]
+    said = set(_quotes(text)) | {w.strip("'\".,:;?!()") for w in text.split()}  # "No such file: a.TXT."
+    named += [name for name, value in sent.items() if isinstance(value, str) and value in said]
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{0,63}", text))
     named += [p for p in properties if p in words]
     return named[0] if named else None
@@ -123,12 +122,12 @@ def _listed(text: str) -> list[str]:
     none from a description that gives an example ('an ISO 4217 code, e.g. EUR')."""
     if EXAMPLE.search(text):
         return []
-    text = text.split("\n")[0].strip(" :.[]()").removesuffix("之一").strip()
+    text = text.split("\n")[0].strip(" :.?？[]()").removesuffix("之一").strip()
     for separator in (" or ", "|", ";", "、", "，"):
         text = text.replace(separator, ",")
-    items = [item.strip(" .'\"[]()") for item in text.split(",")]
-    items = [item for item in items if item]
-    return items if all(len(item.split()) <= 3 for item in items) else []  # prose, not a list
+    items = [item for item in (i.strip(" .'\"[]()") for i in text.split(",")) if item]
+    lone = len(items) == 1 and " " in items[0]  # "formatted YYYY-MM-DD" describes a value, it is none
+    return items if not lone and all(len(item.split()) <= 3 for item in items) else []  # prose, not a list
 
 
 def _meant(tool: Tool, field: str, allowed: list[Any], request: str) -> dict[str, Any]:
@@ -161,9 +160,7 @@ def _closest(sent: Any, allowed: list[Any]) -> Any:
     if sent is None:
         return allowed[0]
     text = str(sent).lower()
-    by_lower = {str(option).lower(): option for option in allowed}
-    if text in by_lower:
-        return by_lower[text]
+    by_lower = {str(option).lower(): option for option in allowed}  # an equal one is the closest
     return by_lower[difflib.get_close_matches(text, list(by_lower), n=1, cutoff=0.0)[0]]
 
 

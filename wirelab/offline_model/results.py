@@ -9,12 +9,12 @@
     {'loc': ['body', 'unit'], 'msg': 'Input should be C or F', 'message': 'Input should be C or F'}
 
 An error is a JSON object in one of the common shapes: an `error` member (an object or a
-string) or a list of `errors`, `"isError": true` (MCP's, whose text is read for the same
-fields), a problem report with an HTTP `status` of 400 or more (RFC 9457), or a lone `detail`
-(FastAPI's); or a text that opens with "Error:" (错误：). An exception's text ("KeyError: …")
-is a value unless a format's flag marks it. The fields are gathered into one flat dict (from
-the first of a list of errors), the words (`title`, `message`, `msg`, `detail`) into
-`message`, for `correction.correct` to find a fix in; anything else is a value to report.
+string; `错误` too: the keys are in data/tool_errors.txt) or a list of `errors`, `"isError": true`
+(MCP's, whose text is read for the same fields), a problem report with an HTTP `status` of 400
+or more (RFC 9457), or a lone `detail` (FastAPI's); or a text that opens with "Error:" (错误：).
+An exception's text ("KeyError: …") is a value unless a format's flag marks it. The fields are
+gathered into one flat dict (from the first of a list of errors), the words (`message`, `msg`,
+`说明`…) into `message`, for `correction.correct` to find a fix in; anything else is a value.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from wirelab.offline_model.lexicon import DATA, lexicon_words, sections
+
 PROSE_ERROR = re.compile(r"\s*(?:error|错误|失败)\s*[:：]", re.I)  # not "KeyError: …": an exception is data
-ERROR_KEYS = ("error", "errors", "detail")  # where the common shapes keep an error's fields
-MESSAGE_KEYS = ("title", "message", "msg", "detail")  # …and its words
+KEYS = sections(DATA / "tool_errors.txt")  # MARKS: "error", "错误"; MESSAGE_KEYS: "message", "说明"
+MARKS, MESSAGE_KEYS = (tuple(lexicon_words(name, KEYS)) for name in ("error_keys", "message_keys"))
+ERROR_KEYS = (*MARKS, "detail")  # where the common shapes keep an error's fields
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,7 @@ def read_result(text: str) -> ToolResult:
         return ToolResult(value, read_result(text).error or {"message": text, "suggestion": text})
     status = value.get("status")
     if (
-        value.get("error") not in (None, False, "")
-        or value.get("errors")
+        any(value.get(key) not in (None, False, "", [], {}) for key in MARKS)
         or (isinstance(status, int) and not isinstance(status, bool) and status >= 400)
         or set(value) == {"detail"}
     ):
@@ -68,8 +70,8 @@ def _error_fields(value: dict[str, Any]) -> dict[str, Any]:
     fields = {k: v for part in parts for k, v in part.items() if k not in ERROR_KEYS}
     said = [part.get(key) for part in parts for key in MESSAGE_KEYS]
     said = list(dict.fromkeys(text for text in said if isinstance(text, str) and text.strip()))
-    code = value.get("error")
-    said = said or ([code] if isinstance(code, str) else [])  # {"error": "upstream timeout"}
+    code = [value[key] for key in MARKS if isinstance(value.get(key), str)]
+    said = said or code[:1]  # {"error": "upstream timeout"}
     return {**fields, "message": "; ".join(said)} if said else fields
 
 

@@ -9,6 +9,8 @@ import pytest
 
 from tests.offline_model.conftest import WEATHER, tool
 from wirelab.offline_model import MODEL_ID
+from wirelab.offline_model.request import Tool
+from wirelab.offline_model.selection import score
 
 ORDERS = tool(
     "lookup_order",
@@ -256,3 +258,19 @@ def test_a_forced_tool_choice_forces_a_call_after_results_too(client):
         again.finish_reason == "tool_calls"
         and answer.message.content == "get_weather (city Paris) returned sunny."
     )
+
+
+UNITS = tool(
+    "convert_units",
+    "Convert a measurement into another unit.",
+    {"value": {"type": "number"}, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}},
+    ("value", "from_unit", "to_unit"),
+)
+
+
+def test_a_value_with_a_unit_does_not_name_a_tool_whose_name_says_unit():
+    """The units % and year of "5% a year": a value's unit, not the word "unit" of
+    `convert_units`, so the words choose nothing here (the unit's own name still matches)."""
+    units = Tool(**UNITS["function"])
+    assert not score("Put 800 aside at 5% a year for 6 years", units).chosen
+    assert score("Convert 5 kg into pounds", units).chosen

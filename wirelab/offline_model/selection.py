@@ -208,7 +208,7 @@ def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Mat
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
     if word in known.weights:
         return known.weights[word], word
-    if len(word) >= 4 and word.isascii():
+    if len(word) >= 4 and word.isascii() and ":" not in word:  # "unit:kg" is a value, not a word
         for other, weight in known.weights.items():
             if (
                 len(other) >= 4

@@ -50,7 +50,7 @@ from wirelab.offline_model.free_text import (
 )
 from wirelab.offline_model.lexicon import STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.normalize import Token, identifier_words
-from wirelab.offline_model.options import enum_values, example_values
+from wirelab.offline_model.options import enum_values, example_values, negated
 from wirelab.offline_model.places import city, state_code, state_name
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import (
@@ -272,6 +272,7 @@ def _may_name_an_option(token: Token, evidence: Evidence) -> bool:
         and token.norm not in STOPWORDS
         and concept(token.norm) not in evidence.tool_name
         and all(v.kind in PLAIN for v in evidence.holding(token))
+        and not negated(evidence, token.start)
     )
 
 
@@ -333,8 +334,8 @@ def weighed(
     fits: list[tuple[int, int, Any]] = []  # (slot rank, value index, typed value)
     for rank, slot in enumerate(scalar):
         for index, value in enumerate(evidence.values):
-            if value.kind == "name" and enums.overlaps(value.start, value.end):
-                continue  # a word that names an enum option is that option, not a name
+            if value.kind in ("name", "phrase") and enums.overlaps(value.start, value.end):
+                continue  # words that name an enum option are that option, not a name nor free text
             typed = typed_value(slot, value, evidence)
             if typed is not None and index not in evidence.used:
                 fits.append((rank, index, typed))

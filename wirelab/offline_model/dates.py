@@ -165,7 +165,8 @@ def written_date(written: str, year: int | None = None) -> datetime.date | None:
         m = pattern.fullmatch(written.strip())
         if not m:
             continue
-        month = int(m["m"]) if m["m"].isdigit() else _month(m["m"]) or 0
+        named = (k for k, month in enumerate(MONTHS, 1) if month[:3] == m["m"][:3].lower())  # "Sept": 9
+        month = int(m["m"]) if m["m"].isdigit() else next(named, 0)
         day = int(m["d"] or 1)
         month, day = (day, month) if month > 12 else (month, day)  # 23/10/2027: the day first
         year = int(m["y"]) if m["y"] else year or getattr(TODAY.get(), "year", None)
@@ -221,11 +222,6 @@ def _format_of(description: str) -> str:
     if month_year and month_year[1].lower() != month_year[3].lower():
         return month_year[2].join(parts[month_year[i].lower()] for i in (1, 3))
     return next((fmt for pattern, fmt in _EXAMPLES if pattern.search(description)), "%Y-%m-%d")
-
-
-def _month(name: str) -> int | None:
-    """A month's number from its name or the name's first three letters: "Sept" -> 9."""
-    return next((k for k, month in enumerate(MONTHS, 1) if month[:3] == name[:3].lower()), None)
 
 
 TODAY: ContextVar[datetime.date | None] = ContextVar("TODAY", default=None)

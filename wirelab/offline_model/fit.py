@@ -267,7 +267,8 @@ def features(slot: Slot, value: Value, evidence: Evidence, every: bool = False) 
     cue, seen = _label_cue(slot, value, evidence)
     if _never_fits(slot, value):
         return None
-    year = value.kind == "number" and "year" in identifier_words(slot.name) and _a_year(value)  # not `years`
+    four = value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
+    year = value.kind == "number" and "year" in identifier_words(slot.name) and four  # not `years`
     if value.kind not in ACCEPTS.get(slot.kind, (value.kind,)) and cue < LABELLED and not year:
         return None  # a number or a name for a string parameter only right next to its label
     measured = _measure_fit(slot, value, evidence)
@@ -433,11 +434,6 @@ def _second_of_a_range(evidence: Evidence, value: Value) -> bool:
     k = bisect.bisect_left(evidence.starts, value.start)
     words = [t.norm for t in evidence.tokens[max(0, k - 6) : k]]
     return len(words) >= 2 and words[-1] == "and" and "between" in words[:-2]
-
-
-def _a_year(value: Value) -> bool:
-    """A whole number written as a year: four digits from 1000 to 2999, no unit."""
-    return value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
 
 
 def _labels_the_number_before(evidence: Evidence, value: Value) -> bool:

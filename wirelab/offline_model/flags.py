@@ -25,6 +25,7 @@ from typing import Any
 from wirelab.offline_model.evidence import Evidence
 from wirelab.offline_model.lexicon import STOPWORDS, VERBS, alternatives, concept, lexicon_list, lexicon_words
 from wirelab.offline_model.normalize import clean, identifier_words, segment
+from wirelab.offline_model.options import meant, negated
 from wirelab.offline_model.slots import Slot
 
 
@@ -51,7 +52,8 @@ FLAG_WORDS = {"true": True, "false": False, "yes": True, "no": False}
 def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
     """The flag's value as the request sets it, None when it says nothing of it."""
     own = next((concept(w) for w in _own_words(slot) if concept(w) in SIDES), None)  # a side it names
-    words = {w for w in {concept(w) for w in identifier_words(slot.name)} - PREFIXES if w not in STOPWORDS}
+    named_by = identifier_words(slot.name) or (slot.name.casefold(),)  # a Chinese name is one word: 加急
+    words = {w for w in {concept(w) for w in named_by} - PREFIXES if w not in STOPWORDS}
     subject = words - SIDES.keys()  # what it switches: `wifi` of `enable_wifi`, nothing of `muted`
     named = [t for t in evidence.tokens if concept(t.norm) in subject]
     if own is not None and (named or not subject - evidence.tool_name):
@@ -62,11 +64,13 @@ def flag_value(slot: Slot, evidence: Evidence) -> bool | None:
     words = (words - evidence.tool_name or words) | _asked_whether(slot, said, evidence.tool_words)
     if _described(FALSE_MEANS, slot) & said - words:
         return False  # "true for metric, false for imperial", and the request says imperial
-    found = next((t for t in evidence.tokens if concept(t.norm) in words), None)
-    if found is None:
+    found = [(t.start, t.end) for t in evidence.tokens if concept(t.norm) in words]
+    found += [(v.start, v.end) for w in named_by for v in meant("flag", w, evidence)]  # 已归档: `archived`
+    if not found:
         return None
-    after = [concept(t.norm) for t in evidence.tokens if t.start >= found.end][:2]  # "safe search off"
-    return next((SIDES[w][0] for w in after if w in SIDES), True) != _negated(evidence, found.start)
+    start, end = min(found)
+    after = [concept(t.norm) for t in evidence.tokens if t.start >= end][:2]  # "safe search off"
+    return next((SIDES[w][0] for w in after if w in SIDES), True) != negated(evidence, start, NEGATIONS)
 
 
 def _own_words(slot: Slot) -> list[str]:
@@ -86,7 +90,7 @@ def _said_side(evidence: Evidence, pairs: frozenset[int]) -> bool | None:
     edges = _verb_places(evidence)
     said = sorted((start, end, idea) for start, end, idea in said if {start, end} & edges)
     said = [found for found in said if SIDES[found[2]][1] & pairs] or said
-    return SIDES[said[0][2]][0] != _negated(evidence, said[0][0]) if said else None
+    return SIDES[said[0][2]][0] != negated(evidence, said[0][0], NEGATIONS) if said else None
 
 
 def _verb_places(evidence: Evidence) -> set[int]:
@@ -95,11 +99,6 @@ def _verb_places(evidence: Evidence) -> set[int]:
     words = [t for t in evidence.tokens if t.kind != "punct"]
     first = next((k for k, t in enumerate(words) if t.norm not in STOPWORDS | NEGATIONS), len(words))
     return {place for t in [*words[first : first + 2], *words[-1:]] for place in (t.start, t.end)}
-
-
-def _negated(evidence: Evidence, start: int) -> bool:
-    """Whether one of the three words before `start` is a negation."""
-    return bool(NEGATIONS & {t.norm for t in [t for t in evidence.tokens if t.end <= start][-3:]})
 
 
 def _asked_whether(slot: Slot, said: set[str], tool_words: set[str]) -> set[str]:

@@ -98,7 +98,8 @@ def _cut_word(tokens: list[Token], k: int) -> str | None:
         return None
     if token.norm in AND:
         return "and"
-    return "," if token.text in (",", "，") and not _inside_name(tokens, k) else None
+    inside = 0 < k < len(tokens) - 1 and tokens[k - 1].capitalised and tokens[k + 1].capitalised  # "Riga, LV"
+    return "," if token.text in (",", "，") and not inside else None
 
 
 def _between_values(tokens: list[Token], k: int) -> bool:
@@ -109,11 +110,6 @@ def _between_values(tokens: list[Token], k: int) -> bool:
     before, after = tokens[k - 1], tokens[k + 1]
     days = before.norm in DAYS and after.norm in DAYS
     return before.kind == after.kind == "number" or before.tag[:2] == after.tag[:2] in NAME_TAGS or days
-
-
-def _inside_name(tokens: list[Token], k: int) -> bool:
-    """A comma between capitalised words: "Boston, MA", "Riga, Latvia" name one place."""
-    return 0 < k < len(tokens) - 1 and tokens[k - 1].capitalised and tokens[k + 1].capitalised
 
 
 def _ends_sentence(tokens: list[Token], k: int) -> bool:

@@ -82,6 +82,7 @@ GENERIC = lexicon_list("generic")
 SMALL_TALK = lexicon_list("small_talk")
 NEGATIONS = lexicon_list("negations")
 ACTION_WORDS = lexicon_list("action_words")
+DENIALS = NEGATIONS - ACTION_WORDS - lexicon_list("excluding")  # not "stop" (an action), nor "without"
 TOPIC_VERBS = lexicon_list("topic_verbs")  # verbs that say what a tool is for ("translate_text" translates)
 COLORS = lexicon_list("colors")  # the basic colour terms: what a `color` parameter takes
 PLANETS = lexicon_list("planets")

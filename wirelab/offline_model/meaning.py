@@ -50,7 +50,7 @@ from wirelab.offline_model.binding import bind_evidence
 from wirelab.offline_model.calls import bind_calls, fills_required, typed_values
 from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.fit import Feature, read_weights  # a named feature; a checked weights file
-from wirelab.offline_model.lexicon import ACTION_WORDS, NEGATIONS, lexicon_list
+from wirelab.offline_model.lexicon import DENIALS
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 
@@ -62,7 +62,6 @@ CHOOSE = 0.5  # the least probability that selects a tool
 AMONG = 0.2  # …one of several tools, for a message that words chose none for and wants one
 CHINESE_NEGATIONS = ("不要", "不用", "不必", "别")
 LEADING_NEGATIONS = {"先别", "千万别", "可别"}
-NEGATING = NEGATIONS - ACTION_WORDS - lexicon_list("excluding")  # not "stop" (an action), nor "without"
 
 
 FEATURES = (
@@ -135,7 +134,7 @@ def negates(text: str) -> bool:
     that leaves a value out ("a pizza without onions" still asks for a pizza)."""
     words = [t.norm for t in segment(clean(text))]
     return any(
-        (w in NEGATING or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS)
+        (w in DENIALS or w.startswith(CHINESE_NEGATIONS) or w in LEADING_NEGATIONS)
         and not (i and w.startswith(("不", "没")) and w[1:].startswith(words[i - 1]))
         for i, w in enumerate(words)
     )

@@ -6,24 +6,27 @@ parameter's allowed values, or one of the values its description gives as exampl
     >>> [(v.value, v.text) for v in enum_values(["km", "mi"], Evidence.of(units, "5 miles in kilometres"))]
     [('km', 'kilometres'), ('mi', 'miles')]
 
-An option is named by its value ("desc"), its words in any form ("Family
-Counselor" by "family counseling"), a synonym, an abbreviation ("desc" by
-"descending"), the unit it stands for ("mi" by "miles", "公里" for "km"), the
-language, country or currency of a code ("ja" by "Japanese"), or the one word of
-it no other option has ("my debit" names "debit card", not "credit card").
+An option is named by its value ("desc"), its words in any form ("Family Counselor" by "family
+counseling"), a synonym, an abbreviation ("desc" by "descending"), its unit ("mi" by "miles", 公里
+for "km"), the language, country or currency of a code ("ja" by "Japanese"), the one word of it no
+other option has ("my debit": "debit card"), or a word data/lexicon.txt's option_words gives it in
+either language ("urgent" for `high`, 降序 for `desc`); never after a negation ("not express", 不要加急).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from typing import Any
 
 from wirelab.offline_model.evidence import Evidence
-from wirelab.offline_model.lexicon import GENERIC, concept
+from wirelab.offline_model.lexicon import DENIALS, GENERIC, LISTS, alternatives, concept
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.units import same_unit
 from wirelab.offline_model.values import Value
+
+OPTION_WORDS = tuple(frozenset(line.casefold().split()) for line in LISTS["option_words"])
 
 
 def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
@@ -59,7 +62,21 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
         for value in evidence.values:  # a code option named by its language, country or currency
             if value.kind in ("language", "country", "currency") and str(value.value).casefold() == raw:
                 found.append(Value("enum", option, value.text, value.start, value.end))
-    return found
+        found += meant("enum", option, evidence)
+    return [v for v in found if not negated(evidence, v.start)]
+
+
+def meant(kind: str, option: Any, evidence: Evidence, owner: str = "") -> list[Value]:
+    """Where the text says a word its line of the lexicon's option_words gives `option` ("urgent": high)."""
+    key = str(option).casefold().replace(" ", "_")
+    words = {w.replace("_", " ") for line in OPTION_WORDS if key in line for w in line - {key}}
+    found = re.finditer(alternatives(words), evidence.text, re.I) if words else ()
+    return [Value(kind, option, m[0], m.start(), m.end(), owner=owner) for m in found]
+
+
+def negated(evidence: Evidence, start: int, negations: frozenset[str] = DENIALS) -> bool:
+    """Whether a negation stands among the three words right before `start` ("not the express one")."""
+    return bool(negations & {t.norm for t in [t for t in evidence.tokens if t.end <= start][-3:]})
 
 
 def _same_words(said: list[str], wanted: list[str]) -> bool:
@@ -93,7 +110,8 @@ def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence
             if not _inside_a_value(evidence, token.start, last.end):
                 written = evidence.text[token.start : last.end]
                 found.append(Value("example", example, written, token.start, last.end, owner=slot_name))
-    return found
+        found += meant("example", example, evidence, slot_name)
+    return [v for v in found if not negated(evidence, v.start)]
 
 
 def _inside_a_value(evidence: Evidence, start: int, end: int) -> bool:

@@ -168,23 +168,17 @@ def walk(
     tracks, extras = [Track(item) for item in items], []
     for number, turn in enumerate(turns):
         for call, result in turn:
-            track = _retried(tracks, call, number) or _first_free(tracks, call, names)
+            retried = (t for t in tracks if t.needs_correction() and t.turn < number)  # a failed call again
+            track = next((t for t in retried if call.name in (t.item.tool.name, t.attempts[0][0].name)), None)
+            unknown = call.name not in names  # a misspelt tool: the next item not called yet
+            free = (t for t in tracks if not t.attempts and (unknown or call.name == t.item.tool.name))
+            track = track or next(free, None)
             if track is None:
                 extras.append((call, result))
             else:
                 track.attempts.append((call, result))
                 track.turn = number
     return tracks, extras
-
-
-def _retried(tracks: list[Track], call: Call, turn: int) -> Track | None:
-    failed = (t for t in tracks if t.needs_correction() and t.turn < turn)
-    return next((t for t in failed if call.name in (t.item.tool.name, t.attempts[0][0].name)), None)
-
-
-def _first_free(tracks: list[Track], call: Call, names: set[str]) -> Track | None:
-    free = (t for t in tracks if not t.attempts)
-    return next((t for t in free if call.name == t.item.tool.name or call.name not in names), None)
 
 
 def next_calls(request: Request, tracks: list[Track], turns: list[list[Attempt]]) -> list[Call]:

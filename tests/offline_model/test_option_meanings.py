@@ -1,0 +1,49 @@
+"""An option is named by a word that means it, in either language (data/lexicon.txt's
+option_words), and an option after a negation is not taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Tool
+
+
+def tool(name: str, option: str, schema: dict[str, Any]) -> Tool:
+    properties = {"item": {"type": "string", "description": "What it is about."}, option: schema}
+    return Tool(name, "Do it.", {"type": "object", "properties": properties, "required": ["item"]})
+
+
+LEVEL = tool("raise_case", "level", {"type": "string", "enum": ["low", "medium", "high"]})
+ORDER = tool("list_goods", "order", {"type": "string", "enum": ["asc", "desc"]})
+EVERY = tool("add_chore", "频率", {"type": "string", "enum": ["每天", "每周", "每月"]})
+SPEED = tool("post_box", "speed", {"type": "string", "enum": ["standard", "overnight"]})
+RANK = tool(
+    "find_gyms", "rank", {"type": "string", "description": "Order of results: price, rating or distance."}
+)
+RUSH = tool("send_box", "加急", {"type": "boolean", "description": "是否加急"})
+
+
+@pytest.mark.parametrize(
+    ("chosen", "text", "value"),
+    [
+        (LEVEL, "Raise a case about the frozen checkout, it's critical", "high"),
+        (LEVEL, "给结账卡住的问题提个单，不急", "low"),
+        (ORDER, "按价格降序列出商品", "desc"),
+        (EVERY, "Add a chore to take out the bins every week", "每周"),
+        (RANK, "Find gyms in Leeds, the nearest ones first", "distance"),
+        (RUSH, "这个箱子寄到东街5号，加急", True),
+    ],
+)
+def test_an_option_is_named_by_a_word_that_means_it(chosen: Tool, text: str, value: Any) -> None:
+    name = next(n for n in chosen.parameters["properties"] if n != "item")
+    assert bind(chosen, text).get(name) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["Post the box to 2 Mill Lane, not overnight", "箱子寄到磨坊路2号，不要次日达"]
+)
+def test_an_option_after_a_negation_is_not_taken(text: str) -> None:
+    assert bind(SPEED, text).get("speed") != "overnight"

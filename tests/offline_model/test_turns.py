@@ -222,10 +222,21 @@ def test_an_answer_to_the_models_question_completes_the_request_before_it(client
         client, [SCOOTER, UV], "I'd like to rent a scooter at Central Station", asked, "3 hours"
     )
     assert arguments(reply) == [{"station": "Central Station", "hours": 3}]
-    asked = "要调用 get_uv_index，我还需要知道：city。请告诉我，我再继续。"
+    asked = "要调用 get_uv_index，我还需要知道：city。应该用什么值？"
     assert arguments(_answering(client, [UV, PODCASTS], "紫外线指数是多少？", asked, "悉尼")) == [
         {"city": "悉尼"}
     ]
+
+
+TABLE = tool(
+    "reserve_table", "预订餐厅的座位。", {"people": {"type": "integer", "description": "人数"}}, ("people",)
+)
+
+
+def test_a_missing_value_is_asked_for_with_a_question_in_chinese_as_in_english(client):
+    for text in ("我想订餐厅的位子", "Reserve a table for me"):
+        reply = Chat(client, text, [TABLE]).send()
+        assert reply.tool_calls is None and reply.content.endswith(("?", "？")), reply.content
 
 
 def test_a_message_that_asks_for_nothing_completes_nothing(client):

@@ -98,7 +98,7 @@ def ask_for(tool: Tool, missing: tuple[str, ...], request: str) -> str:
     zh = has_chinese(request)
     named = [_described(name, properties.get(name), zh) for name in missing]
     if zh:
-        return f"要调用 {tool.name}，我还需要知道：{'、'.join(named)}。请告诉我，我再继续。"
+        return f"要调用 {tool.name}，我还需要知道：{'、'.join(named)}。应该用什么值？"
     values = "a value" if len(named) == 1 else "values"
     return f"To call {tool.name} I need {values} for {_and(named)}, not in the request. What should I use?"
 

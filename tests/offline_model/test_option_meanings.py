@@ -23,6 +23,7 @@ SPEED = tool("post_box", "speed", {"type": "string", "enum": ["standard", "overn
 RANK = tool(
     "find_gyms", "rank", {"type": "string", "description": "Order of results: price, rating or distance."}
 )
+SEAT = tool("buy_ticket", "座位", {"type": "string", "enum": ["二等座", "一等座"]})
 RUSH = tool("send_box", "加急", {"type": "boolean", "description": "是否加急"})
 
 
@@ -35,6 +36,7 @@ RUSH = tool("send_box", "加急", {"type": "boolean", "description": "是否加�
         (EVERY, "Add a chore to take out the bins every week", "每周"),
         (RANK, "Find gyms in Leeds, the nearest ones first", "distance"),
         (RUSH, "这个箱子寄到东街5号，加急", True),
+        (SEAT, "买一张到苏州的一等座", "一等座"),  # as written, where the segmenter splits it
     ],
 )
 def test_an_option_is_named_by_a_word_that_means_it(chosen: Tool, text: str, value: Any) -> None:

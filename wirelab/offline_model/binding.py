@@ -224,7 +224,8 @@ def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:
     if len(named) < 2 or len(named) != len(options) or not tokens:
         return []
     options_seen = encode([" ".join(identifier_words(o)) or o for o in named]).T
-    for words in ([(t.text, t) for t in tokens], [(t.text[0], t) for t in tokens if _compound(t)]):
+    nouns = [t for t in tokens if t.kind == "han" and 2 <= len(t.text) <= 3 and t.tag.startswith("n")]
+    for words in ([(t.text, t) for t in tokens], [(t.text[0], t) for t in nouns]):  # a noun's first: 右窗
         if not words:
             continue
         sims = encode([w for w, _ in words]) @ options_seen
@@ -256,12 +257,6 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
     if ranked[-1] < LIKE or len(ranked) > 1 and ranked[-1] - ranked[-2] < MEANT_MARGIN:
         return []
     return [replace(best, kind="example", owner=slot.name)]
-
-
-def _compound(token: Token) -> bool:
-    """A Chinese noun of two or three characters, whose first may name an option of its own:
-    右窗 is the right window, 左窗 the left one."""
-    return token.kind == "han" and 2 <= len(token.text) <= 3 and token.tag.startswith("n")
 
 
 def _may_name_an_option(token: Token, evidence: Evidence) -> bool:

@@ -70,6 +70,7 @@ def meant(kind: str, option: Any, evidence: Evidence, owner: str = "") -> list[V
     """Where the text says a word its line of the lexicon's option_words gives `option` ("urgent": high)."""
     key = str(option).casefold().replace(" ", "_")
     words = {w.replace("_", " ") for line in OPTION_WORDS if key in line for w in line - {key}}
+    words |= {key} if not key.isascii() and len(key) > 1 else set()  # as written, split or not: 二等|座
     found = re.finditer(alternatives(words), evidence.text, re.I) if words else ()
     return [Value(kind, option, m[0], m.start(), m.end(), owner=owner) for m in found]
 

@@ -85,7 +85,8 @@ ADDRESS = re.compile(
     r"(?:, [A-Z][a-z]+(?: [A-Z][a-z]+){0,2}){0,3}(?:, [A-Z]{2}\b)?(?:, [A-Z][A-Za-z]+)?"
 )
 MENTION = re.compile(rf"(?<![.@])(?<!{W})@({W}(?:(?:{W}|[.-]){{0,48}}{W})?)")  # a handle, without its @
-PHONE = re.compile(rf"(?<![+])(?<!{W})\+\d{{1,3}}(?:[ -]?\(?\d{{1,4}}\)?){{2,5}}(?!-)(?!{W})")
+_DIALLED = r"\+\d{1,3}(?:[ -]?\(?\d{1,4}\)?){2,5}|\(\d{2,4}\) ?\d{3,4}[ .-]?\d{4}"  # "(555) 123-4567" too
+PHONE = re.compile(rf"(?<![+])(?<!{W})(?:{_DIALLED})(?!-)(?!{W})")
 ZH_NUMBER = re.compile(f"[{ZH_NUMERALS}]{{1,12}}")
 SCIENTIFIC = re.compile(r"[+-]?\d+(?:\.\d+)?[eE][+-]?\d+")  # "1.6e-19", "3e8": a number, no code
 POWER_OF_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?[x×*] ?10 ?\^ ?([+-]?\d{1,3})(?![\d.])")

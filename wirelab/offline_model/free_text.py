@@ -25,7 +25,7 @@ from wirelab.offline_model.lexicon import (
     VERBS,
     ZH_NUMERALS,
     alternatives,
-    concept,
+    concepts_in,
     lexicon_list,
     lexicon_words,
     names_a_thing,
@@ -36,7 +36,7 @@ from wirelab.offline_model.units import unit_named
 
 PARTICLES = lexicon_list("particles", VERBS)
 HEARERS = ("me", "us", "him", "her", "them")  # whom a message is for: "Poke me to …"
-SAYING = ("说", "讲", "say")  # what a message said to someone follows: 跟他说一声…, "and say …"
+SAYING = ("说", "讲", "say", "saying", "says")  # what a message says follows: 跟他说一声…, "saying …"
 FEW = "几"  # "a few", a numeral: "几个"
 DE = "的"  # what joins a modifier to its head noun
 CLAUSE_ENDS = (",", ";", "?", "!", "，", "。")
@@ -87,7 +87,9 @@ def remainder(
     With `clause`, only the first comma-separated clause that keeps any words; without it (a
     list's items), not the unit of a number another parameter took either. With `content` (a
     note's or a message's text), the Chinese verbs and prepositions of what is to be done stay:
-    "提醒我周四买牛奶" -> "买牛奶", "给房东打电话", not "牛奶", "房东打电话".
+    "提醒我周四买牛奶" -> "买牛奶", "给房东打电话", not "牛奶", "房东打电话"; and when no clause names a
+    thing, words of doing with nothing they are done to or for: "提醒我三点开会" -> "开会" (not 替我起草
+    nor a verb of one character).
     """
     kept: list[Token] = []
     taken = Spans(used)
@@ -117,7 +119,14 @@ def remainder(
             trimmed = trim(part, content)
         if trimmed:
             return join(trimmed, text)
-    return ""
+    doing = [trim(part, content) for part in clauses] if content else []
+    return next((join(d, text) for d in doing if all(t.tag[:1] != "p" for t in d) and _worded(d)), "")
+
+
+def _worded(tokens: list[Token]) -> bool:
+    """Whether a Chinese word of two characters or more is among the tokens: 开会 says what is to
+    be done, a verb of one character (成 of 翻译成, 去) alone says nothing."""
+    return any(t.kind == "han" and len(t.text) > 1 for t in tokens)
 
 
 def _purpose(tokens: list[Token]) -> set[int]:
@@ -165,12 +174,12 @@ def trim(tokens: list[Token], content: bool = False) -> list[Token]:
     doing stay ("买牛奶", "给花浇水", "renew the lease")."""
     tokens, told = _heard(tokens) if content else (tokens, False)
     start, end = 0, len(tokens)
-    while start < end and _leading(tokens[:end], start, content) and not (told and _said(tokens[start], "r")):
+    while start < end and _leading(tokens[:end], start, content) and not (told and _says(tokens[start])):
         start += 1
-    while end > start and _edge(tokens[end - 1], content and tokens[end - 1].tag[:1] != "p"):
-        if told and _said(tokens[end - 1], "v"):
-            break
-        end -= 1
+    while end > start and (
+        tokens[end - 1].kind == "punct" if told else _edge(tokens[end - 1], content, last=True)
+    ):
+        end -= 1  # what is said ends where it is said: 说我快到了, "… saying the gate is locked"
     return tokens[start:end]
 
 
@@ -186,15 +195,19 @@ def _heard(tokens: list[Token]) -> tuple[list[Token], bool]:
     return tokens, False
 
 
-def _said(token: Token, tag: str) -> bool:
-    """A Chinese pronoun that starts what is said (我们 of 我们中午到), or a verb that ends it (到)."""
-    return token.kind == "han" and token.tag[:1] == tag
+def _says(token: Token) -> bool:
+    """A word that starts what is said: a Chinese pronoun (我们 of 我们中午到), or any word of a
+    spaced script ("say we are on our way")."""
+    return token.kind == "han" and token.tag[:1] == "r" or token.kind == "word"
 
 
 def _tool_word(token: Token, tool_words: set[str]) -> bool:
     """A word of the tool's own text, not a small one: "the" and "for" of 'Search the library
     for recordings' stay inside what is asked for ("a pair of avocets by the sluice")."""
-    return concept(token.norm) in tool_words and token.norm not in STOPWORDS
+    parts = concepts_in(token.norm, token.kind == "han")  # 发短信: send + 短信, a text message
+    return (
+        parts[0] in tool_words or parts[1:] != [] and set(parts[1:]) <= tool_words
+    ) and token.norm not in STOPWORDS
 
 
 def _written_whole(token: Token, text: str) -> bool:
@@ -235,11 +248,14 @@ def describes(before: Token | None, token: Token, after: list[Token], thing: boo
     return participle and lead and bool(noun) and (thing or names_a_thing(noun[0]))
 
 
-def _edge(token: Token, content: bool = False) -> bool:
+def _edge(token: Token, content: bool = False, last: bool = False) -> bool:
     """A stopword or a mark; or a Chinese word that names no thing, a numeral or a one-character
-    measure word (not a noun jieba tags `m`: "来点爵士乐"); with `content`, not a word of doing."""
-    if content and _doing(token):
-        return False
+    measure word (not a noun jieba tags `m`: "来点爵士乐"); with `content`, not a word of doing (a
+    preposition that is the `last` word is one), and a word of when (周五, 明早: jieba's `t`) is one:
+    a note says what, not when."""
+    doing = _doing(token) and not (last and token.tag[:1] == "p")
+    if content and (doing or token.tag[:1] == "t"):
+        return not doing
     if token.norm in STOPWORDS or token.kind == "punct":
         return True
     numeral = token.tag[:1] == "m" and (

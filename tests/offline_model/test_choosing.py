@@ -274,3 +274,18 @@ def test_a_value_with_a_unit_does_not_name_a_tool_whose_name_says_unit():
     units = Tool(**UNITS["function"])
     assert not score("Put 800 aside at 5% a year for 6 years", units).chosen
     assert score("Convert 5 kg into pounds", units).chosen
+
+
+COMMIT = tool(
+    "commit_changes",
+    "Record the staged changes in the repository.",
+    {"message": {"type": "string"}},
+    ("message",),
+)
+REMOVE = tool("remove_file", "Delete a file from disk.", {"path": {"type": "string"}}, ("path",))
+
+
+def test_the_words_inside_a_quoted_value_choose_no_tool(ask):
+    """The message "remove the log file" says "remove" and "file": it is the commit's text, not a task."""
+    reply = ask('Commit the staged changes, message "remove the log file"', [COMMIT, REMOVE])
+    assert calls(reply) == [("commit_changes", {"message": "remove the log file"})]

@@ -109,13 +109,15 @@ class PlanItem:
 
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
-    """The concepts of a request, plus the kinds of value it holds: "20 EUR" names a currency,
-    "list them using ls -l" a command."""
-    values = extract(clean(text))
+    """The concepts of a request but those of its quoted values (a message "更新文档" names no file
+    tool), plus the kinds of value it holds: "20 EUR" names a currency, "ls -l" a command."""
+    values = extract(bare := clean(text))
     kinds = {v.kind for v in values} & VALUE_CONCEPTS
     kinds |= {"command"} if command_span(text) else set()  # "… using git status" writes a command
     units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
-    return tuple(concepts_of(text)) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(text))
+    for v in (v for v in values if v.kind == "quoted"):
+        bare = bare[: v.start] + " " * (v.end - v.start) + bare[v.end :]
+    return tuple(concepts_of(bare)) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(bare))
 
 
 def _acronyms(text: str) -> list[str]:
@@ -546,10 +548,7 @@ def own_points(text: str, tool: Tool) -> float:
 def _serves_before(before: Tool, after: Tool, context: str) -> bool:
     """Whether context between two intents gives the one before more values than the one
     after ("… the odds with dice? I roll 3 dice for a total of 12.")."""
-    if before is after:
-        return False
-    words = Words.of(context)
-    return takes(before, words) > takes(after, words)
+    return before is not after and takes(before, words := Words.of(context)) > takes(after, words)
 
 
 def _continue(items: list[tuple[int, int, Tool, bool]], end: int) -> None:

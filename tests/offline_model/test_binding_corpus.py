@@ -17,7 +17,7 @@ SPEC = importlib.util.spec_from_file_location("fit_binding", ROOT / "scripts" / 
 # the corpus's annotated requests, and an argument compared, as the fit reads them
 FIT_BINDING = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(FIT_BINDING)
-FLOOR = 485  # of 712 annotated requests, binding as it stands
+FLOOR = 494  # of 718 annotated requests, binding as it stands
 
 
 def test_every_annotation_names_parameters_its_tool_has():

@@ -89,7 +89,7 @@ def test_the_chatter_probe_reads_a_statement_as_wanting_no_tool():
         "Our goldfish is called Bubbles.",
         "The guppies look hungry, two pinches.",
     ]
-    first, second, request = meaning._encode(texts) @ probe[:-1] + probe[-1]
+    first, second, request = meaning.encode(texts) @ probe[:-1] + probe[-1]
     assert first > 0 and second > 0 > request
 
 

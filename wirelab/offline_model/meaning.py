@@ -24,9 +24,7 @@ them on the course's corpus (assets/offline_model_corpus.json) and writes
 `data/meaning_weights.json`, stamped with the corpus's hash. A tool is chosen when its
 probability is the highest and at least `CHOOSE` (one half); otherwise nothing is. `AMONG` is
 enough among several tools, for a whole message whose words chose none and which the `chatter`
-probe reads as wanting some tool: on the corpus's held-out requests it decides 2,043 of 2,302
-offers right, not 1,997, with 61 calls where none is wanted; the best of the bars the script's
-`--folds` compares (0.25: 2,040).
+probe reads as wanting some tool (held out, `--folds`: 2,043 of 2,302 offers right, not 1,997).
 
 Where the words choose and still tie (two tools name the same number of the
 request's words: "the study is chilly, bring it up to 21" names a room that the
@@ -109,22 +107,17 @@ def weights() -> Weights:
     return Weights(dict(data["weights"]), float(data["bias"]), data["corpus_sha256"], probe)
 
 
-def _encode(texts: list[str]) -> np.ndarray:
-    from wirelab.encoder import encode  # loaded on first use, by the first request that needs it
+def encode(texts: list[str]) -> np.ndarray:
+    """Unit-length rows, one per text, from the encoder's cache where it has them (one pass for the rest)."""
+    from wirelab import encoder  # loaded on first use, by the first request that needs it
 
-    return encode(texts)
+    return encoder.encode(texts)
 
 
 def cosines(request: str, tools: tuple[Tool, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The request's vector, and its cosine with each tool's text (one encoder pass)."""
-    vectors = _encode([request, *(tool_text(t) for t in tools)])
+    vectors = encode([request, *(tool_text(t) for t in tools)])
     return vectors[0], vectors[1:] @ vectors[0]
-
-
-def encode_once(texts: list[str]) -> None:
-    """Encode `texts` in one pass (faster than one by one); later look-ups hit the cache."""
-    if texts:
-        _encode(texts)
 
 
 def negates(text: str) -> bool:
@@ -202,7 +195,7 @@ def log_odds_no_tool(vector: np.ndarray, probe: np.ndarray) -> float:
 
 def wants_no_tool(request: str) -> bool:
     """Whether the fitted `chatter` probe reads `request` as more likely to want no tool than one."""
-    return log_odds_no_tool(_encode([request])[0], weights().probe) > 0.0
+    return log_odds_no_tool(encode([request])[0], weights().probe) > 0.0
 
 
 def nearer(request: str, tool: Tool, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:

@@ -5,14 +5,14 @@
 No state is kept between requests: each decision is read off the conversation since the last
 user message (`context.conversation`).
 
-1. Plan (`items_for`): each intent of the message with the tool its words choose
-   (`selection.plan`), or, when they choose none among several tools or name no lone tool's topic,
-   its meaning (`selection.plan_by_meaning`); bound to arguments, one call per value of a list,
-   gaps filled from the intents around it (`sharing.bind_plan`). A message that says only what
-   changes ("and in Rome?") continues the last calls; one that answers the model's question
-   completes the message before (`context`). An intent whose tool the request cannot fill goes to
-   the tool nearest in meaning that it fills (`callable_reading`); one that lacks a value only the
-   user can give is asked for (`answer.ask_for`), not made up, unless a call is forced.
+1. Plan (`items_for`): each intent of the message with the tool its words choose (`selection.plan`; none
+   for a lone tool the message only talks about: `heard`), or, when they choose none among several tools
+   or name no lone tool's topic, its meaning (`selection.plan_by_meaning`); bound to arguments, one call
+   per value of a list, gaps filled from the intents around it (`sharing.bind_plan`). A message that says
+   only what changes ("and in Rome?") continues the last calls; one that answers the model's question
+   completes the message before (`context`). An intent whose tool the request cannot fill goes to the tool
+   nearest in meaning that it fills (`callable_reading`); one that lacks a value only the user can give is
+   asked for (`answer.ask_for`), not made up, unless a call is forced.
 2. The calls made since the user's message are paired with the items, in order; a call right
    after a failed one of the same item is its correction (`walk`).
 3. The next response: the call an `obey_injection` fault follows, one correction per item whose
@@ -40,6 +40,7 @@ from wirelab.offline_model.calls import fills_required
 from wirelab.offline_model.context import Attempt, Conversation, completed, continued, conversation, made
 from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
+from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, injected_calls
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request, Tool, compact
@@ -48,6 +49,7 @@ from wirelab.offline_model.selection import (
     asks_for_nothing,
     best_piece,
     best_tool,
+    meaning_choice,
     names_a_topic,
     own_points,
     plan,
@@ -105,8 +107,10 @@ def dated(request: Request) -> Iterator[None]:
 
 def _decide(request: Request) -> Reply:
     talk = conversation(request.messages)
+    if talk.turns and (request.tool_choice == "none" or not request.tools):
+        return Reply(say([attempt for turn in talk.turns for attempt in turn], talk.text))
     if request.tool_choice == "none" or not request.tools:
-        return Reply(_answer_without_tools(request, talk))
+        return Reply(not_allowed(talk.text) if request.tools else without_tools(talk.text))
     items = items_for(request, talk)
     free = request.tool_choice == "auto" and not request.fault and not talk.turns
     unsure = [item for item in items if item.missing and free]  # ask, do not make values up
@@ -130,7 +134,7 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
     if request.tool_choice not in ("auto", "required"):
         tool = next(t for t in tools if t.name == request.tool_choice)
         return bind_plan([PlanItem(best_piece(text, tool), tool)])
-    items = bind_plan([callable_reading(with_calls(item), tools) for item in plan(text, tools)])
+    items = bind_plan([callable_reading(with_calls(i), tools) for i in heard(plan(text, tools), text, tools)])
     items = completed(continued(items, talk, tools), talk, tools)  # "And 75 CHF?"
     fresh = not items and not talk.turns and not asks_for_nothing(text)
     if fresh and (len(tools) > 1 or not names_a_topic(text, tools)):  # words chose none: may meaning?
@@ -140,6 +144,15 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
         tool, _ = best_tool(text, tools)
         items = bind_plan([PlanItem(text, tool)]) if tool else []
     return items
+
+
+def heard(items: list[PlanItem], text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
+    """The items the words chose; none for a lone tool when the message states no value (a number, a date;
+    not a name), the `chatter` probe hears no request and meaning gives the tool under `meaning.AMONG`."""
+    if len(tools) != 1 or not items or any(v.kind not in ("name", "unit") for v in Words.of(text).values):
+        return items
+    unwanted = meaning.wants_no_tool(text) and meaning_choice(text, tools).rows[0][2] < meaning.AMONG
+    return [] if unwanted else items
 
 
 def callable_reading(item: PlanItem, tools: tuple[Tool, ...]) -> PlanItem:
@@ -218,9 +231,3 @@ def _injected(request: Request, turns: list[list[Attempt]]) -> list[Call]:
     known = {tool.name for tool in request.tools}
     found = [pair for text in sources for pair in injected_calls(text, known) if pair not in made]
     return [Call("", *found[0])] if found else []
-
-
-def _answer_without_tools(request: Request, talk: Conversation) -> str:
-    if talk.turns:
-        return say([attempt for turn in talk.turns for attempt in turn], talk.text)
-    return not_allowed(talk.text) if request.tools else without_tools(talk.text)

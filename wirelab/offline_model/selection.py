@@ -515,7 +515,7 @@ def read_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[Reading]:
     found = [(p.start, p.end) for p in pieces(text)]
     found = found if len(found) <= MAX_PIECES else [(0, len(text))]  # a pasted listing is one text
     parts = [text[start:end] for start, end in found]
-    meaning.encode_once(parts)
+    meaning.encode(parts)  # one pass; each piece is read from the cache
     bar = meaning.AMONG if len(found) == 1 else meaning.CHOOSE
     choices = [None if asks_for_nothing(part) else meaning_choice(part, tools, bar) for part in parts]
     readings = [Reading(text, a, b, choice) for (a, b), choice in zip(found, choices, strict=True)]

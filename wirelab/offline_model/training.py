@@ -130,7 +130,7 @@ def chatter_probe(corpus: dict[str, Any], leave_out: int | None = None) -> np.nd
     """The `chatter` probe (wants no tool: 1, or one: 0) fitted on the corpus's requests (without
     fold `leave_out`, if given)."""
     items = corpus["requests"]
-    vectors = meaning._encode([item["text"] for item in items]).astype(np.float64)
+    vectors = meaning.encode([item["text"] for item in items]).astype(np.float64)
     none = np.array([float(item["tool"] is None) for item in items])
     kept = np.arange(len(none)) % FOLDS != leave_out
     return logistic(vectors[kept], none[kept], PROBE_PENALTY).astype(np.float32)

@@ -33,6 +33,7 @@ from wirelab.offline_model.extraction import ITEM_BREAKS, counted, list_items
 from wirelab.offline_model.fit import (
     clock_part,
     clock_slot,
+    clock_with,
     cue_weight,
     features,
     typed_value,
@@ -295,7 +296,12 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[Taken]:
         if slot.name in done or index in evidence.used or _overlaps_used(evidence, evidence.values[index]):
             continue
         done.add(slot.name)
-        evidence.used.add(index)
+        clock = (
+            clock_with(evidence.values[index], evidence)
+            if slot.kind == "date" and "T" in str(typed)
+            else None
+        )
+        evidence.used |= {index, *([evidence.values.index(clock)] if clock else [])}  # 周五下午两点: both
         chosen.append((slot, typed, index))
     return _required_filled(chosen, pairs, evidence)
 

@@ -200,7 +200,7 @@ def date_as_asked(written: str, description: str, year: int | None = None, clock
 _SPEC = re.compile(r"\b(y{3,4}|mm|dd)([-/.])(y{3,4}|mm|dd)\2(y{3,4}|mm|dd)\b", re.I)
 _WORDS = re.compile(r"\b(year|month|day)[-/ ](year|month|day)[-/ ](year|month|day)\b", re.I)
 _MONTH_YEAR = re.compile(r"\b(mm|yyyy)([-/.])(mm|yyyy)\b", re.I)
-DATE_TIME = re.compile(r"T\s?HH|\dT\d|date[- ]?time|datetime", re.I)  # "e.g. 2024-05-01T09:30:00"
+DATE_TIME = re.compile(r"T\s?HH|\dT\d|date[- ]?(?:and |& )?time|datetime|日期[和与及]?时间", re.I)
 _EXAMPLES = [
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "%Y-%m-%d"),
     (re.compile(r"\b\d{2}/\d{2}/\d{4}\b"), "%m/%d/%Y"),

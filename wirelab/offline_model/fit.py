@@ -219,8 +219,15 @@ def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
     written right after this date ("June 3 at 4pm")."""
     later = [v for v in evidence.values if v.kind == "date" and v.start > value.start]
     years = [int(y) for v in later for y in YEAR.findall(v.text)]
-    clock = next((v.text for v in evidence.values if v.kind == "time" and 0 <= v.start - value.end <= 4), "")
-    return (years[0] if years and not YEAR.search(value.text) else None), clock
+    clock = clock_with(value, evidence)
+    return (years[0] if years and not YEAR.search(value.text) else None), "" if clock is None else str(
+        clock.value
+    )
+
+
+def clock_with(date: Value, evidence: Evidence) -> Value | None:
+    """The time written right after a date: "June 3 at 4pm", 周五下午两点."""
+    return next((v for v in evidence.values if v.kind == "time" and 0 <= v.start - date.end <= 4), None)
 
 
 def clock_slot(slot: Slot) -> bool:

@@ -289,3 +289,13 @@ def test_the_words_inside_a_quoted_value_choose_no_tool(ask):
     """The message "remove the log file" says "remove" and "file": it is the commit's text, not a task."""
     reply = ask('Commit the staged changes, message "remove the log file"', [COMMIT, REMOVE])
     assert calls(reply) == [("commit_changes", {"message": "remove the log file"})]
+
+
+SHELL = tool("shell", "Run a command in a terminal.", {"command": {"type": "string"}}, ("command",))
+PUSH = tool("git_push", "Push local commits to a remote.", {"remote": {"type": "string"}}, ("remote",))
+
+
+def test_the_words_of_a_command_the_request_writes_choose_no_tool(ask):
+    """ "git" and "remote" are words of the command to run, not a request to push."""
+    reply = ask("List the remote branches by running git branch -r", [PUSH, SHELL])
+    assert calls(reply) == [("shell", {"command": "git branch -r"})]

@@ -109,14 +109,15 @@ class PlanItem:
 
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
-    """The concepts of a request but those of its quoted values (a message "更新文档" names no file
-    tool), plus the kinds of value it holds: "20 EUR" names a currency, "ls -l" a command."""
+    """The concepts of a request but those of its quoted values and written command (a message
+    "更新文档", "run git log" name no tool), plus the kinds of value it holds: "20 EUR" a currency."""
     values = extract(bare := clean(text))
-    kinds = {v.kind for v in values} & VALUE_CONCEPTS
-    kinds |= {"command"} if command_span(text) else set()  # "… using git status" writes a command
+    command = command_span(bare)  # "… using git status" writes a command
+    kinds = {v.kind for v in values} & VALUE_CONCEPTS | ({"command"} if command else set())
     units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
-    for v in (v for v in values if v.kind == "quoted"):
-        bare = bare[: v.start] + " " * (v.end - v.start) + bare[v.end :]
+    blanks = [(v.start, v.end) for v in values if v.kind == "quoted"] + ([command] if command else [])
+    for start, end in blanks:
+        bare = bare[:start] + " " * (end - start) + bare[end:]
     return tuple(concepts_of(bare)) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(bare))
 
 
@@ -553,8 +554,7 @@ def _serves_before(before: Tool, after: Tool, context: str) -> bool:
 
 def _continue(items: list[tuple[int, int, Tool, bool]], end: int) -> None:
     """Add the piece ending at `end` to the last item."""
-    first, _, tool, again = items[-1]
-    items[-1] = (first, end, tool, again)
+    items[-1] = (items[-1][0], end, *items[-1][2:])
 
 
 def best_piece(text: str, tool: Tool) -> str:

@@ -249,7 +249,8 @@ def describes(before: Token | None, token: Token, after: list[Token], thing: boo
 
 
 def _edge(token: Token, content: bool = False, last: bool = False) -> bool:
-    """A stopword or a mark; or a Chinese word that names no thing, a numeral or a one-character
+    """A stopword or a mark; or a Chinese word that names no thing (a verb used as a noun does,
+    jieba's `vn`: 设计 of 设计评审会), a numeral or a one-character
     measure word (not a noun jieba tags `m`: "来点爵士乐"); with `content`, not a word of doing (a
     preposition that is the `last` word is one), and a word of when (周五, 明早: jieba's `t`) is one:
     a note says what, not when."""
@@ -261,7 +262,7 @@ def _edge(token: Token, content: bool = False, last: bool = False) -> bool:
     numeral = token.tag[:1] == "m" and (
         len(token.text) == 1 or any(ch in ZH_NUMERALS or ch == FEW for ch in token.text)
     )
-    return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS or numeral)
+    return token.kind == "han" and (token.tag[:1] in FUNCTION_TAGS and token.tag != "vn" or numeral)
 
 
 def join(tokens: list[Token], text: str) -> str:

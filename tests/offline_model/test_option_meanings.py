@@ -49,3 +49,18 @@ def test_an_option_is_named_by_a_word_that_means_it(chosen: Tool, text: str, val
 )
 def test_an_option_after_a_negation_is_not_taken(text: str) -> None:
     assert bind(SPEED, text).get("speed") != "overnight"
+
+
+SWITCH = tool("flip_fan", "power", {"type": "string", "enum": ["on", "off"]})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Switch on the fan in the back office", "on"),  # "office" is no abbreviation of `off`
+        ("把储藏室的风扇打开", "on"),
+        ("储藏室的风扇关掉吧", "off"),
+    ],
+)
+def test_an_option_the_lexicon_words_is_no_abbreviation(text: str, value: str) -> None:
+    assert bind(SWITCH, text).get("power") == value

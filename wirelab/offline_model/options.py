@@ -7,10 +7,10 @@ parameter's allowed values, or one of the values its description gives as exampl
     [('km', 'kilometres'), ('mi', 'miles')]
 
 An option is named by its value ("desc"), its words in any form ("Family Counselor" by "family
-counseling"), a synonym, an abbreviation ("desc" by "descending"), its unit ("mi" by "miles", 公里
-for "km"), the language, country or currency of a code ("ja" by "Japanese"), the one word of it no
-other option has ("my debit": "debit card"), or a word data/lexicon.txt's option_words gives it in
-either language ("urgent" for `high`, 降序 for `desc`); never after a negation ("not express", 不要加急).
+counseling"), a synonym, its unit ("mi" by "miles", 公里 for "km"), the language, country or currency
+of a code ("ja" by "Japanese"), the one word of it no other option has ("my debit": "debit card"), a
+word data/lexicon.txt's option_words gives it ("urgent" for `high`, 降序 for `desc`), else its
+abbreviation ("temp" by "temperature", not "off" by "office"); never after a negation (不要加急).
 """
 
 from __future__ import annotations
@@ -43,11 +43,12 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
         wanted = spoken_of[option]
         raw = str(option).casefold()
         unique = [w for w in wanted if len(wanted) > 1 and counts[w] == 1 and len(w) > 3 and w not in GENERIC]
+        cut = len(raw) > 2 and raw.isalpha() and len(wanted) == 1 and all(raw not in w for w in OPTION_WORDS)
         for k in range(len(norms)):
             width = max(len(wanted), 1)
             if norms[k] == raw or _same_words(concepts[k : k + len(wanted)], wanted):
                 pass
-            elif len(raw) >= 3 and raw.isalpha() and norms[k].startswith(raw) and len(wanted) == 1:
+            elif cut and norms[k].startswith(raw):
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
             elif _hyphenated(norms[k], wanted):
                 width = 1
@@ -89,8 +90,7 @@ def _same_words(said: list[str], wanted: list[str]) -> bool:
 
 def _hyphenated(norm: str, wanted: list[str]) -> bool:
     """Whether one hyphenated word names the words `wanted`: "nut-free" names "Nut Free"."""
-    parts = norm.split("-")
-    return len(parts) > 1 and [concept(part) for part in parts] == wanted
+    return "-" in norm and [concept(part) for part in norm.split("-")] == wanted
 
 
 def example_values(slot_name: str, examples: tuple[str, ...], evidence: Evidence) -> list[Value]:

@@ -58,3 +58,18 @@ def test_a_value_is_read_as_written(tool: Tool, text: str, expected: dict[str, A
 def test_a_range_keeps_both_its_numbers(text: str) -> None:
     numbers = [v.value for v in extract(clean(text)) if v.kind == "number"]
     assert len(numbers) == 2
+
+
+BLINDS = _tool("lower_blinds", "Lower the blinds of a room.", room=("string", "Which room"))
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [
+        ("Lower the blinds in the music room", "music room"),
+        ("please lower the blinds of the front hall", "front hall"),
+        ("lower the blinds in the attic", "attic"),
+    ],
+)
+def test_a_room_is_named_with_its_head_noun(text: str, room: str) -> None:
+    assert bind(BLINDS, text).get("room") == room

@@ -53,11 +53,10 @@ NOT_THINGS = FUNCTION_TAGS | {"m"}  # jieba's tags that name no thing, and numer
 PHRASE_WORDS = 4  # the longest phrase a string parameter takes from unmarked text
 SPEAKER_IS = lexicon_list("speaker_is")  # "I'm curious", "we're planning": how the user is
 DEGREE_WORDS = lexicon_list("degree_words")
-LINKS = lexicon_list("links")
+LINKS, HEADS = lexicon_list("links"), lexicon_list("name_heads")  # HEADS: nouns a room's name ends in
 STOPS = {",", ";", "(", ")", ".", "?", "!", "，", "。", "；"}
-LIST_JOINERS = lexicon_list("list_joiners")
+LIST_JOINERS, ITEM_LEADS = lexicon_list("list_joiners"), lexicon_list("item_leads")
 LIST_GLUE = LIST_JOINERS | {"the"}
-ITEM_LEADS = lexicon_list("item_leads")
 IN_STEP = lexicon_list("respectively")  # lists go in step; two things listed are a list
 EACH = lexicon_list("for_each") - {"all"} | IN_STEP  # "both", 都, 分别 (not "all"): two phrases, each a call
 WORDS = ("name", "phrase", "enum")  # the kinds a list of words holds
@@ -165,13 +164,13 @@ class Evidence:
         evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
         evidence.tool_name, evidence.own = tool_name, own.strip()
         named = {*tool_name, *(concept(w) for n in properties for w in identifier_words(n))}
-        evidence.values += evidence._phrases(named)
+        evidence.values += evidence._phrases(named, HEADS & {n.casefold() for n in properties})
         return evidence
 
-    def _phrases(self, named: set[str]) -> list[Value]:
-        """Runs of up to `PHRASE_WORDS` content words that no other value covers ("water",
-        "plasma membrane"): what a string parameter takes when the text marks nothing. A word
-        that says how the user is ("I'm curious about …") starts none."""
+    def _phrases(self, named: set[str], heads: frozenset[str]) -> list[Value]:
+        """Runs of up to `PHRASE_WORDS` content words no other value covers ("plasma membrane"), with
+        the parameter's name of `heads` after them ("dining room" for `room`): what a string parameter
+        takes when the text marks nothing. A word that says how the user is ("I'm curious") starts none."""
         found: list[Value] = []
         run: list[Token] = []
         speaking = False  # in the words that say how the user is: "I'm a big fan of …"
@@ -192,9 +191,10 @@ class Evidence:
             if run:  # the whole run, then shorter ones from its start; an owner's name without its 's
                 owner = token is not None and concept(token.norm) in self.tool_name  # "my bedroom's lights"
                 owner = owner and run[-1].text[-2:] in ("'s", "’s")
-                for end in range(len(run), 0, -1):
+                head = token is not None and token.norm in heads  # "the dining room": a room's name, whole
+                for end in [len(run)] if head else range(len(run), 0, -1):
                     if end <= PHRASE_WORDS and run[end - 1].norm != "of":
-                        stop = run[end - 1].end - 2 * (owner and end == len(run))
+                        stop = token.end if head else run[end - 1].end - 2 * (owner and end == len(run))
                         words = self.text[run[0].start : stop]
                         found.append(Value("phrase", words, words, run[0].start, stop))
                 run = []

@@ -3,7 +3,8 @@
   nothing was taken and the model asked for the note);
 - a Chinese word made of the tool's own words (发短信: send + text message) is the tool's, not the
   message's: 给…发短信说我快到了 -> "我快到了";
-- after "saying" or "say", the rest of the clause as written: "…saying the gate is locked";
+- after "saying" or "say" (说), the rest of the clause as written, its own verbs and words of
+  when too: "…saying the gate is locked", 说下午的培训推迟到四点了;
 - a phone number with its area code in brackets is one number: "(020) 7946 0018".
 The tools and requests are invented for this test."""
 
@@ -70,3 +71,19 @@ def _arguments(text: str) -> dict:
 )
 def test_a_message_says_what_the_user_said(text, mobile, body):
     assert _arguments(text) == {"mobile": mobile, "body": body}
+
+
+def test_what_is_said_keeps_its_own_words_of_when_and_doing():
+    poster = tool(
+        "post_chat",
+        "Post a chat message to a colleague.",
+        {"colleague": {"type": "string"}, "text": {"type": "string", "description": "Message text"}},
+        ("colleague", "text"),
+    )
+    body = {"model": "wirelab-offline", "tools": [poster]}
+    body["messages"] = [{"role": "user", "content": "给李娜发个消息，说下午的培训推迟到四点了"}]
+    calls = complete(body)["choices"][0]["message"]["tool_calls"]
+    assert json.loads(calls[0]["function"]["arguments"]) == {
+        "colleague": "李娜",
+        "text": "下午的培训推迟到四点了",
+    }

@@ -94,9 +94,12 @@ def remainder(
     kept: list[Token] = []
     taken = Spans(used)
     purpose = _purpose(tokens) if clause and not content else set()
+    saying = False  # within what a message says (after 说, "saying"): its verbs are its own
     for k, token in enumerate(tokens):
         measured = taken.holds(token.start - 1) or taken.holds(token.start - 2)
-        led = content and (token.tag[:1] == "p" or k > 0 and tokens[k - 1].norm in {*STARTS, "to"})
+        previous = tokens[k - 1].norm if k else ""
+        saying = content and token.text not in CLAUSE_ENDS and (saying or previous in SAYING)
+        led = content and (token.tag[:1] == "p" or previous in {*STARTS, "to"} or saying)
         action = token.norm in ACTION_WORDS and not led  # 给房东打电话, "a memo saying order paper"
         action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my talk"
         if taken.holds(token.start):
@@ -196,9 +199,9 @@ def _heard(tokens: list[Token]) -> tuple[list[Token], bool]:
 
 
 def _says(token: Token) -> bool:
-    """A word that starts what is said: a Chinese pronoun (我们 of 我们中午到), or any word of a
-    spaced script ("say we are on our way")."""
-    return token.kind == "han" and token.tag[:1] == "r" or token.kind == "word"
+    """A word that starts what is said: a Chinese pronoun or word of when (我们 of 我们中午到, 下午
+    of 下午的会改了), or any word of a spaced script ("say we are on our way")."""
+    return token.kind == "han" and token.tag[:1] in ("r", "t") or token.kind == "word"
 
 
 def _tool_word(token: Token, tool_words: set[str]) -> bool:

@@ -44,7 +44,10 @@ EXAMPLES = re.compile(
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
 QUOTED = r"""(?<!\w)(?:'[^'\n]{1,40}'|"[^"\n]{1,40}")(?!\w)"""  # not an apostrophe: "the user's"
 QUOTED_LIST = re.compile(rf":\s*({QUOTED}(?:\s*(?:,\s*(?:or|and)?|/|\bor\b|\band\b)\s*{QUOTED})+)")
-LISTED = re.compile(r":\s*([\w -]+?(?:, [\w -]+?)+,? (?:or|and) [\w -]+?)\s*(?:[.;)]|$)")  # ": a, b or c"
+LISTED = re.compile(  # ": a, b or c"; or one word each, as the whole description or in brackets
+    r":\s*([\w -]+?(?:, [\w -]+?)+,? (?:or|and) [\w -]+?)\s*(?:[.;)]|$)"
+    r"|(?:^|\()(\w+(?:, \w+)+,? or \w+)\.?(?:\)|$)"
+)
 MAX_EXAMPLES = 12
 CACHED_SCHEMA = 4000  # characters of a property's schema, at most, for its slot to be cached (4,096 kept)
 EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
@@ -153,7 +156,8 @@ def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
 
 def examples_of(description: str) -> tuple[str, ...]:
     """The example values a description lists after "e.g.", "such as", "like", "for example",
-    "can be", "options include", or quoted after a label's colon ("Speed: 'slow' or 'fast'").
+    "can be", "options include", or quoted after a label's colon ("Speed: 'slow' or 'fast'"), or
+    one word each as the whole description or in brackets ("Fan speed (low, medium or high)").
 
     >>> examples_of("Kind of boat, such as kayak, canoe, dinghy, etc.")
     ('kayak', 'canoe', 'dinghy')
@@ -161,11 +165,14 @@ def examples_of(description: str) -> tuple[str, ...]:
     ('matte', 'gloss')
     >>> examples_of("How much to say. Can be 'brief' or 'full'.")
     ('brief', 'full')
+    >>> examples_of("low, medium or high"), examples_of("Name, address and phone of the customer")
+    (('low', 'medium', 'high'), ())
     """
     found: list[str] = []
     for match in (m for pattern in (EXAMPLES, QUOTED_LIST, LISTED) for m in pattern.finditer(description)):
-        quoted = QUOTED_EXAMPLE.findall(match.group(1))
-        listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", match.group(1))
+        said = next(group for group in match.groups() if group is not None)
+        quoted = QUOTED_EXAMPLE.findall(said)
+        listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", said)
         for item in listed:
             item = re.sub(r"\s*\betc\.?$", "", item.strip(" .'\"`()")).strip(" .'\"`")
             if item and len(item) <= 40:

@@ -310,8 +310,9 @@ FRONTED_REACH = 8  # words between such a marker and its verb, at most
 def _opinion(tokens: list[str], k: int) -> bool:
     """An opinion word that states one: "I like trains", not "I would like to know …" nor one in a
     question ("what's the weather like in Nairobi?", "I wonder how long the queue is")."""
-    asked = set(tokens) & QUESTION_WORDS
-    return tokens[k] in OPINIONS and not asked and not set(tokens[max(0, k - 2) : k]) & WISHES
+    if tokens[k] not in OPINIONS:  # first: the question words are read only for an opinion word
+        return False
+    return QUESTION_WORDS.isdisjoint(tokens) and not set(tokens[max(0, k - 2) : k]) & WISHES
 
 
 def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:

@@ -2,8 +2,8 @@
 
 `free_port` is shared as a plain function (`from tests.conftest import free_port`): a
 session- or module-scoped fixture that starts a server calls it. So are `read_until_closed`
-(a raw socket's reply), `status_of` (its status code) and `strict_loads` (JSON as a strict
-peer reads it).
+(a raw socket's reply), `status_of` (its status code), `strict_loads` (JSON as a strict
+peer reads it) and `started_kernel` (a kernel of the course's own and a ready client).
 
 The servers themselves are in tests/servers.py (the fuzz target, the SDK reference server).
 """
@@ -16,6 +16,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from hypothesis import settings
 
 from tests.servers import __file__ as SERVERS
 from wirelab import interview
+from wirelab.check.runner import private_kernel
 
 # .ci/run exports CI=true so that a missing npm tool or chromium fails instead of skipping. Hypothesis
 # reads CI as well and then loads its "ci" profile, which derandomizes every test (the same examples
@@ -57,6 +60,25 @@ TOPICS = json.loads((interview.DRILLS_DIR / "questions.schema.json").read_text()
 def raw_bank():
     """The question bank as YAML data, before `wirelab.interview` validates it."""
     return yaml.safe_load(BANK.read_text())
+
+
+@contextmanager
+def started_kernel() -> Iterator[tuple[Any, Any]]:
+    """A python3 kernel on sockets of its own (`private_kernel`) and its blocking client, ready;
+    the client stopped and the kernel shut down when the block ends."""
+    from jupyter_client import KernelManager
+
+    with private_kernel() as config:
+        manager = KernelManager(kernel_name="python3", config=config)
+        manager.start_kernel()
+        client = manager.blocking_client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        try:
+            yield manager, client
+        finally:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
 
 
 def free_port() -> int:

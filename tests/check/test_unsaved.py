@@ -4,9 +4,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from jupyter_client import KernelManager
 
-from wirelab.check.runner import private_kernel
+from tests.conftest import started_kernel
 from wirelab.check.unsaved import kernels_for, saved_execution_count, unsaved_warning
 
 
@@ -18,15 +17,8 @@ def notebook(path: Path, counts: list[int | None]) -> Path:
 
 @pytest.fixture(scope="module")
 def kernel():
-    with private_kernel() as config:
-        manager = KernelManager(kernel_name="python3", config=config)
-        manager.start_kernel()
-        client = manager.blocking_client()
-        client.start_channels()
-        client.wait_for_ready(timeout=60)
+    with started_kernel() as (manager, client):
         yield manager, client
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def test_the_saved_count_is_the_highest_execution_count_in_the_file(tmp_path):

@@ -16,9 +16,8 @@ import time
 from collections import Counter
 
 import pytest
-from jupyter_client import KernelManager
 
-from wirelab.check.runner import private_kernel
+from tests.conftest import started_kernel
 
 SETUP = """
 import asyncio
@@ -38,15 +37,8 @@ SYNC = {"method": "custom", "content": {"type": "sync", "next": 0}}  # what the 
 
 @pytest.fixture(scope="module")
 def kernel():
-    with private_kernel() as config:
-        manager = KernelManager(kernel_name="python3", config=config)
-        manager.start_kernel()
-        client = manager.client()
-        client.start_channels()
-        client.wait_for_ready(timeout=60)
+    with started_kernel() as (_, client):
         yield client
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def result_of(client, code: str) -> object:

@@ -296,12 +296,13 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[Taken]:
         if slot.name in done or index in evidence.used or _overlaps_used(evidence, evidence.values[index]):
             continue
         done.add(slot.name)
-        clock = (
-            clock_with(evidence.values[index], evidence)
-            if slot.kind == "date" and "T" in str(typed)
-            else None
-        )
-        evidence.used |= {index, *([evidence.values.index(clock)] if clock else [])}  # 周五下午两点: both
+        evidence.used.add(index)
+        if (
+            slot.kind == "date"
+            and "T" in str(typed)
+            and (clock := clock_with(evidence.values[index], evidence))
+        ):
+            evidence.used.add(evidence.values.index(clock))  # 周五下午两点: the date took its time too
         chosen.append((slot, typed, index))
     return _required_filled(chosen, pairs, evidence)
 

@@ -219,10 +219,9 @@ def _date_context(value: Value, evidence: Evidence) -> tuple[int | None, str]:
     written right after this date ("June 3 at 4pm")."""
     later = [v for v in evidence.values if v.kind == "date" and v.start > value.start]
     years = [int(y) for v in later for y in YEAR.findall(v.text)]
+    year = years[0] if years and not YEAR.search(value.text) else None
     clock = clock_with(value, evidence)
-    return (years[0] if years and not YEAR.search(value.text) else None), "" if clock is None else str(
-        clock.value
-    )
+    return year, "" if clock is None else str(clock.value)
 
 
 def clock_with(date: Value, evidence: Evidence) -> Value | None:

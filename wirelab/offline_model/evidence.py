@@ -328,7 +328,8 @@ class Evidence:
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
         alike = value.kind == before.kind or {value.kind, before.kind} <= NAMED
-        return alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS
+        again = words_before(self, before) & words_before(self, value)  # "on 1000 and on 5000"
+        return alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS | again
 
 
 def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:

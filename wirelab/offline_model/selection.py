@@ -320,7 +320,8 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
 
     A piece that selects no tool belongs to the item before it ("…, with a play time of 20
     minutes"); one before the first item, or after a full stop, waits and joins the next item,
-    unless the item before takes more of its values. Neighbouring items for one tool are one
+    unless the item before takes more of its values or, read whole, it means another tool
+    (`_chosen`: 记录跑步5公里,用时30分钟,再…). Neighbouring items for one tool are one
     intent (its frames: "€12 in Lyon, €19 in Turin"), before `_absorbed` weighs them and after,
     unless the second names the tool again after "then" ("…; also, how long for the attic?") or
     flips a flag ("… with ice. What if it is without ice?"): a call again, which keeps what the
@@ -335,20 +336,19 @@ def plan(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
             continue
         before = (text[items[-1][0] : items[-1][1]], items[-1][2]) if items else None
         tool = _chosen(piece.text, tools, _stands_apart(found, k), before)
-        start = piece.start if wait is None else wait
+        start, then = piece.start if wait is None else wait, piece.joiner == "then"
         if tool is not None:
-            if wait is not None and items and _serves_before(items[-1][2], tool, text[wait : piece.start]):
-                _continue(items, piece.start)
+            waited = text[start : piece.start]
+            if wait is not None and items and _serves_before(items[-1][2], tool, waited):
+                _continue(items, start := piece.start)
+            elif wait is not None and (own := _chosen(waited, tools, True, before)) not in (None, tool):
+                items.append((wait, found[k - 1].end, own, False))  # the words meant a tool of their own
                 start = piece.start
-            again = bool(items) and items[-1][2] is tool and piece.joiner == "then"
+            again = bool(items) and items[-1][2] is tool and then
             items.append((start, piece.end, tool, again))
         elif wait is not None:
             continue  # still context for the next item: "Second, I have 36 and 48, and …"
-        elif (
-            items
-            and piece.joiner in ("and", "then", ",", "")
-            and not (piece.sentence and piece.joiner == "then")
-        ):
+        elif items and piece.joiner in ("and", "then", ",", "") and not (piece.sentence and then):
             _continue(items, piece.end)
         else:  # context for the next item ("Add eggs, milk and bread to my list")
             wait = start
@@ -459,9 +459,8 @@ def _completes(before: tuple[str, Tool], piece: str) -> bool:
 
 def _leaves(value: Any) -> int:
     """How many values a bound argument tree holds."""
-    if isinstance(value, dict):
-        return sum(_leaves(v) for v in value.values())
-    return sum(_leaves(v) for v in value) if isinstance(value, list) else 1
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    return 1 if items is None else sum(map(_leaves, items))
 
 
 def plan_by_meaning(text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:

@@ -1,0 +1,50 @@
+"""Several tools in one request, each call with its own values: words that wait for the next
+request but mean a tool of their own are that tool's call, and numbers said each after the same
+word are a list (invented tools)."""
+
+from __future__ import annotations
+
+from tests.offline_model.conftest import model_tool
+from wirelab.offline_model.selection import plan
+from wirelab.offline_model.sharing import bind_plan
+
+RIDE = model_tool(
+    "log_ride",
+    "Record a bicycle ride in the cycling log.",
+    {"distance_km": {"type": "number", "description": "km ridden"}, "minutes": {"type": "integer"}},
+    ("distance_km", "minutes"),
+)
+STRETCH = model_tool(
+    "log_stretching",
+    "Record a stretching session.",
+    {"minutes": {"type": "integer", "description": "how long"}},
+    ("minutes",),
+)
+LOAN = model_tool(
+    "monthly_repayment",
+    "Monthly repayment of a loan.",
+    {
+        "amount": {"type": "number", "description": "the sum borrowed"},
+        "rate": {"type": "number", "description": "yearly rate in percent"},
+        "years": {"type": "integer", "description": "term in years"},
+    },
+    ("amount", "rate", "years"),
+)
+
+
+def calls(text: str, tools: tuple) -> list[tuple[str, dict]]:
+    return [(item.tool.name, item.arguments or {}) for item in bind_plan(plan(text, tools))]
+
+
+def test_words_that_wait_but_mean_another_tool_are_its_call() -> None:
+    found = calls("骑车骑了20公里,用了50分钟,再记录拉伸15分钟。", (RIDE, STRETCH))
+    assert [name for name, _ in found] == ["log_ride", "log_stretching"]
+    assert found[0][1] == {"distance_km": 20, "minutes": 50}
+
+
+def test_numbers_each_after_the_same_word_are_a_list() -> None:
+    found = calls("Repayment on 90000 and on 140000 at 5 percent over 20 years", (LOAN,))
+    assert [arguments for _, arguments in found] == [
+        {"amount": 90000, "rate": 5, "years": 20},
+        {"amount": 140000, "rate": 5, "years": 20},
+    ]

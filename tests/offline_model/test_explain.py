@@ -106,3 +106,17 @@ def test_the_meaning_stage_reads_each_piece_as_the_model_does():
     assert [step["piece"] for step in readings] == ["The guppies look hungry", "give them 3 grams"]
     chosen = {step["decision"] for step in readings} - {None}
     assert chosen == {call["name"] for call in steps[-1]["decision"]} == {"feed_fish"}
+
+
+def test_a_lone_tool_dropped_as_small_talk_says_why():
+    shown = stages("Who made the first pottery kiln?", [KILN])
+    assert shown["select by words"]["decision"] == ["fire_kiln"]
+    dropped = shown["only talks about the lone tool"]
+    assert dropped["decision"] == [] and shown["calls"]["decision"] == []
+    assert dropped["chatter"] > 0 and dropped["probability"] < dropped["threshold"]
+
+
+def test_a_lone_tool_asked_for_has_no_small_talk_stage():
+    shown = stages("Fire the kiln to 1200 degrees", [KILN])
+    assert "only talks about the lone tool" not in shown
+    assert [call["name"] for call in shown["calls"]["decision"]] == ["fire_kiln"]

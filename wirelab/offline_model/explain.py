@@ -13,7 +13,8 @@
     [{'name': 'wake_up', 'arguments': '{"time":"07:00"}'}]
 
 The stages are those of `policy.items_for` for a fresh message: the small-talk and negation
-check; selection by the tools' words (`selection.plan`); where the words tie on several tools
+check; selection by the tools' words (`selection.plan`); a lone tool they chose, dropped when the
+message only talks about its topic (`policy.heard`); where the words tie on several tools
 in a piece of the message, each one's cosine (the closest wins); selection by meaning, only
 when the words chose no tool and named no tool's topic: one stage per piece of the message, the
 piece as the model read it (`selection.read_by_meaning`), with every tool's features, the fitted
@@ -33,7 +34,7 @@ from wirelab.offline_model.binding import reasons
 from wirelab.offline_model.context import conversation
 from wirelab.offline_model.intents import pieces, unwrap
 from wirelab.offline_model.normalize import clean
-from wirelab.offline_model.policy import dated, decide, fresh_call, items_for
+from wirelab.offline_model.policy import dated, decide, fresh_call, heard, items_for
 from wirelab.offline_model.request import Call, Tool
 from wirelab.offline_model.selection import PlanItem
 from wirelab.offline_model.wire.validation import read_request
@@ -53,6 +54,8 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     ties = [_tie(piece.text, request.tools) for piece in pieces(unwrap(clean(text)))] if by_words else []
     if any(ties):
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
+    if by_words and not heard(selection.plan(text, request.tools), text, request.tools):
+        stages.append(_small_talk(text, request.tools))
     tools = request.tools  # meaning reads what words chose none for, among several tools or naming no topic
     if not (nothing or by_words) and tools and (len(tools) > 1 or not selection.names_a_topic(text, tools)):
         stages += [_by_meaning(reading) for reading in selection.read_by_meaning(text, tools)]
@@ -90,6 +93,20 @@ def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     near = meaning.cosines(piece, tied)[1]
     cosines = {tool.name: round(float(c), 3) for tool, c in zip(tied, near, strict=True)}
     return {"piece": piece, "tool": tied[int(near.argmax())].name, "cosines": cosines}
+
+
+def _small_talk(text: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
+    """The lone tool the words chose, dropped: the message states no value, the `chatter` probe
+    hears no request (log-odds above 0) and meaning gives the tool less than `meaning.AMONG`."""
+    chatter = meaning.log_odds_no_tool(meaning.encode([text])[0], meaning.weights().probe)
+    probability = selection.meaning_choice(text, tools).rows[0][2]
+    return {
+        "stage": "only talks about the lone tool",
+        "decision": [],
+        "chatter": round(chatter, 3),
+        "probability": round(probability, 3),
+        "threshold": meaning.AMONG,
+    }
 
 
 def _by_meaning(reading: selection.Reading) -> dict[str, Any]:

@@ -25,6 +25,9 @@ RANK = tool(
 )
 SEAT = tool("buy_ticket", "座位", {"type": "string", "enum": ["二等座", "一等座"]})
 RUSH = tool("send_box", "加急", {"type": "boolean", "description": "是否加急"})
+MODE = tool("plan_route", "mode", {"type": "string", "enum": ["driving", "walking", "cycling", "transit"]})
+LOUD = tool("run_backup", "verbose", {"type": "boolean"})
+HIDDEN = tool("list_folder", "show_hidden", {"type": "boolean", "description": "List hidden files too."})
 
 
 @pytest.mark.parametrize(
@@ -37,6 +40,9 @@ RUSH = tool("send_box", "加急", {"type": "boolean", "description": "是否加�
         (RANK, "Find gyms in Leeds, the nearest ones first", "distance"),
         (RUSH, "这个箱子寄到东街5号，加急", True),
         (SEAT, "买一张到苏州的一等座", "一等座"),  # as written, where the segmenter splits it
+        (MODE, "从码头骑车去植物园要多久", "cycling"),  # Chinese words for English options
+        (LOUD, "今晚备份照片库，用详细模式", True),
+        (HIDDEN, "把下载文件夹列出来，隐藏的也要", True),
     ],
 )
 def test_an_option_is_named_by_a_word_that_means_it(chosen: Tool, text: str, value: Any) -> None:

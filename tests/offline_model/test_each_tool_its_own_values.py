@@ -1,6 +1,7 @@
 """Several tools in one request, each call with its own values: words that wait for the next
-request but mean a tool of their own are that tool's call, and numbers said each after the same
-word are a list (invented tools)."""
+request but mean a tool of their own are that tool's call; numbers said each after the same word
+are a list; a later frame keeps the first's start; free text that is a listed item is a call each
+(invented tools)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,30 @@ def test_numbers_each_after_the_same_word_are_a_list() -> None:
         {"amount": 90000, "rate": 5, "years": 20},
         {"amount": 140000, "rate": 5, "years": 20},
     ]
+
+
+TRAIN = model_tool(
+    "train_times",
+    "Train departures between two stations.",
+    {"from_station": {"type": "string", "description": "start"}, "to_station": {"type": "string"}},
+    ("from_station", "to_station"),
+)
+PODCAST = model_tool(
+    "download_podcast",
+    "Download a podcast episode by its show title.",
+    {"title": {"type": "string", "description": "the show's title"}},
+    ("title",),
+)
+
+
+def test_a_later_frame_with_its_own_preposition_keeps_the_first_frames_start() -> None:
+    found = calls("Train times from Leeds to York and to Hull", (TRAIN,))
+    assert [arguments for _, arguments in found] == [
+        {"from_station": "Leeds", "to_station": "York"},
+        {"from_station": "Leeds", "to_station": "Hull"},
+    ]
+
+
+def test_free_text_that_is_one_item_of_a_written_list_is_a_call_each() -> None:
+    found = calls("Download Serial, Radiolab and Invisibilia", (PODCAST,))
+    assert [arguments["title"] for _, arguments in found] == ["Serial", "Radiolab", "Invisibilia"]

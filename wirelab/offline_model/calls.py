@@ -32,7 +32,7 @@ from typing import Any
 
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
-from wirelab.offline_model.fit import SPECIFIC, score, typed_value
+from wirelab.offline_model.fit import PREPOSITIONS, SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
 from wirelab.offline_model.intents import STRONG
 from wirelab.offline_model.lexicon import ARTICLES, lexicon_list
@@ -94,7 +94,7 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
     for number, (start, end) in enumerate(itertools.pairwise(bounds)):
         last = number > 0 and number == len(bounds) - 2
         part = text[_past_joint(text, start, end) : end]
-        part = lead + part if number else part
+        part = _led(lead, part) if number else part
         found, later = _spread(tool, whole if part == text else bind_evidence(tool, part), tail=last)
         if frames:
             found = repeat(frames[-1], found)
@@ -109,8 +109,14 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
 def _lead(tool: Tool, words: str) -> str:
     """The words before the first value, which lead into every frame, when they are few and
     give no value themselves ("dim the" in "dim the 'hall' lamp to 30 and the 'porch' …")."""
-    few = len(words.split()) <= LEAD_WORDS
-    return words if few and not bind_evidence(tool, words)[0].chosen else ""
+    return words if len(words.split()) <= LEAD_WORDS and not bind_evidence(tool, words)[0].chosen else ""
+
+
+def _led(lead: str, part: str) -> str:
+    """A later frame after the lead, less the lead's last preposition when the frame opens with its own."""
+    *rest, last = lead.split() or [""]
+    own = {last.lower(), part.split(" ", 1)[0].lower()} <= PREPOSITIONS  # "from Oslo to Rome and to Bonn"
+    return " ".join(rest) + " " + part if own else lead + part
 
 
 def repeat(bases: list[Bound], found: list[Bound]) -> list[Bound]:
@@ -172,10 +178,8 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
             first = {**first, **dict(zip(peers, values, strict=True))}
             unmarked = unmarked - set(peers)
             lists.remove((name, values))
-    if not lists:
-        return [Bound(first, unmarked, before=before)], later
     respectively = any(t.norm in IN_STEP for t in evidence.tokens)
-    spread = _in_step(first, lists) if respectively or len(lists) == 1 else _every(first, lists)
+    spread = _in_step(first, lists) if lists and (respectively or len(lists) == 1) else _every(first, lists)
     return [Bound(arguments, unmarked, before=before) for arguments in spread], later
 
 
@@ -255,10 +259,9 @@ def _lists(
     readings: dict[int, list[Value]] = {}  # where a value starts -> the values read there
     for value in evidence.values:
         readings.setdefault(value.start, []).append(value)
-    claims = [
-        {n: k for n, i in evidence.chosen.items() if (k := _member(evidence, g, i)) is not None}
-        for g in written
-    ]
+    texts = {value.text: k for k, value in enumerate(evidence.values)}  # free text that is a listed value
+    took = {n: texts[v] for n, v in first.items() if isinstance(v, str) and v in texts} | evidence.chosen
+    claims = [{n: k for n, i in took.items() if (k := _member(evidence, g, i)) is not None} for g in written]
     strays = [{} if claim else _stray(evidence, slots, g) for claim, g in zip(claims, written, strict=True)]
     elsewhere = {name for stray in strays for name in stray}
     lists = []
@@ -347,8 +350,7 @@ def _every(first: dict[str, Any], lists: list[tuple[str, list[Any]]]) -> list[di
 
 def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
     """Whether `arguments` hold a value, not an empty one, for every parameter `tool` requires."""
-    required = tool.parameters.get("required")
-    return all(arguments.get(name) not in (None, "", [], {}) for name in required or [])
+    return all(arguments.get(n) not in (None, "", [], {}) for n in tool.parameters.get("required") or [])
 
 
 def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> bool:
@@ -372,10 +374,8 @@ def typed_values(tool: Tool, whole: Binding) -> int:
     a name for a place or a person; not loose words nor free text, which any message gives."""
     evidence, filled = whole
     slots = _slots(tool)
-    return sum(
-        name in filled and name in slots and _typed(slots[name], evidence.values[index])
-        for name, index in evidence.chosen.items()
-    )
+    found = [(n, evidence.values[k]) for n, k in evidence.chosen.items() if n in filled and n in slots]
+    return sum(_typed(slots[n], value) for n, value in found)
 
 
 def _typed(slot: Slot, value: Value) -> bool:

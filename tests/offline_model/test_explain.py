@@ -50,7 +50,7 @@ def test_each_call_of_a_two_intent_message_is_bound_from_its_own_piece():
     steps = stages(text, [KILN, GLAZE])
     calls = {call["name"]: json.loads(call["arguments"]) for call in steps["calls"]["decision"]}
     assert calls == {
-        "order_glaze": {"colour": "cobalt"},
+        "order_glaze": {"colour": "cobalt", "jars": 4},  # "4 jars" for "Number of jars"
         "fire_kiln": {"temperature": 900, "hours": 2},
     }
     assert shown(steps["bind"]["decision"]) == calls  # bound from the whole message: temperature 4

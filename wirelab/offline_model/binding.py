@@ -262,14 +262,11 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
 
 def _may_name_an_option(token: Token, evidence: Evidence) -> bool:
     """A content word of the text, not the tool's, not inside a typed value."""
-    return (
-        token.kind in ("word", "han")
-        and len(token.text) > 1
-        and token.norm not in STOPWORDS
-        and concept(token.norm) not in evidence.tool_name
-        and all(v.kind in PLAIN for v in evidence.holding(token))
-        and not negated(evidence, token.start)
-    )
+    if token.kind not in ("word", "han") or len(token.text) < 2 or token.norm in STOPWORDS:
+        return False
+    if concept(token.norm) in evidence.tool_name or any(v.kind not in PLAIN for v in evidence.holding(token)):
+        return False
+    return not negated(evidence, token.start)
 
 
 def _names_the_tool(slot: Slot, value: Value, evidence: Evidence) -> bool:
@@ -297,11 +294,8 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[Taken]:
             continue
         done.add(slot.name)
         evidence.used.add(index)
-        if (
-            slot.kind == "date"
-            and "T" in str(typed)
-            and (clock := clock_with(evidence.values[index], evidence))
-        ):
+        clock = slot.kind == "date" and "T" in str(typed) and clock_with(evidence.values[index], evidence)
+        if clock:
             evidence.used.add(evidence.values.index(clock))  # 周五下午两点: the date took its time too
         chosen.append((slot, typed, index))
     return _required_filled(chosen, pairs, evidence)

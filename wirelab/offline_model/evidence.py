@@ -280,9 +280,10 @@ class Evidence:
 
     def _inside_other(self, token: Token, value: Value) -> bool:
         """Whether the token belongs to another value; one that touches this value ("$" in
-        "$2,000") is part of it."""
+        "$2,000") is part of it, and so are the words a number leads with a hyphen ("4-star")."""
         others = [v for v in self.holding(token) if v is not value and v.kind not in (*WORDS, "example")]
-        return any(v.end != value.start and v.start != value.end for v in others)
+        led = {value.start} if token.kind != "number" and self.text.startswith("-", value.end) else set()
+        return any(v.end != value.start and v.start not in {value.end, *led} for v in others)
 
     def holding(self, token: Token) -> list[Value]:
         """The values that hold the token (`v.start <= token.start < v.end`)."""

@@ -318,8 +318,7 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     unit = {concept(w) for w in value.unit.casefold().split()}
-    thing = counted_thing(evidence.text, value)[-1:] if value.kind == "number" else ""  # 四张…船票: 票
-    counted = unit | {concept(w) for _, w in after} | {concept(thing)} if value.kind == "number" else unit
+    counted = unit | _counted(evidence, value, after)
     if unit & slot.name_words or unit_named(value.unit) in slot.name_units or counted & slot.counts:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
@@ -330,6 +329,16 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     if value.kind != "quoted" and set(seen[:1]) & CALLED and slot.name_words & NAMING:
         cue = max(cue, 3.0)  # "a timer called tea" for `label` (a quoted name has `called`)
     return cue, seen
+
+
+def _counted(evidence: Evidence, value: Value, after: list[tuple[int, str]]) -> set[str]:
+    """What a number counts: its label after it, its words up to four before a link or a preposition
+    ("the 5 most recently modified files in /tmp": files), the thing a measure word counts (四张…船票: 票)."""
+    if value.kind != "number":
+        return set()
+    seen, thing = evidence.near(value, +1, 4)[1], counted_thing(evidence.text, value)[-1:]
+    stop = next((k for k, w in enumerate(seen) if w in LINKS | LIST_GLUE | PREPOSITIONS), len(seen))
+    return {concept(w) for w in [*seen[:stop], *(w for _, w in after), thing] if w not in STOPWORDS}
 
 
 def _tool_verb(slot: Slot, evidence: Evidence) -> str:
@@ -376,10 +385,8 @@ def _position_fit(slot: Slot, value: Value, evidence: Evidence, seen: list[str])
     if not slot.role:
         return {"place_mark": float(slot.kind == "place" and bool(set(mark) & AFTER_AT))}
     mine, theirs = (AFTER_FROM, AFTER_TO) if slot.role == "origin" else (AFTER_TO, AFTER_FROM)
-    row = {
-        "position": float(bool(last & mine)),
-        "position_opposite": float(not last & mine and bool(last & theirs)),
-    }
+    opposite = not last & mine and bool(last & theirs)
+    row = {"position": float(bool(last & mine)), "position_opposite": float(opposite)}
     if value.kind in ("currency", "enum") and evidence.numbers_just_before(value.start):  # "500 US dollars"
         row["position" if slot.role == "origin" else "position_opposite"] += 1.0  # what is converted
     return row
@@ -504,9 +511,7 @@ def _kinds(slot: Slot, value: Value) -> dict[str, float]:
 def _cue(slot: Slot, words: list[tuple[int, str]], top: float) -> float:
     """About `top` for the slot's name next to the value, less further away or for a word of its
     description only."""
-    best = max(
-        (cue_weight(slot, word) * (top - 0.8 * (distance - 1)) for distance, word in words), default=0.0
-    )
+    best = max((cue_weight(slot, w) * (top - 0.8 * (d - 1)) for d, w in words), default=0.0)  # d: distance
     named = {concept(word) for _, word in words} & slot.name_words
     return best + 0.6 * max(len(named) - 1, 0) if best else best  # "gauge pressure": both words
 

@@ -1,0 +1,40 @@
+"""An optional parameter takes a value the request states for it, and only then: a number hyphened
+to the word its parameter names ("a 3-bedroom flat"), a number before what its parameter counts with
+words between ("the 10 newest unread messages"). On tools invented here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Tool
+
+
+def _tool(name: str, required: str, optional: dict[str, Any]) -> Tool:
+    properties = {required: {"type": "string", "description": f"The {required}."}} | optional
+    return Tool(
+        name,
+        f"{name.replace('_', ' ').capitalize()}.",
+        {"type": "object", "properties": properties, "required": [required]},
+    )
+
+
+FLATS = _tool("find_flats", "city", {"bedrooms": {"type": "integer", "description": "Number of bedrooms"}})
+INBOX = _tool(
+    "read_inbox", "folder", {"limit": {"type": "integer", "description": "Maximum number of messages"}}
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "expected"),
+    [
+        (FLATS, "find a 3-bedroom flat in Leeds", {"city": "Leeds", "bedrooms": 3}),
+        (FLATS, "find a flat in Leeds", {"city": "Leeds"}),
+        (INBOX, "show the 10 newest unread messages in my work folder", {"folder": "work", "limit": 10}),
+        (INBOX, "show the newest messages in my work folder", {"folder": "work"}),
+    ],
+)
+def test_an_optional_value_is_taken_when_stated(tool: Tool, text: str, expected: dict[str, Any]) -> None:
+    assert bind(tool, text, guess=False) == expected

@@ -29,7 +29,7 @@ import numpy as np
 
 from wirelab.encoder import encode
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Binding, Evidence, Words, word_lists
-from wirelab.offline_model.extraction import ITEM_BREAKS, counted, list_items
+from wirelab.offline_model.extraction import ITEM_BREAKS, ZH_NUMBER, counted, list_items
 from wirelab.offline_model.fit import (
     clock_part,
     clock_slot,
@@ -49,7 +49,7 @@ from wirelab.offline_model.free_text import (
     remainder,
     without_tool_head,
 )
-from wirelab.offline_model.lexicon import STOPWORDS, concept, lexicon_list
+from wirelab.offline_model.lexicon import ORDINALS, STOPWORDS, chinese_number, concept, lexicon_list
 from wirelab.offline_model.normalize import Token, identifier_words
 from wirelab.offline_model.options import enum_values, example_values, negated
 from wirelab.offline_model.places import city, state_code, state_name
@@ -131,12 +131,12 @@ def fill_object(
         if depth == 0:
             evidence.chosen[slot.name] = index
     values |= _counted_items(slots, taken, evidence)
+    unread = [s for s in slots if s.kind == "integer" and s.name not in values]
+    values |= {s.name: n for s in unread if (n := _unread(s, taken, evidence)) is not None}
     for slot in slots:
         if slot.name in values:
             continue
         value = _structured(slot, evidence, root, guess, depth)
-        if value is None and slot.kind == "integer" and clock_slot(slot):
-            value = _free_clock_part(slot, taken, evidence)
         if value is None and slot.kind == "enum":
             value = flag_option(slot, evidence)
         if value is None:
@@ -148,11 +148,25 @@ def fill_object(
     return {slot.name: _cased(slot, values[slot.name]) for slot in slots if slot.name in values}
 
 
-def _free_clock_part(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | None:
-    """The slot's part of a time no other slot took whole: 'at 7:30' for `start` gives `hours` none."""
-    whole = Spans.of(evidence.values[index] for other, _, index in taken if not clock_slot(other))
-    times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
-    return next((clock_part(slot, v) for v in times), None)
+def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | None:
+    """An integer the assignment left: the slot's part of a time no other slot took whole ('at 7:30'
+    for `start` gives `hours` none), else the place an ordinal gives the thing the slot names, the
+    ordinal then used ("the third page" for `page` is 3, 第五章 for `chapter` 5)."""
+    if clock_slot(slot):
+        whole = Spans.of(evidence.values[index] for other, _, index in taken if not clock_slot(other))
+        times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
+        return next((clock_part(slot, v) for v in times), None)
+    tokens, things = evidence.tokens, slot.name_words | slot.counts
+    for k, token in enumerate(tokens):
+        after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        place, thing = ORDINALS.get(token.norm), after
+        if token.text[:1] == "第" and (numeral := ZH_NUMBER.match(token.text, 1)):
+            place, thing = chinese_number(numeral.group()), token.text[numeral.end() :] or after
+        if place and concept(thing) in things:
+            evidence.values.append(Value("number", place, token.text, token.start, token.end))
+            evidence.used.add(len(evidence.values) - 1)  # its words are no other parameter's
+            return place
+    return None
 
 
 def _cased(slot: Slot, value: Any) -> Any:
@@ -408,8 +422,7 @@ def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:
     if slot.kind not in ("place", "other") or "state" not in identifier_words(slot.name):
         return None
     cities = [city(v.text) for v in evidence.values if v.kind == "name"]
-    found = next((c for c in cities if c and c.country == "US"), None)
-    if found is None:
+    if (found := next((c for c in cities if c and c.country == "US"), None)) is None:
         return None
     described = str(slot.schema.get("description", ""))
     spelled = any(state_code(word) == word for word in re.findall(r"\b[A-Z]{2}\b", described))
@@ -450,16 +463,14 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
         read = [Evidence.of(Tool(slot.name, evidence.own, items), p) for p in pieces] if split else [evidence]
         found = [fill_object(items, text, root, False, depth + 1) for text in read]
         return [filled for filled in found if filled] or None
-    named = list(dict.fromkeys(v.value for v in example_values(slot.name, item.examples, evidence)))
-    if named:
+    if named := list(dict.fromkeys(v.value for v in example_values(slot.name, item.examples, evidence))):
         return named  # "a nut-free cake", where the description says "e.g. nut-free, dairy-free"
     quoted = [v.value for k, v in enumerate(evidence.values) if v.kind == "quoted" and k not in evidence.used]
     if len(quoted) >= 2:  # "tag it 'urgent' and 'home'" (quotes another parameter took are its own)
         return quoted
     names = [g for g in evidence.groups() if evidence.values[g[0]].kind in ("name", "email", item.kind)]
-    names = [g for g in names if not set(g) & evidence.used]
-    if names:  # "with Ingrid, Bruno and Keiko": a written list of names, or of e-mail addresses
-        evidence.used |= set(names[0])
+    if names := [g for g in names if not set(g) & evidence.used]:
+        evidence.used |= set(names[0])  # "with Ingrid, Bruno and Keiko": names, or e-mail addresses
         return [evidence.values[k].value for k in names[0]]
     if not slot.required and not _mentioned(slot, evidence):
         return None  # a list the call may take, from words that do not name it: left out

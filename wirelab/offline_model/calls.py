@@ -153,8 +153,7 @@ def _spread(tool: Tool, frame: Binding, *, tail: bool) -> tuple[list[Bound], dic
     evidence, first = frame
     slots = _slots(tool)
     written = written_lists(evidence)  # once: each reads the tokens between the values
-    moved = _misplaced(evidence, slots, written)
-    if moved:  # bind again with the listed names kept for their list
+    if moved := _misplaced(evidence, slots, written):  # bind again with the listed names kept for their list
         evidence = Evidence.of(tool, evidence.text)
         evidence.used |= moved
         first = fill_object(tool.parameters, evidence, tool.parameters, False, 0)

@@ -106,8 +106,7 @@ def _allowed(error: dict[str, Any], schema: Any, sent: Any) -> list[Any]:
             return _listed(value)
     text = _text(error)
     suggestion = clean(str(error.get("suggestion", "")).strip())
-    quoted = [q for q in _quotes(suggestion) if q != str(sent)]  # not the value that failed
-    if quoted:
+    if quoted := [q for q in _quotes(suggestion) if q != str(sent)]:  # not the value that failed
         return quoted
     cues = list(LIST_CUE.finditer(text))
     listed = _listed(text[cues[-1].end() :]) if cues else []

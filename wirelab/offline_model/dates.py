@@ -153,8 +153,7 @@ def _today_is(text: str) -> Iterator[tuple[int, re.Match[str]]]:
     """Each "today is" and the written date after it: where the phrase starts, and the date."""
     for match in TODAY_IS.finditer(text[:4000]):
         at = match.end()
-        found = next(filter(None, (pattern.match(text, at) for pattern in WRITTEN_DATES)), None)
-        if found:
+        if found := next(filter(None, (pattern.match(text, at) for pattern in WRITTEN_DATES)), None):
             yield match.start(), found
 
 
@@ -243,12 +242,10 @@ def resolve_date(written: str) -> str | None:
     '明天', '后天', '周五', '下周一'. Without a reference date nothing is resolved: the model
     never reads the clock, so the same request always gets the same answer.
     """
-    today = TODAY.get()
-    if today is None:
+    if (today := TODAY.get()) is None:
         return None
     word = written.casefold().strip().removesuffix("'s").removesuffix("’s")  # "tomorrow's"
-    offset = OFFSETS.get(word)
-    if offset is None:
+    if (offset := OFFSETS.get(word)) is None:
         offset = _days_ahead(word)
     if offset is not None:
         return (today + datetime.timedelta(days=offset)).isoformat()

@@ -59,8 +59,7 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     tools = request.tools  # meaning reads what words chose none for, among several tools or naming no topic
     if not (nothing or by_words) and tools and (len(tools) > 1 or not selection.names_a_topic(text, tools)):
         stages += [_by_meaning(reading) for reading in selection.read_by_meaning(text, tools)]
-    made = decide(request).calls
-    if made:
+    if made := decide(request).calls:
         with dated(request):  # "tomorrow" read as the model read it
             stages += _bound(made, items_for(request, talk))
     calls = [{"name": call.name, "arguments": call.arguments} for call in made]

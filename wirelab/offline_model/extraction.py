@@ -613,9 +613,8 @@ def _trim(text: str) -> str:
     if len(tokens) > 1 and (tokens[0].isdigit() or tokens[0].lower() in EN_NUMBERS):
         counted = tokens[0] not in ("1", "one")
         tokens = tokens[1:]
-        of = next((k for k in (1, 2) if k < len(tokens) - 1 and tokens[k].lower() == "of"), 0)
-        if of:  # "two jars of honey", "a ten kilo sack of flour": what is in them
-            tokens, counted = tokens[of + 1 :], False
+        if of := next((k for k in (1, 2) if k < len(tokens) - 1 and tokens[k].lower() == "of"), 0):
+            tokens, counted = tokens[of + 1 :], False  # "two jars of honey", "a ten kilo sack of flour"
         if counted and tokens[-1].isalpha():
             tokens[-1] = singular(tokens[-1])
     return " ".join(tokens).strip(" .,:;!?\"'")

@@ -203,8 +203,7 @@ def _place_as_taken(slot: Slot, value: Value) -> Any:
     with the region written after it ("Riga, Latvia")."""
     description = str(slot.schema.get("description", ""))
     if value.kind == "code":
-        known = city(value.text)  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
-        if known:
+        if known := city(value.text):  # "in LA", "in NYC": a city's initials, as the gazetteer knows them
             return as_asked(known.name, known.name, description)
         return value.text if wants_code(slot) else None  # "to JFK" for an airport's code
     if value.kind == "name" and "state" in slot.name_words and wants_code(slot):

@@ -193,8 +193,7 @@ def _placed(reading: Reading, k: int, value: Value, fits: list[Fit], group: int 
     if k in reading.members:
         return True
     margin = LISTED_MARGIN if group is not None else MARGIN
-    free = [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]
-    if free:
+    if free := [f for f in fits if f[1].name not in filled and f[0] >= fits[0][0] - margin]:
         reading.fill(value, free[0], False, group)
     return bool(free)
 

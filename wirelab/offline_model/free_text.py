@@ -139,8 +139,7 @@ def _purpose(tokens: list[Token]) -> set[int]:
     inside = False
     for k, token in enumerate(tokens):
         after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
-        inside = inside and token.text not in CLAUSE_ENDS or f"{token.norm} {after}" in PURPOSES
-        if inside:
+        if inside := inside and token.text not in CLAUSE_ENDS or f"{token.norm} {after}" in PURPOSES:
             held.add(token.start)
     return held
 

@@ -91,6 +91,7 @@ CLOSED_CLASSES = {"color": COLORS, "colour": COLORS, "颜色": COLORS, "planet":
 
 EN_NUMBERS = {word: n for n, word in enumerate(lexicon_words("numbers"))}
 EN_NUMBERS |= {word: 10 * n for n, word in enumerate(lexicon_words("tens"), 2)}
+ORDINALS = {word: k // 2 + 1 for k, word in enumerate(lexicon_words("ordinals"))}  # "third", "3rd": 3
 ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")  # a numeral of a name: "Leo XIII", "Rocky II"
 EN_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 ZH_DIGITS = {ch: n for n, chars in enumerate(["零〇", "一", "二两", *"三四五六七八九"]) for ch in chars}

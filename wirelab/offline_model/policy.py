@@ -116,8 +116,7 @@ def _decide(request: Request) -> Reply:
     unsure = [item for item in items if item.missing and free]  # ask, do not make values up
     items = [item for item in items if item not in unsure]
     tracks, extras = walk(items, talk.turns, {t.name for t in request.tools})
-    calls = next_calls(request, tracks, talk.turns)
-    if calls:
+    if calls := next_calls(request, tracks, talk.turns):
         return Reply(None, tuple(calls if request.parallel_tool_calls else calls[:1]))
     if tracks and (request.forced or request.fault == "endless_calls"):
         return Reply(None, (fresh_call(tracks[0].item),))

@@ -243,8 +243,7 @@ def best_tool(request: str, tools: tuple[Tool, ...]) -> tuple[Tool | None, Match
     """The highest-scoring tool and its match: chosen first, then by its own words' points; of
     chosen tools tied on those, the one closest in meaning (`meaning.closest`)."""
     matches, best, top = by_words(request, tools)
-    tied = word_tie(matches, top)
-    if tied:  # the words cannot tell them apart: their meaning can
+    if tied := word_tie(matches, top):  # the words cannot tell them apart: their meaning can
         best = meaning.closest(request, tied)
         top = dict(matches)[best]
     return best, top

@@ -193,8 +193,7 @@ def _in_turn(
             donor = items[other].tool
             theirs = [s.name for s in slots_of(donor.parameters, donor.parameters) if s.kind == kind]
             given = (_values(calls[other], n, True) for n in theirs)
-            values = next((v for v in given if len(v) == len(names)), [])
-            if values:
+            if values := next((v for v in given if len(v) == len(names)), []):
                 filled = dict(zip(names, values, strict=True))
                 found = [Bound({**b.arguments, **filled}, b.unmarked - set(names), b.frame) for b in found]
                 break

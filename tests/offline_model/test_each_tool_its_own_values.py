@@ -76,3 +76,16 @@ def test_a_later_frame_with_its_own_preposition_keeps_the_first_frames_start() -
 def test_free_text_that_is_one_item_of_a_written_list_is_a_call_each() -> None:
     found = calls("Download Serial, Radiolab and Invisibilia", (PODCAST,))
     assert [arguments["title"] for _, arguments in found] == ["Serial", "Radiolab", "Invisibilia"]
+
+
+TILE = model_tool(
+    "tile_count",
+    "Tiles needed to cover a floor.",
+    {"length": {"type": "number", "description": "floor length in m"}, "width": {"type": "number"}},
+    ("length", "width"),
+)
+
+
+def test_two_lists_said_respectively_go_in_step_not_as_one_set() -> None:
+    found = calls("Tiles for floors with lengths 5 and 6 and widths 3 and 4 respectively", (TILE,))
+    assert [arguments for _, arguments in found] == [{"length": 5, "width": 3}, {"length": 6, "width": 4}]

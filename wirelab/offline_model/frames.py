@@ -47,7 +47,7 @@ LISTED_MARGIN = 0.0  # the same, for a value listed after another ("4 and 5" fil
 PEER = 1.0  # a value fitting a filled parameter this much worse is stray, this much better replaces
 SKIPPED = {"phrase", "unit"}
 LIST_WORDS = LIST_JOINERS - {","}
-RANGE_MARKS = lexicon_list("range_marks")
+RANGE_MARKS, IN_STEP = lexicon_list("range_marks"), lexicon_list("respectively")
 UNIT_POINTS = 2.0  # how well a list in brackets fits a parameter that takes a list
 MIN_START = 2.0  # how well a name must fit to begin a frame ("C" in "C foot" does not)
 CLEARLY = 3.0  # a fit only a label, a specific kind or a unit reaches; else binding's choice starts frames
@@ -81,6 +81,7 @@ class Reading:
     structured: set[int]
     filled: dict[str, Fill]
     owners: dict[int, dict[str, str]]  # the parameters (and kinds) each list's values went to
+    in_step: bool = False  # "respectively": lists go in step, and none fills several parameters
 
     @classmethod
     def of(
@@ -103,7 +104,8 @@ class Reading:
         structured = {index[j] for j in part.used - set(part.chosen.values())}
         structured |= {k for k, v in enumerate(evidence.values) if v.start >= cut and _key(v.value) in listed}
         structured.discard(None)
-        return cls(chosen, _list_members(evidence, chosen, lists), structured, {}, {})
+        in_step = any(t.norm in IN_STEP for t in part.tokens)
+        return cls(chosen, _list_members(evidence, chosen, lists), structured, {}, {}, in_step)
 
     @property
     def taken(self) -> set[int]:
@@ -118,7 +120,7 @@ class Reading:
 
     def sure(self, fill: Fill) -> bool:
         """Whether the value is one of a list that fills several parameters."""
-        return fill.group is not None and _tuple(self.owners.get(fill.group, {}))
+        return fill.group is not None and not self.in_step and _tuple(self.owners.get(fill.group, {}))
 
 
 def cuts(tool: Tool, text: str, whole: Binding | None = None) -> tuple[list[int], int]:
@@ -221,7 +223,7 @@ def _new_frame(
     value = evidence.values[k]
     points, slot, typed = fits[0]
     held = reading.filled[slot.name]
-    tuples = group is not None and _tuple(reading.owners.get(group, {}))  # "3 and 4, 5 and 12"
+    tuples = group is not None and not reading.in_step and _tuple(reading.owners.get(group, {}))
     listed = group is not None and held.group == group and not tuples
     if not reading.sure(held) and points > held.points + PEER and not listed:
         reading.fill(value, fits[0], k in reading.chosen, group)
@@ -245,10 +247,9 @@ def _key(item: Any) -> str:
 def _bracketed(evidence: Evidence, arrays: list[Slot], groups: list[list[int]]) -> dict[int, tuple[Any, ...]]:
     """First value of each list of numbers written in brackets -> the list's numbers."""
     units: dict[int, tuple[Any, ...]] = {}
-    text = evidence.text
     for group in groups if arrays else []:
         first, last = evidence.values[group[0]], evidence.values[group[-1]]
-        before, after = text[: first.start].rstrip()[-1:], text[last.end :].lstrip()[:1]
+        before, after = evidence.text[: first.start].rstrip()[-1:], evidence.text[last.end :].lstrip()[:1]
         if first.kind == "number" and before in "[(" and after in "])" and before and after:
             units[group[0]] = tuple(evidence.values[k].value for k in group)
     return units
@@ -283,11 +284,10 @@ def _candidates(
 def _shared_units(evidence: Evidence, groups: list[list[int]]) -> dict[int, Value]:
     """The numbers of each written list before its last, with the last one's unit when only it has one."""
     shared: dict[int, Value] = {}
-    for group in groups:
-        last = evidence.values[group[-1]]
-        if last.kind == "number" and last.unit and not any(evidence.values[k].unit for k in group[:-1]):
-            united = {k: replace(evidence.values[k], unit=last.unit, dimension=last.dimension) for k in group}
-            shared |= {k: v for k, v in united.items() if k != group[-1]}
+    for *rest, end in groups:
+        last = evidence.values[end]
+        if last.kind == "number" and last.unit and not any(evidence.values[k].unit for k in rest):
+            shared |= {k: replace(evidence.values[k], unit=last.unit, dimension=last.dimension) for k in rest}
     return shared
 
 

@@ -410,7 +410,8 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
         return filled or None
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))
-        said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text)
+        used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
+        said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text, used)
         content = bool(names & CONTENT)  # a note's text: what is to be done, its verb too
         return said or without_tool_head(left_over(evidence, content=content), evidence.own) or None
     return None

@@ -15,6 +15,7 @@ readings, tried in order:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from wirelab.encoder import encode
 from wirelab.offline_model.lexicon import (
@@ -30,7 +31,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     names_a_thing,
 )
-from wirelab.offline_model.normalize import FUNCTION_TAGS, Token, clean, segment
+from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, clean, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
 
@@ -61,17 +62,20 @@ def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | Non
     return None
 
 
-def after_colon(text: str) -> str | None:
-    """What a request gives after its last colon, when that is the end of it and says something:
-    "Read this aloud: the shop opens at nine" -> "the shop opens at nine"; a clock's colon
-    ("at 4:30 pm") labels nothing.
+def after_colon(text: str, used: Sequence[tuple[int, int]] = ()) -> str | None:
+    """What a request gives after its last colon, when that is the end of it and says something
+    (two words, or two Chinese characters): "Read this aloud: the shop opens at nine" -> "the shop
+    opens at nine", "发短信：我到楼下了" -> "我到楼下了", and no value another parameter took (`used`)
+    is in it; a clock's colon ("at 4:30 pm") labels nothing.
 
     >>> after_colon("Read this aloud: the shop opens at nine"), after_colon("Call Ann at 4:30 pm")
     ('the shop opens at nine', None)
     """
     at = max((m.start() for m in re.finditer(r"(?<!\d):|:(?!\d)", text)), default=-1)
     head, tail = text[: max(at, 0)], text[at + 1 :].strip(" \"'")
-    return None if at < 0 or len(tail.split()) < 2 or not head.strip() or "//" in tail[:2] else tail
+    says = len(tail.split()) > 1 or len(re.findall(f"[{HAN}]", tail)) > 1
+    whole = not any(start > at for start, _ in used)
+    return None if at < 0 or not says or not whole or not head.strip() or "//" in tail[:2] else tail
 
 
 def remainder(
@@ -118,7 +122,7 @@ def remainder(
             clauses[-1].append(token)
     for part in clauses:
         trimmed = trim(part)  # with `content`, words of doing alone say nothing: trimmed once more
-        if trimmed and content:
+        if content and (trimmed or _heard(part)[1]):  # what is said is said, small words too: 说我到了
             trimmed = trim(part, content)
         if trimmed:
             return join(trimmed, text)

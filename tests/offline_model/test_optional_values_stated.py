@@ -1,6 +1,9 @@
 """An optional parameter takes a value the request states for it, and only then: a number hyphened
 to the word its parameter names ("a 3-bedroom flat"), a number before what its parameter counts with
-words between ("the 10 newest unread messages"). On tools invented here."""
+words between ("the 10 newest unread messages"), the other of two words a description gives either
+side of "or" with one of them the default ("metric or imperial"), a flag its description says in
+other forms of its words ("Stop at the first failing stage": "stop at the first failure"). On tools
+invented here."""
 
 from __future__ import annotations
 
@@ -22,6 +25,10 @@ def _tool(name: str, required: str, optional: dict[str, Any]) -> Tool:
 
 
 FLATS = _tool("find_flats", "city", {"bedrooms": {"type": "integer", "description": "Number of bedrooms"}})
+UNITS = {"type": "string", "description": "metric or imperial", "default": "metric"}
+WEATHER = _tool("get_weather", "city", {"units": UNITS})
+STRICT = {"type": "boolean", "description": "Stop at the first failing stage.", "default": False}
+PIPELINE = _tool("run_pipeline", "pipeline", {"fail_fast": STRICT})
 INBOX = _tool(
     "read_inbox", "folder", {"limit": {"type": "integer", "description": "Maximum number of messages"}}
 )
@@ -34,6 +41,18 @@ INBOX = _tool(
         (FLATS, "find a flat in Leeds", {"city": "Leeds"}),
         (INBOX, "show the 10 newest unread messages in my work folder", {"folder": "work", "limit": 10}),
         (INBOX, "show the newest messages in my work folder", {"folder": "work"}),
+        (
+            WEATHER,
+            "what's the weather in Tromsø, in imperial please",
+            {"city": "Tromsø", "units": "imperial"},
+        ),
+        (WEATHER, "what's the weather in Tromsø", {"city": "Tromsø"}),
+        (
+            PIPELINE,
+            "run the nightly pipeline and stop at the first failure",
+            {"pipeline": "nightly", "fail_fast": True},
+        ),
+        (PIPELINE, "run the nightly pipeline", {"pipeline": "nightly"}),
     ],
 )
 def test_an_optional_value_is_taken_when_stated(tool: Tool, text: str, expected: dict[str, Any]) -> None:

@@ -48,6 +48,7 @@ LISTED = re.compile(  # ": a, b or c"; or one word each, as the whole descriptio
     r":\s*([\w -]+?(?:, [\w -]+?)+,? (?:or|and) [\w -]+?)\s*(?:[.;)]|$)"
     r"|(?:^|\()(\w+(?:, \w+)+,? or \w+)\.?(?:\)|$)"
 )
+EITHER = re.compile(r"\b([\w-]+) or ([\w-]+)\b")
 MAX_EXAMPLES = 12
 CACHED_SCHEMA = 4000  # characters of a property's schema, at most, for its slot to be cached (4,096 kept)
 EMAIL_ADDRESS = re.compile(r"(?:(?:the|an?|one)\s+)?(?:\w+\s+){0,2}e-?mail address", re.I)
@@ -114,7 +115,7 @@ def _read_slot(name: str, schema: Schema, required: bool) -> Slot:
     name_words = frozenset(concept(w) for w in named) - ignored
     if not name_words:  # a parameter named only by a common word ("current", "type") still has a name
         name_words = frozenset(concept(w) for w in named if w not in STOPWORDS)
-    examples = examples_of(description)
+    examples = examples_of(description, default_of(schema))
     shown = {concept(w) for example in examples for w in identifier_words(example)}
     words = name_words | (frozenset(concept(w) for w in described) - ignored - shown)  # not "e.g. Paris"
     kind = _kind(name, schema)
@@ -154,10 +155,10 @@ def coded_options(description: str) -> tuple[tuple[str, Any], ...]:
     return tuple(found)[:MAX_EXAMPLES]
 
 
-def examples_of(description: str) -> tuple[str, ...]:
-    """The example values a description lists after "e.g.", "such as", "like", "for example",
-    "can be", "options include", or quoted after a label's colon ("Speed: 'slow' or 'fast'"), or
-    one word each as the whole description or in brackets ("Fan speed (low, medium or high)").
+def examples_of(description: str, default: Any = None) -> tuple[str, ...]:
+    """The example values a description lists after "e.g.", "such as", "like", "for example", "can be",
+    "options include", quoted after a label's colon ("Speed: 'slow' or 'fast'"), one word each as the whole
+    description or in brackets ("Fan speed (low, medium or high)"), or either side of "or" with the default.
 
     >>> examples_of("Kind of boat, such as kayak, canoe, dinghy, etc.")
     ('kayak', 'canoe', 'dinghy')
@@ -177,6 +178,7 @@ def examples_of(description: str) -> tuple[str, ...]:
             item = re.sub(r"\s*\betc\.?$", "", item.strip(" .'\"`()")).strip(" .'\"`")
             if item and len(item) <= 40:
                 found.append(item)
+    found += next((list(m.groups()) for m in EITHER.finditer(description) if default in m.groups()), [])
     return tuple(dict.fromkeys(found))[:MAX_EXAMPLES]
 
 
@@ -226,12 +228,10 @@ def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:
     if isinstance(ref, str) and ref.startswith("#"):
         return resolve(pointer(root, ref), root, depth + 1)
     for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            for branch in branches:
-                resolved = resolve(branch, root, depth + 1)
-                if resolved.get("type") != "null":
-                    return {**resolved, **{k: v for k, v in schema.items() if k != key}}
+        for branch in schema[key] if isinstance(schema.get(key), list) else []:
+            resolved = resolve(branch, root, depth + 1)
+            if resolved.get("type") != "null":
+                return {**resolved, **{k: v for k, v in schema.items() if k != key}}
     return schema
 
 

@@ -49,7 +49,14 @@ from wirelab.offline_model.free_text import (
     remainder,
     without_tool_head,
 )
-from wirelab.offline_model.lexicon import ORDINALS, STOPWORDS, chinese_number, concept, lexicon_list
+from wirelab.offline_model.lexicon import (
+    ORDINALS,
+    STOPWORDS,
+    chinese_number,
+    concept,
+    lexicon_list,
+    lexicon_words,
+)
 from wirelab.offline_model.normalize import Token, identifier_words
 from wirelab.offline_model.options import enum_values, example_values, negated
 from wirelab.offline_model.places import city, state_code, state_name
@@ -65,6 +72,7 @@ from wirelab.offline_model.slots import (
     slots_of,
 )
 from wirelab.offline_model.spans import Spans
+from wirelab.offline_model.units import in_unit, unit_named
 from wirelab.offline_model.values import Value
 
 MEANT = 0.6  # the cosine of a word and the option it names by meaning ("puppy": dog, 小猫: cat)…
@@ -75,6 +83,8 @@ SOME = re.compile(r"\be\.\s?g\b|\bsuch as\b|\blike\b|\bfor (?:example|instance)\
 PLAIN = ("name", "phrase")  # values whose words may still name an option by meaning
 CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a note or message says
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
+HIGHEST, LOWEST = lexicon_list("highest"), lexicon_list("lowest")  # "the max": an end of a range
+TIMES = {word: n for n, word in enumerate(lexicon_words("times"), 1)}  # "twice": 2
 NUMERIC = ("integer", "number")
 JOINED = re.compile(r"\b(hyphen|dash|underscore)s? (?:instead of|in place of|for) spaces", re.I)
 CASED = re.compile(r"(?<!\bto )(?<!\binto )\b(upper|lower)[- ]?case\b", re.I)  # not "convert to upper case"
@@ -131,13 +141,12 @@ def fill_object(
         if depth == 0:
             evidence.chosen[slot.name] = index
     values |= _counted_items(slots, taken, evidence)
-    unread = [s for s in slots if s.kind == "integer" and s.name not in values]
+    unread = [s for s in slots if s.kind in ("integer", "number") and s.name not in values]
     values |= {s.name: n for s in unread if (n := _unread(s, taken, evidence)) is not None}
     for slot in slots:
         if slot.name in values:
             continue
-        value = _structured(slot, evidence, root, guess, depth)
-        if value is None and slot.kind == "enum":
+        if (value := _structured(slot, evidence, root, guess, depth)) is None and slot.kind == "enum":
             value = flag_option(slot, evidence)
         if value is None:
             value = _state_of_city(slot, evidence)
@@ -148,25 +157,38 @@ def fill_object(
     return {slot.name: _cased(slot, values[slot.name]) for slot in slots if slot.name in values}
 
 
-def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | None:
-    """An integer the assignment left: the slot's part of a time no other slot took whole ('at 7:30'
-    for `start` gives `hours` none), else the place an ordinal gives the thing the slot names, the
-    ordinal then used ("the third page" for `page` is 3, 第五章 for `chapter` 5)."""
-    if clock_slot(slot):
+def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | float | None:
+    """A number the assignment left: the slot's part of a time no other slot took whole ('at 7:30' for
+    `start` gives `hours` none), else one said in words (`_worded`), that word then no other's value."""
+    if slot.kind == "integer" and clock_slot(slot):
         whole = Spans.of(evidence.values[index] for other, _, index in taken if not clock_slot(other))
         times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
-        return next((clock_part(slot, v) for v in times), None)
-    tokens, things = evidence.tokens, slot.name_words | slot.counts
-    for k, token in enumerate(tokens):
-        after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
-        place, thing = ORDINALS.get(token.norm), after
-        if token.text[:1] == "第" and (numeral := ZH_NUMBER.match(token.text, 1)):
-            place, thing = chinese_number(numeral.group()), token.text[numeral.end() :] or after
-        if place and concept(thing) in things:
-            evidence.values.append(Value("number", place, token.text, token.start, token.end))
-            evidence.used.add(len(evidence.values) - 1)  # its words are no other parameter's
-            return place
+        if (part := next((clock_part(slot, v) for v in times), None)) is not None:
+            return part
+    for token, after in zip(evidence.tokens, [*(t.norm for t in evidence.tokens[1:]), ""], strict=False):
+        if (number := _worded(slot, token, after)) is not None:
+            evidence.values.append(Value("number", number, token.text, token.start, token.end))
+            evidence.used.add(len(evidence.values) - 1)
+            return number
     return None
+
+
+def _worded(slot: Slot, token: Token, after: str) -> int | float | None:
+    """The number a word (and the next) says for a number slot: an ordinal's place of the thing it names
+    ("the third page" for `page`, 第五章 for `chapter`), one of a unit it measures ("for a week": 7 for
+    `rental_days`), an end of the range its description states ("the max" of "0 to 100"), or "twice"."""
+    place, thing = ORDINALS.get(token.norm), after
+    if token.text[:1] == "第" and (numeral := ZH_NUMBER.match(token.text, 1)):
+        place, thing = chinese_number(numeral.group()), token.text[numeral.end() :] or after
+    if place and concept(thing) in slot.name_words | slot.counts:
+        return place
+    if token.norm in ("a", "an") and (unit := unit_named(after)) and unit.dimension == slot.dimension:
+        return in_unit(1, after, slot.unit)
+    if token.norm in HIGHEST | LOWEST:
+        said = re.findall(r"\d+(?:\.\d+)?", str(slot.schema.get("description", "")))
+        ends = sorted(int(n) if n.isdigit() else float(n) for n in said)
+        return (ends[-1] if token.norm in HIGHEST else ends[0]) if len(ends) > 1 else None
+    return TIMES.get(token.norm)
 
 
 def _cased(slot: Slot, value: Any) -> Any:
@@ -194,8 +216,7 @@ def _commands(slots: list[Slot], evidence: Evidence) -> dict[str, Any]:
     """A shell command the text writes out, for the parameters that take one (`command`, `cmd`),
     as written; the values inside it are its own ("shutdown /t 0" gives no other parameter 0)."""
     takers = [slot for slot in slots if _takes_a_command(slot)]
-    span = command_span(evidence.text) if takers else None
-    if span is None:
+    if (span := command_span(evidence.text) if takers else None) is None:
         return {}
     start, end = span
     evidence.used |= {k for k, v in enumerate(evidence.values) if v.start < end and start < v.end}
@@ -263,8 +284,7 @@ def like_examples(slot: Slot, evidence: Evidence) -> list[Value]:
     tokens = [t for t in evidence.tokens if _may_name_an_option(t, evidence)]
     words = [Value("phrase", t.text, t.text, t.start, t.end) for t in tokens]
     found = [*words, *(v for v in evidence.values if v.kind == "phrase")]
-    phrases = list({v.text: v for v in found}.values())[:MEANT_WORDS]
-    if not phrases:
+    if not (phrases := list({v.text: v for v in found}.values())[:MEANT_WORDS]):
         return []
     closest = (encode([v.text for v in phrases]) @ encode(list(slot.examples)).T).max(axis=1)
     ranked = np.sort(closest)
@@ -297,8 +317,7 @@ def assign(slots: list[Slot], evidence: Evidence) -> list[Taken]:
     scalar = [s for s in slots if s.kind not in ("array", "object", "boolean")]
     pairs = []
     for rank, index, typed, row in weighed(scalar, evidence):
-        points = weigh(scalar[rank], evidence.values[index], row)
-        if points is not None:
+        if (points := weigh(scalar[rank], evidence.values[index], row)) is not None:
             pairs.append((points, rank, index, scalar[rank], typed))
     pairs.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
     done: set[str] = set()
@@ -346,16 +365,14 @@ def weighed(
         for index, value in enumerate(evidence.values):
             if value.kind in ("name", "phrase") and enums.overlaps(value.start, value.end):
                 continue  # words that name an enum option are that option, not a name nor free text
-            typed = typed_value(slot, value, evidence)
-            if typed is not None and index not in evidence.used:
+            if (typed := typed_value(slot, value, evidence)) is not None and index not in evidence.used:
                 fits.append((rank, index, typed))
     # On a tie, the n-th slot takes the n-th value that fits it: "GCD of 96 and 128".
     value_place, taker_place = _places(fits)
     paired = _in_step(scalar, evidence)
     rows = []
     for rank, index, typed in fits:
-        row = features(scalar[rank], evidence.values[index], evidence, every)
-        if row is not None:
+        if (row := features(scalar[rank], evidence.values[index], evidence, every)) is not None:
             order = abs(taker_place[rank, index] - value_place[rank, index])
             row |= {"required": float(scalar[rank].required), "in_step": float(paired.get(index) == rank)}
             rows.append((rank, index, typed, row | {"out_of_order": float(order)}))

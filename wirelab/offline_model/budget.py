@@ -80,8 +80,7 @@ _ACTIVE: ContextVar[Budget | None] = ContextVar("offline_model_budget", default=
 
 def spend() -> None:
     """A stage's unit of work: raise `RequestError` if the active budget is spent or cancelled."""
-    budget = _ACTIVE.get()
-    if budget is not None:
+    if (budget := _ACTIVE.get()) is not None:
         budget.check()
 
 

@@ -317,8 +317,7 @@ def _misplaced(evidence: Evidence, slots: dict[str, Slot], written: list[list[in
     owner = {index: name for name, index in evidence.chosen.items()}
     moved: set[int] = set()
     for group in written:
-        head = next((owner[k] for k in group if k in owner), None)
-        if head is None:
+        if (head := next((owner[k] for k in group if k in owner), None)) is None:
             continue
         for k in group:
             if k in owner and owner[k] != head:

@@ -112,8 +112,7 @@ def _changes(tool: Tool, base: dict[str, Any], text: str, phrases: bool) -> dict
     text = clean(text)
     cues = _cues(text)
     cut = min((t.start for t in cues if t.norm in REPLACED), default=len(text))
-    new = bind_marked(tool, text[:cut])
-    if not new and cues and phrases:  # the cue words are no values
+    if not (new := bind_marked(tool, text[:cut])) and cues and phrases:  # the cue words are no values
         chars = list(text[:cut])
         for cue in cues:
             chars[cue.start : cue.end] = " " * len(chars[cue.start : cue.end])

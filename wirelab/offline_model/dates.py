@@ -161,8 +161,7 @@ def written_date(written: str, year: int | None = None) -> datetime.date | None:
     """The date a month-day or numeric date names; without a year, in `year` if given, else in
     `TODAY`'s year (or None)."""
     for pattern in WRITTEN_DATES:
-        m = pattern.fullmatch(written.strip())
-        if not m:
+        if not (m := pattern.fullmatch(written.strip())):
             continue
         named = (k for k, month in enumerate(MONTHS, 1) if month[:3] == m["m"][:3].lower())  # "Sept": 9
         month = int(m["m"]) if m["m"].isdigit() else next(named, 0)
@@ -273,8 +272,7 @@ def resolve_date(written: str) -> str | None:
 
 def _days_ahead(word: str) -> int | None:
     """Days from today that "the day after tomorrow", "in 3 days", "a week from today", "三天后" say."""
-    m = EN_RELATIVE.fullmatch(word) or ZH_DAYS_LATER.fullmatch(word)
-    if m is None or m.lastindex is None:
+    if (m := EN_RELATIVE.fullmatch(word) or ZH_DAYS_LATER.fullmatch(word)) is None or m.lastindex is None:
         return None if m is None else 2  # the day after tomorrow
     count, unit = m[m.lastindex - 1], m[m.lastindex]
     days = 1 if count.casefold() in ("a", "an") else count_of(count)
@@ -365,8 +363,7 @@ CLOCK_TIME = re.compile(r"\s*(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?\s*m?\.?\s*", re
 
 def _hour_minute(written: str) -> tuple[int, int] | None:
     """The hour (0-23) and minute of a clock time ("8pm", "20:30", "8:30 a.m."), or None."""
-    m = CLOCK_TIME.fullmatch(written.strip())
-    if not m or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
+    if not (m := CLOCK_TIME.fullmatch(written.strip())) or int(m[1]) > 23 or m[2] and int(m[2]) > 59:
         return None
     return (int(m[1]) % 12 + 12 * (m[3].lower() == "p") if m[3] else int(m[1])), int(m[2] or 0)
 
@@ -379,8 +376,7 @@ def time_as_asked(written: str, description: str) -> str:
     >>> time_as_asked("8pm", "Start time."), time_as_asked("8pm", "Format hh:mmAM or hh:mmPM.")
     ('20:00', '08:00PM')
     """
-    hour_minute = _hour_minute(written)
-    if hour_minute is None:
+    if (hour_minute := _hour_minute(written)) is None:
         return written
     time = datetime.time(*hour_minute)
     joined = re.search(r"(?:XX|HH|hh|\d\d):(?:XX|MM|mm|\d\d)(?:AM|PM)", description)  # "hh:mmAM", "10:30PM"

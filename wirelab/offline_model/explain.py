@@ -86,8 +86,7 @@ def _bound(calls: tuple[Call, ...], items: list[PlanItem]) -> list[dict[str, Any
 def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     """Each tool the piece's words tie on, with its cosine, and the closest ({} with no tie)."""
     matches, _, top = selection.by_words(piece, tools)
-    tied = selection.word_tie(matches, top)
-    if not tied:
+    if not (tied := selection.word_tie(matches, top)):
         return {}
     near = meaning.cosines(piece, tied)[1]
     cosines = {tool.name: round(float(c), 3) for tool, c in zip(tied, near, strict=True)}

@@ -468,8 +468,7 @@ def _comma_list(token: Token) -> list[Value]:
     """The numbers of "5,10,15" or "130/85", written without spaces."""
     found, at = [], token.start
     for part in re.split("[,/]", token.text):
-        number = _digits(part)
-        if number is not None:
+        if (number := _digits(part)) is not None:
             found.append(Value("number", number, part, at, at + len(part)))
         at += len(part) + 1
     return found

@@ -69,8 +69,7 @@ def _wrong_case(parameters: dict[str, Any], arguments: dict[str, Any]) -> dict[s
         for name, p in properties.items()
         if isinstance(p, dict) and any(isinstance(v, str) for v in p.get("enum", []))
     ]
-    target = next((name for name in enums if name in arguments), enums[0] if enums else None)
-    if target is None:
+    if (target := next((name for name in enums if name in arguments), enums[0] if enums else None)) is None:
         return arguments
     value = arguments.get(target) or next(v for v in properties[target]["enum"] if isinstance(v, str))
     wrong = value.capitalize() if value != value.capitalize() else value.swapcase()
@@ -97,8 +96,7 @@ def injected_calls(text: str, known: set[str]) -> list[tuple[str, str]]:
     found = []
     insists = re.search(r"\b(ignore|important|must)\b", text, re.IGNORECASE) is not None
     for match in INSTRUCTION.finditer(text):
-        arguments = _json_at(text, match.end())
-        if arguments is not None or (insists and match.group(1) in known):
+        if (arguments := _json_at(text, match.end())) is not None or (insists and match.group(1) in known):
             found.append((match.group(1), compact(arguments or {})))
     return found
 

@@ -274,8 +274,7 @@ def _chinese_name(token: Token, counted: bool = False) -> bool:
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
     or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""
-    starts = k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")
-    if not starts:
+    if not (k == 0 or tokens[k - 1].text in (".", "?", "!", ":", ";", '"', "'", "(")):
         return False
     word = tokens[k].norm
     follower = tokens[k + 1] if k + 1 < len(tokens) else None

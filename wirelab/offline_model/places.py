@@ -92,8 +92,7 @@ def as_asked(written: str, name: str, description: str, city_only: bool = False)
     """A place as the description asks for it; `written` as is when it says nothing or the
     city is unknown. `name` is the city alone when `written` adds a region ("Chicago, Illinois"),
     what a parameter for a city (`city_only`) takes when its description asks for nothing else."""
-    wanted = format_of(description)
-    if not wanted and city_only:
+    if not (wanted := format_of(description)) and city_only:
         return name or written  # a `city` the description does not ask to write with its region
     if not wanted:
         found = city(written)
@@ -105,8 +104,7 @@ def as_asked(written: str, name: str, description: str, city_only: bool = False)
     if region.strip():
         code = state_code(region) or {region.strip()} & COUNTRIES  # a state's code, or the country as named
         return f"{place.strip()}, {''.join(code)}" if code else written
-    found = city(name or written)
-    if found is None:
+    if (found := city(name or written)) is None:
         return written
     said = found.name if _initials(written) else written  # initials become the name; a name stays
     if found.country == "US":

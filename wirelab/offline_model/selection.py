@@ -390,8 +390,7 @@ def _absorbed(
         start, end, tool, _ = kept[k]
         near = [j for j in (k - 1, k + 1) if 0 <= j < len(kept) and kept[j][2] is not tool]
         near = [j for j in near if joiners.get(kept[max(j, k)][0]) in ("and", ",")]
-        host = next((j for j in near if _frame_of(text[start:end], tool, kept[j][2])), None)
-        if host is None:
+        if (host := next((j for j in near if _frame_of(text[start:end], tool, kept[j][2])), None)) is None:
             k += 1
             continue
         first, last, other, again = kept[host]

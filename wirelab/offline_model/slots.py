@@ -237,8 +237,7 @@ def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:
 
 def schema_type(schema: Schema) -> str:
     """The schema's type ('string' when unsaid); for a list of types, the first non-null."""
-    kind = schema.get("type")
-    if kind is None:
+    if (kind := schema.get("type")) is None:
         enum = schema.get("enum")
         first = enum[0] if isinstance(enum, list) and enum else ""
         return {bool: "boolean", int: "integer", float: "number"}.get(type(first), "string")
@@ -261,8 +260,7 @@ def default_of(schema: Schema) -> Any:
     """
     if "default" in schema:
         return schema["default"]
-    match = DEFAULT.search(str(schema.get("description", "")))
-    if not match:
+    if not (match := DEFAULT.search(str(schema.get("description", "")))):
         return NO_DEFAULT
     said = next(group for group in match.groups() if group is not None).rstrip(".")  # "Default is asc."
     kind = schema_type(schema)

@@ -1,0 +1,42 @@
+"""A number parameter the request fills in words no numeral writes: "twice", an article before a unit
+of what it measures ("for a fortnight", "an hour"), and a word for an end of the range its description
+states ("all the way up", 调到最低). A request with none of them is still asked. On tools invented here."""
+
+from __future__ import annotations
+
+import pytest
+
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.request import Tool
+
+
+def _tool(name: str, description: str, key: str, kind: str, text: str) -> Tool:
+    schema = {"type": "object", "properties": {key: {"type": kind, "description": text}}, "required": [key]}
+    return Tool(name, description, schema)
+
+
+KNOCK = _tool("knock_door", "Knock on the door.", "knocks", "integer", "How many knocks")
+STAY = _tool("book_cabin", "Book a cabin.", "stay_days", "integer", "Length of the stay in days")
+BAKE = _tool("bake_timer", "Set the oven timer.", "duration_min", "integer", "Baking time in minutes")
+FAN = _tool("fan_speed", "Set the ceiling fan.", "speed", "integer", "Speed setting, 1 to 6")
+GLOW = _tool("screen_glow", "Set screen brightness.", "brightness", "number", "Between 0.1 and 1.0")
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_text", "expected"),
+    [
+        (KNOCK, "knock twice", {"knocks": 2}),
+        (STAY, "book the lakeside cabin for a week", {"stay_days": 7}),
+        (BAKE, "bake it for an hour", {"duration_min": 60}),
+        (FAN, "put the fan on maximum", {"speed": 6}),
+        (FAN, "风扇调到最小", {"speed": 1}),
+        (GLOW, "screen brightness to the lowest", {"brightness": 0.1}),
+    ],
+)
+def test_a_number_said_in_words_fills_its_parameter(tool: Tool, request_text: str, expected: dict) -> None:
+    assert bind(tool, request_text, guess=False) == expected
+
+
+@pytest.mark.parametrize(("tool", "request_text"), [(FAN, "change the fan speed"), (STAY, "book a cabin")])
+def test_a_request_with_no_such_word_gives_nothing(tool: Tool, request_text: str) -> None:
+    assert bind(tool, request_text, guess=False) == {}

@@ -2,8 +2,9 @@
 to the word its parameter names ("a 3-bedroom flat"), a number before what its parameter counts with
 words between ("the 10 newest unread messages"), the other of two words a description gives either
 side of "or" with one of them the default ("metric or imperial"), a flag its description says in
-other forms of its words ("Stop at the first failing stage": "stop at the first failure"). On tools
-invented here."""
+other forms of its words ("Stop at the first failing stage": "stop at the first failure"), a count
+of people for a parameter that counts people by another word ("for 3 people": `number_of_seats`).
+On tools invented here."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ UNITS = {"type": "string", "description": "metric or imperial", "default": "metr
 WEATHER = _tool("get_weather", "city", {"units": UNITS})
 STRICT = {"type": "boolean", "description": "Stop at the first failing stage.", "default": False}
 PIPELINE = _tool("run_pipeline", "pipeline", {"fail_fast": STRICT})
+SEATS = {"type": "integer", "description": "Seats needed", "default": 1}
+RIDE = _tool("hail_ride", "destination", {"number_of_seats": SEATS})
+MEETING = _tool("book_room", "room", {"attendees": {"type": "integer", "description": "参会人数"}})
 INBOX = _tool(
     "read_inbox", "folder", {"limit": {"type": "integer", "description": "Maximum number of messages"}}
 )
@@ -53,6 +57,9 @@ INBOX = _tool(
             {"pipeline": "nightly", "fail_fast": True},
         ),
         (PIPELINE, "run the nightly pipeline", {"pipeline": "nightly"}),
+        (RIDE, "a ride to the harbour for 3 people", {"destination": "harbour", "number_of_seats": 3}),
+        (RIDE, "a ride to the harbour", {"destination": "harbour"}),
+        (MEETING, "订一下青松会议室，6个人", {"room": "青松会议室", "attendees": 6}),
     ],
 )
 def test_an_optional_value_is_taken_when_stated(tool: Tool, text: str, expected: dict[str, Any]) -> None:

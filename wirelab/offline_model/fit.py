@@ -56,6 +56,7 @@ TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": wh
 # words that bound a number ("at most 8", "8个以内", "at least 3"), a parameter's for it (`max_hits`)
 BOUNDS = [(tuple(LISTS[s]), lexicon_list(n)) for s, n in (("at_most", "caps"), ("at_least", "floors"))]
 CALLED, NAMING = lexicon_list("called"), {concept(w) for w in lexicon_list("naming")}  # "a timer called tea"
+HEADS = {concept(w) for w in lexicon_list("heads")}  # what counts people: "two seats" for `passengers`
 
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
@@ -247,8 +248,7 @@ def wants_code(slot: Slot) -> bool:
 
 def score(slot: Slot, value: Value, evidence: Evidence) -> float | None:
     """How well a value fits a slot: the weighed sum of its `features` (None: not at all; see `weigh`)."""
-    row = features(slot, value, evidence)
-    return None if row is None else weigh(slot, value, row)
+    return None if (row := features(slot, value, evidence)) is None else weigh(slot, value, row)
 
 
 def weigh(slot: Slot, value: Value, row: dict[str, float]) -> float | None:
@@ -320,6 +320,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
     counted = unit | _counted(evidence, value, after)
     if unit & slot.name_words or unit_named(value.unit) in slot.name_units or counted & slot.counts:
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
+    elif counted & HEADS and (slot.counts | slot.name_words) & HEADS:
+        cue = max(cue, LABELLED)  # a count of people for one of others: "for 3 people" for `number_of_seats`
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
     bounds = [said for said, named in BOUNDS if slot.words & named] if value.kind == "number" else []
@@ -350,10 +352,9 @@ def _tool_verb(slot: Slot, evidence: Evidence) -> str:
 def _bounded(before: list[str], after: list[str], bounds: tuple[str, ...]) -> bool:
     """Whether the words just before a number, or just after it and its measure word, are one of `bounds`."""
     spaced, joined = " " + " ".join(before), "".join(before)
-    if any(spaced.endswith(" " + bound) if bound.isascii() else joined.endswith(bound) for bound in bounds):
-        return True
+    first = any(spaced.endswith(" " + b) if b.isascii() else joined.endswith(b) for b in bounds)
     later = [join(after[k:]) for k in (0, 1) for join in (" ".join, "".join)]
-    return any(words.startswith(bound) for words in later for bound in bounds)
+    return first or any(words.startswith(bound) for words in later for bound in bounds)
 
 
 def _never_fits(slot: Slot, value: Value) -> bool:
@@ -396,12 +397,11 @@ def _name_fit(slot: Slot, value: Value, seen: list[str]) -> dict[str, float]:
     name = value.kind == "name"
     words = {concept(w) for w in value.text.casefold().split()}
     closed = slot.name_words & CLOSED_CLASSES.keys()
+    coded = name and slot.kind in ("language", "currency", "country", "code") and bool(city(value.text))
     row = {
         "names_the_parameter": float(name and bool(slot.name_words & words)),
         "closed_class": float(any(value.text.casefold() in CLOSED_CLASSES[word] for word in closed)),
-        "city_for_code": float(
-            name and slot.kind in ("language", "currency", "country", "code") and bool(city(value.text))
-        ),
+        "city_for_code": float(coded),
     }
     if name and "state" in slot.name_words:
         row["a_state" if state_code(value.text) else "not_a_state"] = 1.0

@@ -41,6 +41,9 @@ HIDDEN = tool("list_folder", "show_hidden", {"type": "boolean", "description": "
         (RUSH, "这个箱子寄到东街5号，加急", True),
         (SEAT, "买一张到苏州的一等座", "一等座"),  # as written, where the segmenter splits it
         (MODE, "从码头骑车去植物园要多久", "cycling"),  # Chinese words for English options
+        (MODE, "Get me from the quay to the botanic garden on foot", "walking"),
+        (MODE, "从码头坐地铁去植物园", "transit"),
+        (MODE, "从码头开车去植物园", "driving"),
         (LOUD, "今晚备份照片库，用详细模式", True),
         (HIDDEN, "把下载文件夹列出来，隐藏的也要", True),
     ],

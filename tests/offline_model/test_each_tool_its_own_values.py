@@ -89,3 +89,17 @@ TILE = model_tool(
 def test_two_lists_said_respectively_go_in_step_not_as_one_set() -> None:
     found = calls("Tiles for floors with lengths 5 and 6 and widths 3 and 4 respectively", (TILE,))
     assert [arguments for _, arguments in found] == [{"length": 5, "width": 3}, {"length": 6, "width": 4}]
+
+
+SCALE = model_tool(
+    "scale_drawing",
+    "Scale a drawing up by a factor.",
+    {"size_cm": {"type": "number", "description": "size of the drawing in cm"}, "factor": {"type": "number"}},
+    ("size_cm", "factor"),
+)
+
+
+def test_a_number_followed_by_the_word_that_followed_the_first_set_begins_a_set() -> None:
+    two = [{"size_cm": 12, "factor": 3}, {"size_cm": 20, "factor": 2}]
+    assert [arguments for _, arguments in calls("Scale 12 cm by 3 and 20 cm by 2", (SCALE,))] == two
+    assert [arguments for _, arguments in calls("Scale 12 times 3 and 20 times 2", (SCALE,))] == two

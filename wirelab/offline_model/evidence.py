@@ -114,8 +114,7 @@ class Words:
 
     @classmethod
     def of(cls, text: str) -> Words:
-        text = clean(text)
-        tokens = segment(text)
+        tokens = segment(text := clean(text))
         return cls(text, tokens, extract(text, tokens))
 
 
@@ -154,13 +153,9 @@ class Evidence:
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}
         properties = [str(n) for n in properties] if isinstance(properties, dict) else []
         labels = {n.casefold() for n in properties} | {w for n in properties for w in identifier_words(n)}
-        spelled = re.sub(r"\W", "_", tool.name).casefold()
-        values = [
-            v
-            for v in values
-            if not (v.kind == "code" and v.text.casefold() in labels)
-            and re.sub(r"\W", "_", str(v.value)).casefold() != spelled  # "the 'geo.lookup' function"
-        ]
+        spelled = re.sub(r"\W", "_", tool.name).casefold()  # "the 'geo.lookup' function" names the tool
+        values = [v for v in values if re.sub(r"\W", "_", str(v.value)).casefold() != spelled]
+        values = [v for v in values if not (v.kind == "code" and v.text.casefold() in labels)]
         evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
         evidence.tool_name, evidence.own = tool_name, own.strip()
         named = {*tool_name, *(concept(w) for n in properties for w in identifier_words(n))}
@@ -311,26 +306,31 @@ class Evidence:
     def groups(self) -> list[list[int]]:
         """Runs of values of one kind written as a list ("Paris, Rome and Oslo", "10 and 20")."""
         found: list[list[int]] = []
-        last: int | None = None
+        last, prior = None, None  # the last value listed, and the one before it
         for k, value in enumerate(self.values):
             if value.kind in ("unit", "enum", "example", "phrase"):
                 continue  # a number's unit ("20 minutes and 15 minutes") or an option's name
             if last is not None and value.start < self.values[last].end:
                 continue  # overlaps the value before (a name that is also a country)
-            if last is not None and self._listed(self.values[last], value):
+            if last is not None and self._listed(self.values[last], value, prior):
                 found[-1].append(k)
             else:
                 found.append([k])
-            last = k
+            prior, last = self.values[last] if last is not None else None, k
         return [group for group in found if len(group) > 1]
 
-    def _listed(self, before: Value, value: Value) -> bool:
+    def _listed(self, before: Value, value: Value, prior: Value | None) -> bool:
+        """Whether `value` is listed after `before`; not when it begins a set as `prior` did, the same word
+        after both ("3 raised to 4 and 5 raised to 3": 5 is no second exponent)."""
         first, last = (bisect.bisect_left(self.starts, at) for at in (before.end, value.start))  # the gap
+        after = [bisect.bisect_left(self.starts, v.end) for v in ((prior, value) if prior else ())]
+        anew = [t.norm for k in after for t in self.tokens[k : k + 1] if t.kind == "word"]
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
         alike = value.kind == before.kind or {value.kind, before.kind} <= NAMED
         again = words_before(self, before) & words_before(self, value)  # "on 1000 and on 5000"
-        return alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS | again
+        listed = alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS | again
+        return listed and not (len(anew) == 2 and anew[0] == anew[1])
 
 
 def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:

@@ -49,3 +49,12 @@ def test_an_ordinal_gives_the_place_of_the_thing_it_names(
 
 def test_an_ordinal_of_another_thing_gives_no_value() -> None:
     assert "page" not in bind(PAGES, "the first result on any page", guess=False)
+
+
+def test_any_ordinal_gives_a_position() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"k": {"type": "integer", "description": "Index in the series"}},
+    }
+    lucas = Tool("lucas_number", "A Lucas number.", schema | {"required": ["k"]})
+    assert bind(lucas, "the ninth Lucas number", guess=False) == {"k": 9}

@@ -85,6 +85,7 @@ CONTENT = lexicon_list("content_parameters")  # a parameter that holds what a no
 ITEMS = lexicon_list("item_parameters")  # a parameter that names the thing a count counts
 HIGHEST, LOWEST = lexicon_list("highest"), lexicon_list("lowest")  # "the max": an end of a range
 TIMES = {word: n for n, word in enumerate(lexicon_words("times"), 1)}  # "twice": 2
+POSITIONS = {concept(word) for word in lexicon_list("positions")}  # `n`, "Position in the sequence"
 NUMERIC = ("integer", "number")
 JOINED = re.compile(r"\b(hyphen|dash|underscore)s? (?:instead of|in place of|for) spaces", re.I)
 CASED = re.compile(r"(?<!\bto )(?<!\binto )\b(upper|lower)[- ]?case\b", re.I)  # not "convert to upper case"
@@ -158,8 +159,7 @@ def fill_object(
 
 
 def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | float | None:
-    """A number the assignment left: the slot's part of a time no other slot took whole ('at 7:30' for
-    `start` gives `hours` none), else one said in words (`_worded`), that word then no other's value."""
+    """A number the assignment left: its part of a time no other slot took whole, else a `_worded` one."""
     if slot.kind == "integer" and clock_slot(slot):
         whole = Spans.of(evidence.values[index] for other, _, index in taken if not clock_slot(other))
         times = (v for v in evidence.values if v.kind == "time" and not whole.overlaps(v.start, v.end))
@@ -174,13 +174,14 @@ def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | float |
 
 
 def _worded(slot: Slot, token: Token, after: str) -> int | float | None:
-    """The number a word (and the next) says for a number slot: an ordinal's place of the thing it names
-    ("the third page" for `page`, 第五章 for `chapter`), one of a unit it measures ("for a week": 7 for
-    `rental_days`), an end of the range its description states ("the max" of "0 to 100"), or "twice"."""
+    """The number a word (and the next) says for a number slot: an ordinal's place of the thing it names,
+    or of any for a position ("the third page" for `page`, 第五章 for `chapter`, "the tenth term" for
+    `n`), one of a unit it measures ("a week": 7 `rental_days`), an end of its stated range, "twice"."""
     place, thing = ORDINALS.get(token.norm), after
     if token.text[:1] == "第" and (numeral := ZH_NUMBER.match(token.text, 1)):
         place, thing = chinese_number(numeral.group()), token.text[numeral.end() :] or after
-    if place and concept(thing) in slot.name_words | slot.counts:
+    own = {w for w in slot.name_words if len(w) > 1} - POSITIONS  # none for `n`, `index`: a place of any
+    if place and (concept(thing) in slot.name_words | slot.counts or not own and slot.words & POSITIONS):
         return place
     if token.norm in ("a", "an") and (unit := unit_named(after)) and unit.dimension == slot.dimension:
         return in_unit(1, after, slot.unit)

@@ -241,9 +241,7 @@ class Evidence:
             return False
         if token.norm in NOT_PHRASED or concept(token.norm) in named or singular(token.norm) in GENERIC:
             return False
-        if not names_a_thing(token.norm):
-            return False
-        if token.kind == "han" and token.tag[:1] in NOT_THINGS:
+        if not names_a_thing(token.norm) or token.kind == "han" and token.tag[:1] in NOT_THINGS:
             return False  # jieba's verbs, adverbs, particles, measure words…: "来", "点", "到", "里"
         return not any(v.kind not in ("enum", "example") for v in self.holding(token))
 

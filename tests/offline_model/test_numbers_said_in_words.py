@@ -40,3 +40,9 @@ def test_a_number_said_in_words_fills_its_parameter(tool: Tool, request_text: st
 @pytest.mark.parametrize(("tool", "request_text"), [(FAN, "change the fan speed"), (STAY, "book a cabin")])
 def test_a_request_with_no_such_word_gives_nothing(tool: Tool, request_text: str) -> None:
     assert bind(tool, request_text, guess=False) == {}
+
+
+def test_half_of_a_scale_word_is_half_of_it() -> None:
+    eggs = _tool("buy_eggs", "Buy eggs.", "count", "integer", "How many eggs")
+    assert bind(eggs, "buy half a dozen eggs", guess=False) == {"count": 6}
+    assert bind(eggs, "buy a dozen and a half eggs", guess=False) == {"count": 18}

@@ -404,6 +404,8 @@ def _written_numbers(text: str) -> list[Value]:
         count = 1 if written.casefold() in ("a", "an") else count_of(written)
         if count is not None and (unit := unit_named(m["unit"])):
             found.append(Value("number", count + 0.5, m.group(), *m.span(), m["unit"], unit.dimension))
+        elif count is not None and (scale := SCALES.get(m["unit"].casefold())):  # "half a dozen": 6
+            found.append(Value("number", int((count + 0.5) * scale), m.group(), *m.span()))
     for m in _each_clear_of(found, ZH_DECIMAL.finditer(text)):
         number, unit = _zh_number(m["n"]), unit_named(m["unit"] or "")
         found.append(

@@ -1,7 +1,6 @@
 """A lone tool is called when the request names its topic in the everyday words people use for it:
-"how cold", 冷不冷, 多少度 or 下雪 ask about the weather; a calendar, or 日历, is where
-events go. The words are the lexicon's (`data/lexicon.txt`, `[synonyms]`). The tools and requests
-are invented here."""
+"how cold", 冷不冷, 多少度 or 下雪 ask about the weather. The words are the lexicon's
+(`data/lexicon.txt`, `[synonyms]`). The tool and requests are invented here."""
 
 from __future__ import annotations
 
@@ -17,12 +16,6 @@ FORECAST = tool(
     "Today's forecast for a town.",
     {"town": {"type": "string", "description": "Town name, e.g. Leeds"}},
     ("town",),
-)
-DIARY = tool(
-    "add_entry",
-    "Add an entry to the shared calendar.",
-    {"what": TEXT, "when": {"type": "string", "description": "Start, ISO 8601"}},
-    ("what", "when"),
 )
 
 
@@ -49,9 +42,3 @@ def test_weather_said_in_everyday_words_calls_the_forecast(client, text: str, to
 
 def test_trivia_about_a_town_still_calls_nothing(client) -> None:
     assert _calls(client, "Who founded the city of York?", FORECAST) == []
-
-
-def test_a_calendar_is_where_events_go(client) -> None:
-    assert [name for name, _ in _calls(client, "把牙医预约记到日历上，2026-03-04 09:00", DIARY)] == [
-        "add_entry"
-    ]

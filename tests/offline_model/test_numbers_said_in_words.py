@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.request import Tool
 
 
 def _tool(name: str, description: str, key: str, kind: str, text: str) -> Tool:
-    schema = {"type": "object", "properties": {key: {"type": kind, "description": text}}, "required": [key]}
-    return Tool(name, description, schema)
+    return model_tool(name, description, {key: {"type": kind, "description": text}}, (key,))
 
 
 KNOCK = _tool("knock_door", "Knock on the door.", "knocks", "integer", "How many knocks")

@@ -65,8 +65,8 @@ def labelled_text(names: set[str], tool_words: set[str], text: str) -> str | Non
 def after_colon(text: str, used: Sequence[tuple[int, int]] = ()) -> str | None:
     """What a request gives after its last colon, when that is the end of it and says something
     (two words, or two Chinese characters): "Read this aloud: the shop opens at nine" -> "the shop
-    opens at nine", "发短信：我到楼下了" -> "我到楼下了", and no value another parameter took (`used`)
-    is in it; a clock's colon ("at 4:30 pm") labels nothing.
+    opens at nine", "发短信:我到楼下了" (`clean` writes "：" so) -> "我到楼下了", and no value another
+    parameter took (`used`) is in it; a clock's colon ("at 4:30 pm") labels nothing.
 
     >>> after_colon("Read this aloud: the shop opens at nine"), after_colon("Call Ann at 4:30 pm")
     ('the shop opens at nine', None)

@@ -38,6 +38,7 @@ from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 NAME_JOINERS = lexicon_list("name_joiners")
+CALLED = lexicon_list("called")  # "a meeting called Budget review"
 NUMBER_FOLLOWERS = lexicon_list("prepositions") | {"and", "or", "&"}  # after a name's number
 MEASURE_WORDS = lexicon_list("measure_words")  # between a Chinese count and what it counts: 8把椅子
 
@@ -131,6 +132,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
                 end += 1
             if _numbered(tokens, end):
                 end += 1  # "Maroon 5", "Windows 10", "S&P 500": a number that ends a name
+            end = _called_to_its_end(tokens, k, end)
             phrase = text[token.start : tokens[end].end]
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if after and after.kind == "word" and after.norm not in STOPWORDS:  # "Picasso's paintings"
@@ -269,6 +271,18 @@ def _chinese_name(token: Token, counted: bool = False) -> bool:
         and _currency_led(token.text) is None
         and not (counted and token.text[:1] in MEASURE_WORDS)  # 3张从…: the count's measure word
     )
+
+
+def _called_to_its_end(tokens: list[Token], k: int, end: int) -> int:
+    """A name after "called", "named" or "titled" runs on through its lower-case words, as a title in
+    sentence case does, to the next small word or mark: "a meeting called Budget review in …"."""
+    if not (k and tokens[k - 1].norm in CALLED):
+        return end
+    while end + 1 < len(tokens) and tokens[end + 1].kind == "word" and tokens[end + 1].text.islower():
+        if tokens[end + 1].norm in STOPWORDS or tokens[end + 1].norm in NUMBER_FOLLOWERS:
+            break
+        end += 1
+    return end
 
 
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:

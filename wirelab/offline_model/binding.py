@@ -428,8 +428,8 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
         return filled or None
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
         names = set(identifier_words(slot.name))
-        used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
-        said = labelled_text(names, evidence.tool_words, evidence.text) or after_colon(evidence.text, used)
+        labelled = labelled_text(names, evidence.tool_words, evidence.text)
+        said = labelled or after_colon(evidence.text, evidence.used_spans())
         content = bool(names & CONTENT)  # a note's text: what is to be done, its verb too
         return said or without_tool_head(left_over(evidence, content=content), evidence.own) or None
     return None
@@ -452,7 +452,7 @@ def left_over(evidence: Evidence, clause: bool = True, content: bool = False) ->
     """The sub-request without the tool's words and the values used (`free_text.remainder`);
     when nothing is left, without only its name's words, then without none: a word the tool's
     own text uses may be the value ("Put on some ska" for a tool that plays "ska or jazz")."""
-    used = [(evidence.values[k].start, evidence.values[k].end) for k in evidence.used]
+    used = evidence.used_spans()
     for name, k in evidence.chosen.items():  # "sorted by price" for `sort`: the label's words
         at = bisect.bisect_left(evidence.starts, evidence.values[k].start)
         named = {concept(w) for w in identifier_words(name)}

@@ -278,6 +278,10 @@ class Evidence:
         led = {value.start} if token.kind != "number" and self.text.startswith("-", value.end) else set()
         return any(v.end != value.start and v.start not in {value.end, *led} for v in others)
 
+    def used_spans(self) -> list[tuple[int, int]]:
+        """Where the values other parameters took are written (`used`), as (start, end) pairs."""
+        return [(self.values[k].start, self.values[k].end) for k in self.used]
+
     def holding(self, token: Token) -> list[Value]:
         """The values that hold the token (`v.start <= token.start < v.end`)."""
         self._index()

@@ -96,7 +96,7 @@ def _tie(piece: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
 def _small_talk(text: str, tools: tuple[Tool, ...]) -> dict[str, Any]:
     """The lone tool the words chose, dropped: the message states no value, the `chatter` probe
     hears no request (log-odds above 0) and meaning gives the tool less than `meaning.AMONG`."""
-    chatter = meaning.log_odds_no_tool(meaning.encode([text])[0], meaning.weights().probe)
+    chatter = meaning.chatter(text)
     probability = selection.meaning_choice(text, tools).rows[0][2]
     return {
         "stage": "only talks about the lone tool",

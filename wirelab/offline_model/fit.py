@@ -35,7 +35,7 @@ from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
-from wirelab.offline_model.names import PERSON_TITLES
+from wirelab.offline_model.names import CALLED, PERSON_TITLES
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
 from wirelab.offline_model.slots import ACCEPTS, Slot
@@ -55,7 +55,7 @@ YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
 TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": what the text is about
 # words that bound a number ("at most 8", "8个以内", "at least 3"), a parameter's for it (`max_hits`)
 BOUNDS = [(tuple(LISTS[s]), lexicon_list(n)) for s, n in (("at_most", "caps"), ("at_least", "floors"))]
-CALLED, NAMING = lexicon_list("called"), {concept(w) for w in lexicon_list("naming")}  # "a timer called tea"
+NAMING = {concept(w) for w in lexicon_list("naming")}  # a parameter that holds a name: `label`, `nickname`
 HEADS = {concept(w) for w in lexicon_list("heads")}  # what counts people: "two seats" for `passengers`
 
 

@@ -193,9 +193,14 @@ def log_odds_no_tool(vector: np.ndarray, probe: np.ndarray) -> float:
     return float(vector @ probe[:-1] + probe[-1])
 
 
+def chatter(request: str) -> float:
+    """The fitted `chatter` probe on `request`: the log-odds that it wants no tool."""
+    return log_odds_no_tool(encode([request])[0], weights().probe)
+
+
 def wants_no_tool(request: str) -> bool:
     """Whether the fitted `chatter` probe reads `request` as more likely to want no tool than one."""
-    return log_odds_no_tool(encode([request])[0], weights().probe) > 0.0
+    return chatter(request) > 0.0
 
 
 def nearer(request: str, tool: Tool, tools: tuple[Tool, ...]) -> tuple[Tool, ...]:

@@ -46,7 +46,8 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     talk = conversation(request.messages)
     text = talk.text
     nothing = selection.asks_for_nothing(text)
-    by_words = [] if nothing else [item.tool.name for item in selection.plan(text, request.tools)]
+    planned = [] if nothing else selection.plan(text, request.tools)
+    by_words = [item.tool.name for item in planned]
     stages: list[dict[str, Any]] = [
         {"stage": "asks for nothing", "decision": nothing},
         {"stage": "select by words", "decision": by_words},
@@ -54,7 +55,7 @@ def explain(body: dict[str, Any]) -> dict[str, Any]:
     ties = [_tie(piece.text, request.tools) for piece in pieces(unwrap(clean(text)))] if by_words else []
     if any(ties):
         stages.append({"stage": "words tie, meaning decides", "decision": [tie for tie in ties if tie]})
-    if by_words and not heard(selection.plan(text, request.tools), text, request.tools):
+    if planned and not heard(planned, text, request.tools):
         stages.append(_small_talk(text, request.tools))
     tools = request.tools  # meaning reads what words chose none for, among several tools or naming no topic
     if not (nothing or by_words) and tools and (len(tools) > 1 or not selection.names_a_topic(text, tools)):

@@ -55,7 +55,7 @@ def main() -> int:
     text = training.as_json(fitted, len(y), training.accuracy(fitted, x, y))
     if args.check:
         names = [fit.WEIGHTS.name] * stale + [meaning.WEIGHTS.name] * (
-            meaning.WEIGHTS.read_text("utf-8") != text
+            not training.same_fit(text, meaning.WEIGHTS.read_text("utf-8"))
         )
         print(f"stale, rerun this script: {', '.join(names)}" if names else "weights up to date")
         return int(bool(names))

@@ -41,7 +41,19 @@ def test_refitting_gives_the_weights_in_the_file():
     corpus = training.load_corpus()
     x, y = training.examples(corpus)
     fitted = training.fit(x, y, training.chatter_probe(corpus), training.corpus_hash())
-    assert training.as_json(fitted, len(y), training.accuracy(fitted, x, y)) == meaning.WEIGHTS.read_text()
+    refit = training.as_json(fitted, len(y), training.accuracy(fitted, x, y))
+    assert training.same_fit(refit, meaning.WEIGHTS.read_text()), "run scripts/train_offline_model.py"
+
+
+def test_weights_are_the_same_fit_up_to_the_last_digit_a_cpu_rounds():
+    written = meaning.WEIGHTS.read_text()
+    data = json.loads(written)
+    data["weights"]["cosine"] += 2e-6  # a last digit another CPU's floating point rounds otherwise
+    assert training.same_fit(json.dumps(data), written)
+    data["weights"]["cosine"] += 1e-3
+    assert not training.same_fit(json.dumps(data), written)
+    data = json.loads(written) | {"corpus_sha256": "0" * 64}
+    assert not training.same_fit(json.dumps(data), written)
 
 
 def test_a_changed_corpus_makes_the_stamp_stale(tmp_path):

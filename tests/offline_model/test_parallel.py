@@ -407,13 +407,16 @@ def test_a_later_call_repeats_for_every_value_of_the_list_before():
 
 
 def test_many_repeated_values_are_read_in_bounded_time():
+    """300 repeated values: at most MAX_CALLS calls, and no runaway. The limit is a hang guard on
+    this process's CPU, not a speed claim (about 2 s here; the worst-case benchmark measures speed):
+    a wall-clock limit of 5 s failed on a machine busy with other work."""
     import time
 
     text = "Sales tax on a purchase amount of " + ", ".join(f"${n}.50 in Lyon" for n in range(300))
-    started = time.perf_counter()
+    started = time.process_time()
     found = bind_all(TAX, text)
     assert len(found) == 8  # at most MAX_CALLS calls from one intent
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 20
 
 
 DRINK = model_tool(

@@ -178,3 +178,20 @@ def as_json(fitted: meaning.Weights, rows: int, train_accuracy: float) -> str:
     head = json.dumps(data, ensure_ascii=False, indent=1)[:-2]
     probe = [round(float(v), 6) for v in fitted.probe]
     return head + ',\n "probe": ' + json.dumps(probe) + "\n}\n"
+
+
+def same_fit(text: str, written: str, tolerance: float = 1e-5) -> bool:
+    """Whether a refit's weights file (`text`) says what the `written` one does: the same stamp and
+    row count, each number within `tolerance`. Its last printed digit can differ between machines,
+    whose floating point sums in different orders (6.448147 on one CPU, 6.448146 on another)."""
+    return _close(json.loads(text), json.loads(written), tolerance)
+
+
+def _close(a: Any, b: Any, tolerance: float) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k], tolerance) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, tolerance) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= tolerance
+    return a == b

@@ -4,12 +4,14 @@ Issue 23 found `'weather ' + '-1' * 2000` costing 14 s of CPU, growing faster th
 (0.55, 1.67, 4.5 and 14.4 s for 500, 1,000, 2,000 and 4,000 characters). For each run this
 prints the CPU seconds (`time.process_time`, the best of `--rounds`) of `complete()` at
 500, 1,000, 2,000 and 4,000 characters, and the ratio of the last two: about 2 when the
-work is linear. Then what a request costs the server when its client leaves after
-`--leave-after` seconds: the process's CPU until the server is idle again.
+work is linear. Then a paragraph of 2,800 characters that names no tool, sent with 1, 5, 10
+and 20 tools: the meaning stage reads each of its pieces against each tool. Then what a request
+costs the server when its client leaves after `--leave-after` seconds: the process's CPU until
+the server is idle again.
 
     .venv/bin/python benchmarks/offline_model_worst_case.py [--rounds 3] [--leave-after 0.05]
 
-Prints a Markdown table. No pass/fail (tests/offline_model/test_hardening.py counts the work).
+Prints Markdown tables. No pass/fail (tests/offline_model/test_hardening.py counts the work).
 """
 
 from __future__ import annotations
@@ -33,18 +35,62 @@ RUNS = [("weather ", run) for run in ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "
 RUNS.append(("", "row 7\n"))  # lines that name no tool: each line a piece the meaning stage reads
 RUNS.append(("", "What is the weather in Paris? "))  # a piece each, every one for the same tool: one intent
 SIZES = [500, 1000, 2000, 4000]
+# A paragraph that names no tool, to several tools: the meaning stage reads each of its pieces
+# against every tool, so its cost grows with pieces times tools.
+PARAGRAPH = (
+    "Yesterday I walked from the old harbour to the market in Lisbon and bought 3 oranges for 2 euros. "
+    "The 14:30 train on 2024-05-06 was 25 minutes late again, as it was the week before. "
+)
+THINGS = [
+    "order",
+    "parcel",
+    "licence",
+    "driver",
+    "invoice",
+    "playlist",
+    "recipe",
+    "thermostat",
+    "camera",
+    "coupon",
+]
+TOOL_COUNTS = [1, 5, 10, 20]
 
 
-def body(text: str) -> dict:
-    return {"model": MODEL_ID, "messages": [{"role": "user", "content": text}], "tools": [WEATHER]}
+def body(text: str, tools: list[dict] | None = None) -> dict:
+    return {"model": MODEL_ID, "messages": [{"role": "user", "content": text}], "tools": tools or [WEATHER]}
 
 
-def cpu_seconds(text: str, rounds: int) -> float:
+def kiosk(count: int) -> list[dict]:
+    """`count` invented account tools, each with an id it requires, a date, a count and an option."""
+    things = [THINGS[i % len(THINGS)] + ("" if i < len(THINGS) else f"_{i}") for i in range(count)]
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": f"manage_{thing}",
+                "description": f"Look up, change or cancel a {thing} in the user's account.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        f"{thing}_id": {"type": "string", "description": f"The {thing}'s identifier."},
+                        "date": {"type": "string", "description": "A date, YYYY-MM-DD."},
+                        "limit": {"type": "integer", "description": "How many to return."},
+                        "mode": {"type": "string", "enum": ["quick", "full"]},
+                    },
+                    "required": [f"{thing}_id"],
+                },
+            },
+        }
+        for thing in things
+    ]
+
+
+def cpu_seconds(text: str, rounds: int, tools: list[dict] | None = None) -> float:
     """The least CPU time over `rounds` answers to `text`."""
     best = float("inf")
     for _ in range(rounds):
         started = time.process_time()
-        complete(body(text))
+        complete(body(text, tools))
         best = min(best, time.process_time() - started)
     return best
 
@@ -79,6 +125,10 @@ def main() -> None:
         times = [cpu_seconds(lead + run * (size // len(run)), args.rounds) for size in SIZES]
         cells = " | ".join(f"{t:.3f} s" for t in times)
         print(f"| `{lead!r} + {run!r} * n` | {cells} | {times[-1] / times[-2]:.2f} |", flush=True)
+    paragraph = (PARAGRAPH * 20)[:2800]
+    print(f"\n| a {len(paragraph):,}-character paragraph that names no tool, to | CPU |\n|---|---:|")
+    for count in TOOL_COUNTS:
+        print(f"| {count} tools | {cpu_seconds(paragraph, args.rounds, kiosk(count)):.3f} s |", flush=True)
     spent = left_early("weather " + "-1" * 2000, args.leave_after)
     print(f"\nClient gone after {args.leave_after:g} s: the server spent {spent:.3f} s of CPU on it.")
 

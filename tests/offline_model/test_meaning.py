@@ -6,10 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.offline_model.conftest import tool
+from tests.offline_model.conftest import model_tool, tool
 from tests.offline_model.test_no_benchmark_leak import bfcl_cases, phrases, user_texts
 from wirelab import bilingual_eval
-from wirelab.offline_model import complete, explain, meaning, training
+from wirelab.offline_model import complete, explain, meaning, selection, training
+from wirelab.offline_model.calls import bind_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,3 +111,55 @@ def test_a_yes_no_question_that_asks_a_or_not_a_is_no_negation():
     questions = ["周末要不要带外套？", "明早是不是该加油了", "楼下有没有快递柜"]
     assert not any(meaning.negates(t) for t in questions)
     assert all(meaning.negates(t) for t in ["不要带外套", "先别加油", "Don't fill the tank yet."])
+
+
+KIOSK = [
+    model_tool(
+        f"{verb}_{thing}",
+        f"{verb.title()} a {thing} in the user's account.",
+        {f"{thing}_id": {"type": "string"}, "when": {"type": "string", "description": "A date."}},
+        (f"{thing}_id",),
+    )
+    for verb, thing in [("cancel", "order"), ("renew", "licence"), ("track", "parcel"), ("rate", "driver")]
+]
+STORY = [
+    "Yesterday I walked from the harbour to the market and bought 3 oranges for 2 euros.",
+    "帮我查一下包裹 SF1234567 到哪了",
+    "The last train on 2024-05-06 was 25 minutes late, as usual.",
+]
+
+
+def counting_binds(monkeypatch) -> list:
+    """The tools `meaning` binds the request's frames for (`fills`), in order, from now on."""
+    bound = []
+    monkeypatch.setattr(
+        meaning, "bind_calls", lambda tool, *rest: bound.append(tool) or bind_calls(tool, *rest)
+    )
+    return bound
+
+
+@pytest.mark.parametrize("text", STORY)
+def test_fills_is_bound_only_where_it_could_lift_a_tool_to_the_lowest_bar(text, monkeypatch):
+    """`fills` binds the request's frames, the dearest feature: given the weights, `features` works
+    it out only for a tool it could lift to `AMONG`. Every choice and every probability that could
+    reach a bar stays what binding all of them gives."""
+    fitted = meaning.weights()
+    thorough = meaning.features(text, tuple(KIOSK), selection.own_points, fitted.probe)
+    bound = counting_binds(monkeypatch)
+    lazy = meaning.features(text, tuple(KIOSK), selection.own_points, fitted.probe, fitted)
+    for full, row in zip(thorough, lazy, strict=True):
+        if fitted.probability(full) >= meaning.AMONG or row["fills"]:
+            assert row == full
+        else:
+            assert fitted.probability(row) <= fitted.probability(full) < meaning.AMONG
+    assert len(bound) == sum(fitted.probability(row | {"fills": 1.0}) >= meaning.AMONG for row in lazy)
+
+
+def test_a_paragraph_to_several_tools_binds_fewer_frames_than_pieces_times_tools(monkeypatch):
+    """A paragraph that names no tool: meaning reads it piece by piece against every tool, and
+    binds frames only for the tools that could reach the bar (benchmarks/offline_model_worst_case.py
+    measures what that saves)."""
+    bound = counting_binds(monkeypatch)
+    text = " ".join(STORY[::2] * 4)
+    called(text, [tool(t.name, t.description, t.parameters["properties"], ("when",)) for t in KIOSK])
+    assert 0 < len(bound) < len(KIOSK) * len(STORY[::2] * 4)

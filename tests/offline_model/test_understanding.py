@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.offline_model.conftest import model_tool
+from tests.offline_model.conftest import model_tool, tool
 from wirelab.offline_model import MODEL_ID, complete
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.dates import TODAY, date_as_asked, resolve_date
@@ -720,3 +720,39 @@ def test_a_state_the_request_leaves_out_is_written_as_the_description_shows(desc
         "court_search", "Search a court.", {"city": described("City."), "state": described(description)}
     )
     assert bind(court, "Search the court in Denver") == {"city": "Denver", "state": state}
+
+
+ABACUS = tool(
+    "abacus",
+    "Work out a sum with two numbers.",
+    {
+        "left": {"type": "number"},
+        "right": {"type": "number"},
+        "op": {"type": "string", "enum": ["plus", "minus", "multiply", "divide"]},
+    },
+    ("left", "right", "op"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ("What's 19 times 7?", '{"left":19,"right":7,"op":"multiply"}'),
+        ("31 minus 4", '{"left":31,"right":4,"op":"minus"}'),
+        ("900减去17等于几", '{"left":900,"right":17,"op":"minus"}'),
+    ],
+)
+def test_an_operator_word_names_its_operation(text, arguments):
+    body = {"model": MODEL_ID, "tools": [ABACUS]}
+    reply = complete({**body, "messages": [{"role": "user", "content": text}]})
+    calls = reply["choices"][0]["message"].get("tool_calls") or []
+    assert [(c["function"]["name"], c["function"]["arguments"]) for c in calls] == [("abacus", arguments)]
+
+
+@pytest.mark.parametrize(
+    "text", ["How many times have you been to Lisbon?", "The minus key on my keyboard is stuck"]
+)
+def test_talk_with_an_operator_word_calls_nothing(text):
+    body = {"model": MODEL_ID, "tools": [ABACUS]}
+    reply = complete({**body, "messages": [{"role": "user", "content": text}]})
+    assert not reply["choices"][0]["message"].get("tool_calls")

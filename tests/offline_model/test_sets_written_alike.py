@@ -59,3 +59,27 @@ def test_two_things_joined_by_and_with_no_such_mark_stay_one() -> None:
 def test_the_chinese_list_comma_parts_two_sets() -> None:
     calls = bind_all(FEED, "每6小时喂一次仓鼠、每12小时喂一次鹦鹉。")
     assert [call["every_hours"] for call in calls] == [6, 12]
+
+
+HEATING = model_tool(
+    "set_heating",
+    "Set the heating of a room.",
+    {"room": {"type": "string"}, "temperature": {"type": "integer"}},
+    ("room", "temperature"),
+)
+
+
+def test_numbers_each_followed_by_the_same_word_are_a_list() -> None:
+    calls = bind_all(HEATING, "Set the den and the porch to 17 degrees and 21 degrees respectively.")
+    assert [(call["room"], call["temperature"]) for call in calls] == [("den", 17), ("porch", 21)]
+    calls = bind_all(HEATING, "把书房和阁楼分别调到18度和24度。")
+    assert [(call["room"], call["temperature"]) for call in calls] == [("书房", 18), ("阁楼", 24)]
+    calls = bind_all(
+        HEATING, "Set the den, the porch and the attic to 17 degrees, 21 degrees and 19 degrees respectively."
+    )
+    assert [call["temperature"] for call in calls] == [17, 21, 19]
+
+
+def test_a_number_that_begins_a_set_as_the_one_before_did_is_no_list_item() -> None:
+    calls = bind_all(HEATING, "Set the den to 17 degrees and the porch to 21 degrees.")
+    assert [(call["room"], call["temperature"]) for call in calls] == [("den", 17), ("porch", 21)]

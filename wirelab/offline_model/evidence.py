@@ -322,17 +322,23 @@ class Evidence:
         return [group for group in found if len(group) > 1]
 
     def _listed(self, before: Value, value: Value, prior: Value | None) -> bool:
-        """Whether `value` is listed after `before`; not when it begins a set as `prior` did, the same word
-        after both ("3 raised to 4 and 5 raised to 3": 5 is no second exponent)."""
+        """Whether `value` is listed after `before`, the same word after each ("20 degrees and 18 degrees",
+        20度和23度) or not; not when it begins a set as `prior` did, the same word after both and not
+        after `before` ("3 raised to 4 and 5 raised to 3": 5 is no second exponent)."""
         first, last = (bisect.bisect_left(self.starts, at) for at in (before.end, value.start))  # the gap
-        after = [bisect.bisect_left(self.starts, v.end) for v in ((prior, value) if prior else ())]
-        anew = [t.norm for k in after for t in self.tokens[k : k + 1] if t.kind == "word"]
+        then, said, anew = (self._word_after(v) for v in (before, value, prior))
         gap = [t.norm for t in self.tokens[first:last] if t.end <= value.start]
         gap = gap[before.unit_words :] if before.unit == value.unit else gap
+        gap = gap[1:] if said not in LIST_GLUE and gap[:1] == [said] else gap  # "20 degrees and 18 degrees"
         alike = value.kind == before.kind or {value.kind, before.kind} <= NAMED
         again = words_before(self, before) & words_before(self, value)  # "on 1000 and on 5000"
         listed = alike and bool(set(gap) & LIST_JOINERS) and set(gap) <= LIST_GLUE | ITEM_LEADS | again
-        return listed and not (len(anew) == 2 and anew[0] == anew[1])
+        return listed and not (anew is not None and anew == said != then)
+
+    def _word_after(self, value: Value | None) -> str | None:
+        """The word or Chinese word right after a value, if one follows it."""
+        k = bisect.bisect_left(self.starts, value.end) if value else len(self.tokens)
+        return next((t.norm for t in self.tokens[k : k + 1] if t.kind in ("word", "han")), None)
 
 
 def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:

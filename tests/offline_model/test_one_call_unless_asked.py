@@ -65,6 +65,19 @@ VET = tool(
 WAKE = tool(
     "wake_me", "Set a wake-up alarm.", {"time": {"type": "string", "description": "HH:MM"}}, ("time",)
 )
+PANTRY = tool(
+    "pantry_stock", "Check whether the pantry has an ingredient.", {"ingredient": TEXT}, ("ingredient",)
+)
+GROCERY = tool(
+    "grocery_list_add",
+    "Add items to the grocery list.",
+    {"items": {"type": "array", "items": TEXT}},
+    ("items",),
+)
+KAYAK = tool(
+    "hire_kayak", "Hire a kayak at a lake.", {"lake": TEXT, "hours": {"type": "integer"}}, ("lake", "hours")
+)
+FORECAST = tool("lake_forecast", "Get the weather forecast for a lake.", {"lake": TEXT}, ("lake",))
 
 
 def _calls(client, text: str, tools: list[dict]) -> list[tuple[str, dict]]:
@@ -111,6 +124,13 @@ def _calls(client, text: str, tools: list[dict]) -> list[tuple[str, dict]]:
             "vet_visit",
             ("pet", "Miso"),
         ),
+        ("Check the pantry for saffron. It's on my grocery list.", [PANTRY, GROCERY], "pantry_stock", None),
+        (
+            "Hire a kayak on Lake Bled for 3 hours, hopefully the weather holds.",
+            [KAYAK, FORECAST],
+            "hire_kayak",
+            ("hours", 3),
+        ),
     ],
 )
 def test_a_request_for_one_thing_is_one_call(client, text, tools, name, argument) -> None:
@@ -131,3 +151,12 @@ LAMP = tool("turn_off_lamp", "Switch off the lamp in a room.", {"room": {"type":
 )
 def test_two_things_are_two_calls_when_a_word_says_each(client, text, rooms) -> None:
     assert [arguments["room"] for _, arguments in _calls(client, text, [LAMP])] == rooms
+
+
+def test_a_fact_that_asks_with_a_verb_of_a_task_is_a_call_still(client) -> None:
+    calls = _calls(
+        client,
+        "Check the pantry for saffron. It's low, so add saffron to the grocery list.",
+        [PANTRY, GROCERY],
+    )
+    assert [name for name, _ in calls] == ["pantry_stock", "grocery_list_add"]

@@ -29,7 +29,7 @@ from wirelab.offline_model import meaning
 from wirelab.offline_model.binding import bind
 from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
-from wirelab.offline_model.evidence import Words
+from wirelab.offline_model.evidence import ITEM_LEADS, Words
 from wirelab.offline_model.extraction import QUOTED, extract
 from wirelab.offline_model.free_text import command_span
 from wirelab.offline_model.intents import Piece, pieces, unwrap
@@ -430,7 +430,9 @@ def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str,
     `mountain_height`; 算一下5的阶乘 for `factorial`), it gives the tool a required value of its
     own, and the item `before` none it lacks ("…; her phone is +39 …" completes a parcel's)."""
     words = [t.norm for t in segment(piece) if t.kind != "punct"] or [""]
-    if words[0] in OPENERS and not ACTION_WORDS & set(words):
+    if words[0] in OPENERS and not any(
+        w in ACTION_WORDS and not _a_thing(words, k) for k, w in enumerate(words)
+    ):
         return None
     tool, match = best_tool(piece, tools)
     if tool is not None and match.chosen:
@@ -441,6 +443,12 @@ def _chosen(piece: str, tools: tuple[Tool, ...], apart: bool, before: tuple[str,
     required = set(meant.parameters.get("required") or []) if meant else set()
     gives = not required or required & set(bind(meant, piece, guess=False))  # a value of its own
     return None if meant is None or not gives or before and _completes(before, piece) else meant
+
+
+def _a_thing(words: list[str], k: int) -> bool:
+    """Whether the verb of a task at `k` names a thing, after a determiner: "for the play", "it's
+    on my shopping list" (two words back when it ends the piece)."""
+    return bool(ITEM_LEADS & set(words[max(0, k - (2 if k == len(words) - 1 else 1)) : k]))
 
 
 def _stands_apart(found: list[Piece], k: int) -> bool:

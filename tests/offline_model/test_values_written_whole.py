@@ -73,3 +73,21 @@ BLINDS = _tool("lower_blinds", "Lower the blinds of a room.", room=("string", "W
 )
 def test_a_room_is_named_with_its_head_noun(text: str, room: str) -> None:
     assert bind(BLINDS, text).get("room") == room
+
+
+MEMBERS = _tool(
+    "enrol_member", "Enrol a new member of the rowing club.", member=("string", "The member's full name")
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "member"),
+    [
+        ("Enrol Rosa de la Vega in the rowing club", "Rosa de la Vega"),
+        ("please enrol Pieter van der Meer as a member", "Pieter van der Meer"),
+        ("Enrol Joana dos Reis today", "Joana dos Reis"),
+        ("Enrol Lena in the club of the town", "Lena"),
+    ],
+)
+def test_a_name_goes_on_through_its_joining_words(text: str, member: str) -> None:
+    assert bind(MEMBERS, text).get("member") == member

@@ -125,8 +125,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
                 tokens[end + 1].capitalised
                 or ROMAN.fullmatch(tokens[end + 1].text) is not None
                 or tokens[end + 1].norm in NAME_JOINERS
-                and end + 2 < len(tokens)
-                and (tokens[end + 2].capitalised or _abbreviated(tokens, end + 1))  # "Roe v. Wade"
+                and _joined(tokens, end + 1)  # "Roe v. Wade", "Maria de la Cruz"
                 or _abbreviated(tokens, end)
             ):
                 end += 1
@@ -163,6 +162,14 @@ def _abbreviated(tokens: list[Token], end: int) -> bool:
     after = tokens[end + 2] if end + 2 < len(tokens) else None
     initials = len(tokens[end].text) == 1 and end > 0 and tokens[end - 1].text == "."
     return short and (after is not None and after.capitalised or initials)
+
+
+def _joined(tokens: list[Token], k: int) -> bool:
+    """Whether the small joining words from token `k` on lead to a capital or an abbreviation
+    that goes on with the name: "de" of "Maria de la Cruz", "van" of "Ludwig van Beethoven"."""
+    while k + 1 < len(tokens) and tokens[k + 1].norm in NAME_JOINERS and tokens[k + 1].text.islower():
+        k += 1
+    return k + 1 < len(tokens) and (tokens[k + 1].capitalised or _abbreviated(tokens, k))
 
 
 def _numbered(tokens: list[Token], end: int) -> bool:

@@ -28,3 +28,32 @@ BOARD = model_tool(
 )
 def test_a_called_name_runs_to_the_next_small_word(text: str, heading: str) -> None:
     assert bind(BOARD, text)["heading"] == heading
+
+
+ALBUM = model_tool(
+    "start_album",
+    "Start a new photo album.",
+    {"album_name": {"type": "string", "description": "What the album is called"}},
+    ("album_name",),
+)
+CHANNEL = model_tool(
+    "open_channel",
+    "Open a chat channel for a team.",
+    {"label": {"type": "string", "description": "The channel's label"}},
+    ("label",),
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "name"),
+    [
+        (ALBUM, "Start an album named summer by the lake", "summer"),
+        (ALBUM, "start a new album called beach day 2026", "beach day 2026"),
+        (ALBUM, "新建一个名为海边日落的相册", "海边日落"),
+        (ALBUM, "建一个叫毕业旅行的相册", "毕业旅行"),
+        (CHANNEL, "开一个频道，名字叫产品复盘", "产品复盘"),
+        (CHANNEL, "open a channel labelled release notes, please", "release notes"),
+    ],
+)
+def test_a_lower_case_or_chinese_name_after_called_is_taken_whole(tool, text: str, name: str) -> None:
+    assert bind(tool, text)["label" if tool is CHANNEL else "album_name"] == name

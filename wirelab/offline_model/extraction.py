@@ -48,7 +48,13 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     singular,
 )
-from wirelab.offline_model.names import MEASURE_WORDS, NUMBER_FOLLOWERS, proper_names, world_values
+from wirelab.offline_model.names import (
+    MEASURE_WORDS,
+    NUMBER_FOLLOWERS,
+    called_runs,
+    proper_names,
+    world_values,
+)
 from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, has_chinese, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import UNIT_NAMES, Unit, unit_named
@@ -108,6 +114,7 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     tokens = segment(text) if tokens is None else tokens
     found = _identifiers(_patterns(text) + date_values(tokens, text), text)
     said = Spans.of(found)
+    found += [v for v in called_runs(tokens, text) if not said.overlaps(v.start, v.end)]
     found += [v for v in _written_numbers(text) if not said.overlaps(v.start, v.end)]  # "an hour and a half"
     clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one, 2026-05-01 none
     found += [n for n in _numbers(tokens, text) if not clear.overlaps(n.start, n.end)]

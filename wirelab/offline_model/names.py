@@ -292,6 +292,42 @@ def _called_to_its_end(tokens: list[Token], k: int, end: int) -> int:
     return end
 
 
+NAMING = lexicon_list("naming")  # 标题, 名字: a name follows their 为, 是 or 叫 (标题为…, 名字叫…)
+
+
+def called_runs(tokens: list[Token], text: str) -> list[Value]:
+    """What a request names after "called", "named", "titled" or 名为, read as a quote: its words
+    up to the next small word or mark, or up to 的 ("a folder named tax returns 2025", "一个叫年终聚餐
+    的活动"). Not after a small word ("I called mom"), nor a 叫 that follows no measure word (叫车),
+    nor a run a capital starts (`proper_names` reads it).
+
+    >>> from wirelab.offline_model.normalize import segment
+    >>> text = "a folder named tax returns 2025 on the desk"
+    >>> [v.text for v in called_runs(segment(text), text)]
+    ['tax returns 2025']
+    """
+    found = []
+    for k, token in enumerate(tokens[:-1]):
+        before = tokens[k - 1] if k else Token("", "", "", 0, 0)
+        called = token.norm in CALLED and (token.kind == "han" or before.norm not in STOPWORDS)
+        called &= token.norm != "叫" or before.text[-1:] in MEASURE_WORDS  # 一个叫…的, not 叫车
+        named = token.norm in ("为", "是", "叫") and before.norm in NAMING
+        if not (called or named) or tokens[k + 1].capitalised:
+            continue
+        end = k + 1
+        while end < len(tokens) and not _ends_a_run(tokens[end]):
+            end += 1
+        if end > k + 1:
+            found.append(Value.at("quoted", text, tokens[k + 1].start, tokens[end - 1].end))
+    return found
+
+
+def _ends_a_run(token: Token) -> bool:
+    """A mark, 的, or a small word of a spaced script: where a name after "called" (叫) stops."""
+    small = token.kind == "word" and (token.norm in STOPWORDS or token.norm in NUMBER_FOLLOWERS)
+    return token.kind == "punct" or token.text == "的" or small
+
+
 def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     """A capital that only starts a sentence: 'Book a table', 'Identify the gene' (a known word,
     or one followed by a lower-case word, as an imperative is), not 'Paris', 'New York'."""

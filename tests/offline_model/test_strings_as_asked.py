@@ -51,3 +51,14 @@ def test_a_word_of_the_tools_own_name_names_no_option():
 def test_a_chinese_name_goes_on_to_the_kind_of_body_it_names():
     firms = _tool("firm_record", "Look up a firm's record.", firm="Name of the firm.")
     assert bind(firms, "查一下金桥物流有限公司", guess=False) == {"firm": "金桥物流有限公司"}
+
+
+def test_a_summary_or_a_caption_is_free_text_taken_whole():
+    bug = _tool("log_fault", "Log a fault with the building's facilities team.", summary="What is wrong")
+    photo = _tool("post_photo", "Post the latest photo to the club's page.", caption="Text under the photo")
+    assert bind(bug, "Log a fault: the lift on the east side smells of smoke") == {
+        "summary": "the lift on the east side smells of smoke"
+    }
+    assert bind(photo, "Post the latest photo with caption sunset over the old pier") == {
+        "caption": "sunset over the old pier"
+    }

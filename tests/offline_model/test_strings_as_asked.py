@@ -62,3 +62,16 @@ def test_a_summary_or_a_caption_is_free_text_taken_whole():
     assert bind(photo, "Post the latest photo with caption sunset over the old pier") == {
         "caption": "sunset over the old pier"
     }
+
+
+def test_the_label_after_a_value_another_parameter_took_is_no_free_text():
+    desk = _tool(
+        "file_ticket",
+        "File a ticket with the help desk.",
+        priority="low, normal or high",
+        summary="What is wrong",
+    )
+    assert bind(desk, "File a high priority ticket about the heating failing at night") == {
+        "priority": "high",
+        "summary": "heating failing at night",
+    }

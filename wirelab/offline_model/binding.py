@@ -455,8 +455,10 @@ def left_over(evidence: Evidence, clause: bool = True, content: bool = False) ->
     used = evidence.used_spans()
     for name, k in evidence.chosen.items():  # "sorted by price" for `sort`: the label's words
         at = bisect.bisect_left(evidence.starts, evidence.values[k].start)
+        after = bisect.bisect_left(evidence.starts, evidence.values[k].end)  # "high priority" for `priority`
         named = {concept(w) for w in identifier_words(name)}
-        used += [(t.start, t.end) for t in evidence.tokens[max(at - 2, 0) : at] if concept(t.norm) in named]
+        near = [*evidence.tokens[max(at - 2, 0) : at], *evidence.tokens[after : after + 1]]
+        used += [(t.start, t.end) for t in near if concept(t.norm) in named]
     for words in (evidence.tool_words, set(evidence.tool_name), set()):
         if left := remainder(evidence.tokens, evidence.text, used, words, clause, content):
             return left

@@ -315,3 +315,20 @@ def test_the_other_wire_formats_are_held_to_the_same_cpu_budget(path, request_bo
         response = httpx2.post(f"{running.base_url}{path}", json=request_body, timeout=HANG_GUARD_S)
         assert response.status_code == 400 and "CPU" in response.text
         assert running.app.state.stopped == {"cpu": 1}
+
+
+def test_a_tools_profile_remembers_related_words_within_a_bound(monkeypatch):
+    """Selection remembers, per tool, which of its words each request word shares a root with (a
+    long message to many tools asks the same pairs again and again); a long-lived server meets new
+    words without end, so the memory is bounded, and what it remembers is what working it out gives."""
+    from tests.offline_model.conftest import model_tool
+    from wirelab.offline_model import selection
+
+    monkeypatch.setattr(selection, "RELATED_KEPT", 50)
+    known = selection.profile(model_tool("calibrate_sensor", "Calibrate a humidity sensor.", {}))
+    words = [f"sensors{n}" for n in range(120)] + ["calibrating", "humidifier", "sensors"]
+    for word in words:
+        assert selection._weight(word, known) == selection._related(word, known)
+        assert len(known.related) <= 50
+    assert selection._weight("calibrating", known)[1] == "calibr"
+    assert selection._weight("humidifier", known) == (0.0, None)

@@ -60,6 +60,7 @@ STRONG, COVERAGE = 4.0, 0.35
 TOPIC_SHARE = 0.5
 MEANT_PIECES = 4  # the most pieces of a message whose pieces meaning may choose a tool for
 MAX_PIECES = 32  # the most pieces meaning reads one by one; a longer listing is read as one text
+RELATED_KEPT = 4096  # the most words a tool's profile remembers the related word of
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
 DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
@@ -76,6 +77,7 @@ class Profile:
     own: frozenset[str]  # concepts of the name, the description and the enum options
     named: bool  # whether the topic comes from the name (else from the description)
     options: frozenset[str] = frozenset()  # concepts of the enum options
+    related: dict[str, tuple[float, str | None]] = field(default_factory=dict, compare=False)  # `_weight`'s
 
 
 @dataclass(frozen=True)
@@ -209,8 +211,18 @@ def score(request: str, tool: Tool, shared: frozenset[str] = frozenset()) -> Mat
 
 
 def _weight(word: str, known: Profile) -> tuple[float, str | None]:
+    """The weight of the tool's word that `word` is or shares a root with, and that word (remembered
+    by the tool's profile: a long message to many tools asks for the same pairs again and again)."""
     if word in known.weights:
         return known.weights[word], word
+    if word not in known.related:
+        if len(known.related) >= RELATED_KEPT:
+            known.related.clear()  # a long-lived server meets new words without end
+        known.related[word] = _related(word, known)
+    return known.related[word]
+
+
+def _related(word: str, known: Profile) -> tuple[float, str | None]:
     if len(word) >= 4 and word.isascii() and ":" not in word:  # "unit:kg" is a value, not a word
         for other, weight in known.weights.items():
             if (

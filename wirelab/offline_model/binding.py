@@ -500,8 +500,9 @@ def _array(slot: Slot, evidence: Evidence, root: Schema, depth: int) -> list[Any
     chain = next((c for c in word_lists(evidence, least=2) if not set(c) & evidence.used), [])
     held = [item for item in found if any(v.text in item for v in evidence.values if v.kind in PLAIN)]
     first = evidence.values[chain[0]].text in found[0] if chain and found else False  # it starts the list
-    listed = first and len(chain) >= len(held)  # "yogurt and berries, and keep it cold": the values listed
-    return [evidence.values[k].value for k in chain] if listed else found or None
+    if first and len(chain) >= len(held):  # "yogurt and berries, and keep it cold": the values listed
+        return [evidence.values[k].value for k in chain]
+    return found or None
 
 
 def _numbers_listed(item: Slot, evidence: Evidence) -> list[Any] | None:

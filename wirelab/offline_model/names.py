@@ -285,9 +285,7 @@ def _called_to_its_end(tokens: list[Token], k: int, end: int) -> int:
     sentence case does, to the next small word or mark: "a meeting called Budget review in …"."""
     if not (k and tokens[k - 1].norm in CALLED):
         return end
-    while end + 1 < len(tokens) and tokens[end + 1].kind == "word" and tokens[end + 1].text.islower():
-        if tokens[end + 1].norm in STOPWORDS or tokens[end + 1].norm in NUMBER_FOLLOWERS:
-            break
+    while end + 1 < len(tokens) and _runs_on(tokens[end + 1]):
         end += 1
     return end
 
@@ -320,6 +318,11 @@ def called_runs(tokens: list[Token], text: str) -> list[Value]:
         if end > k + 1:
             found.append(Value.at("quoted", text, tokens[k + 1].start, tokens[end - 1].end))
     return found
+
+
+def _runs_on(token: Token) -> bool:
+    """A lower-case word that is no small word: how a sentence-case title goes on after its capital."""
+    return token.kind == "word" and token.text.islower() and not _ends_a_run(token)
 
 
 def _ends_a_run(token: Token) -> bool:

@@ -214,8 +214,9 @@ def _kind(name: str, schema: Schema) -> str:
         return next((k for k in found if ends and "or" in said and set(found) <= {k, *ACCEPTS[k]}), found[0])
     if {t.norm for t in segment(clean(described[:120]))} & CURRENCY_WORDS:
         return "currency"  # `base`: "ISO code of the currency you sell"
-    # "Check-in day, YYYY-MM-DD", "Tee-off, HH:MM": the description says what the name does not
-    return "date" if DATE_FORMAT.search(described) else "time" if TIME_FORMAT.search(described) else "other"
+    if DATE_FORMAT.search(described):
+        return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
+    return "time" if TIME_FORMAT.search(described) else "other"  # "Tee-off, HH:MM": a time
 
 
 def resolve(schema: Any, root: Schema, depth: int = 0) -> Schema:

@@ -46,6 +46,7 @@ from wirelab.offline_model.free_text import (
     after_colon,
     command_span,
     labelled_text,
+    marked_text,
     remainder,
     without_tool_head,
 )
@@ -142,6 +143,7 @@ def fill_object(
         if depth == 0:
             evidence.chosen[slot.name] = index
     values |= _counted_items(slots, taken, evidence)
+    values |= _marked_texts(slots, taken, evidence)
     unread = [s for s in slots if s.kind in ("integer", "number") and s.name not in values]
     values |= {s.name: n for s in unread if (n := _unread(s, taken, evidence)) is not None}
     for slot in slots:
@@ -156,6 +158,22 @@ def fill_object(
         if value is not None:
             values[slot.name] = value
     return {slot.name: _cased(slot, values[slot.name]) for slot in slots if slot.name in values}
+
+
+def _marked_texts(slots: list[Slot], taken: list[Taken], evidence: Evidence) -> dict[str, str]:
+    """The text a request marks for each string parameter that takes one (`free_text.marked_text`:
+    "saying …", "titled …", "about …"), in place of the words the assignment gave it (not a quote
+    nor a typed value), without the values other parameters took at its end."""
+    own = {slot.name: index for slot, _, index in taken}
+    found = {}
+    for slot in (s for s in slots if s.kind in ("text", "other", "person")):
+        if slot.name in own and evidence.values[own[slot.name]].kind not in PLAIN:
+            continue
+        others = [evidence.values[k] for k in evidence.used if k != own.get(slot.name)]
+        spans = [(value.start, value.end) for value in others]
+        if said := marked_text(set(identifier_words(slot.name)), evidence.text, spans):
+            found[slot.name] = without_tool_head(said, evidence.own)
+    return found
 
 
 def _unread(slot: Slot, taken: list[Taken], evidence: Evidence) -> int | float | None:

@@ -10,6 +10,9 @@ readings, tried in order:
   the plants", "a note saying buy milk"), up to the end of its clause;
 - `remainder`: the request without the tool's words, the action words and the
   values other parameters took; the first clause that keeps any words.
+
+A text the request marks ("saying …", "titled …", "about …", 内容是…) takes the place of
+what the assignment gave the parameter (`marked_text`).
 """
 
 from __future__ import annotations
@@ -315,3 +318,64 @@ def command_span(text: str) -> tuple[int, int] | None:
                 end -= 1
             found = (start, end)
     return found
+
+
+MARKED = [  # (what starts a text, the words of the names of the parameters that take it)
+    (LISTS[marks], lexicon_list(takers) | extra)
+    for marks, takers, extra in (
+        ("saying_marks", "said_parameters", frozenset()),
+        ("naming_marks", "named_parameters", lexicon_list("naming")),
+        ("topic_marks", "topic_parameters", frozenset()),
+    )
+]
+ANY_MARK = alternatives(mark for marks, _ in MARKED for mark in marks)
+TEXT_END = re.compile(rf"[,;!?，。；！？]|\.(?:\s|$)|\s+and\s+(?:{ANY_MARK})", re.I)  # "… and say …"
+ENDERS = alternatives(lexicon_words("name_enders"))
+OWNED = re.compile(rf"\s+(?:{alternatives(STOPWORDS)})\s+(?:{ENDERS})\b|{DE}")  # "… on the board"
+QUOTES = {'"': '"', "'": "'", "《": "》", "『": "』"}
+
+
+def marked_text(names: set[str], text: str, typed: Sequence[tuple[int, int]] = ()) -> str | None:
+    """What a request writes after a word that marks a parameter's text (`MARKED`, by the words of
+    the parameter's name): a message's after "saying" or 说, a title's after "titled" or 标题是, a
+    topic's after "about"; quoted, or to the end of its clause or an "and" with another such word (a
+    name or a topic: to "on the …", "for my …" or 的); without the values other parameters took
+    (`typed`) that end it, nor the small words before them ("… at 3pm"); not a quote one took.
+
+    >>> marked_text({"message"}, "Text Ann saying the gate is locked, and pin it")
+    'the gate is locked'
+    >>> marked_text({"text"}, "Remind me at 6 that the van comes at noon", [(37, 41)])
+    'the van comes'
+    """
+    marks = [mark for marks, takers in MARKED if names & takers for mark in marks]
+    if not marks:
+        return None
+    text = clean(text)
+    bounds = {at for t in segment(text) for at in (t.start, t.end)}
+    pattern = re.compile(alternatives(marks), re.I)
+    if (found := next((m for m in pattern.finditer(text) if {m.start(), m.end()} <= bounds), None)) is None:
+        return None
+    start = found.end()
+    while (again := pattern.match(text, _after(text, start))) and again.end() in bounds:
+        start = again.end()  # "… that says Bake Sale", "saying that …"
+    start = _after(text, start)
+    if text[start : start + 1] in QUOTES and Spans(typed).holds(start):
+        return None  # a quote another parameter took
+    if text[start : start + 1] in QUOTES and (close := text.find(QUOTES[text[start]], start + 1)) > start + 1:
+        return text[start + 1 : close].strip() or None
+    said = names & MARKED[0][1] and not names & (MARKED[1][1] | MARKED[2][1])  # a message says "on my desk"
+    ends = [
+        m.start() for m in (TEXT_END.search(text, start), None if said else OWNED.search(text, start)) if m
+    ]
+    end = start + len(text[start : min([*ends, len(text)])].rstrip(" .?!\"'"))
+    while (cut := min((a for a, b in typed if start < a < end <= b), default=start)) > start:
+        words = text[start:cut].split(" ")
+        while len(words) > 1 and words[-1].casefold() in STOPWORDS | {""}:
+            words.pop()  # "… at noon": not "at"
+        end = start + len(" ".join(words))
+    return text[start:end].strip() or None
+
+
+def _after(text: str, at: int) -> int:
+    """Where the text goes on after `at`, past spaces and a colon."""
+    return len(text) - len(text[at:].lstrip(" :"))

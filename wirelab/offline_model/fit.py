@@ -35,7 +35,7 @@ from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
-from wirelab.offline_model.names import CALLED, PERSON_TITLES
+from wirelab.offline_model.names import CALLED, PERSON_TITLES, TELLING, TOLD
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
 from wirelab.offline_model.slots import ACCEPTS, Slot
@@ -49,6 +49,7 @@ LABELLED_ONLY = {"number", "name"}  # …only with its label next to it ("the 19
 SPEAKER = lexicon_list("speaker_parameters")  # parameters for who is asking
 SPECIFIC = {"email", "date", "time", "url", "currency", "country", "language", "quoted", "enum", "unit"}
 AFTER_FROM = {"from", "从", "由"}
+RECIPIENTS = ("person", "code", "other")  # kinds of parameter that may name whom a message is for
 AFTER_TO, AFTER_AT = lexicon_list("after_to"), lexicon_list("after_at")
 PREPOSITIONS, HEDGES = lexicon_list("prepositions"), lexicon_list("hedges")
 YEAR = re.compile(r"\b(1[6-9]\d\d|2\d\d\d)\b")
@@ -314,6 +315,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         before = []  # "12 apples and 30 pears": "apples" labels 12, not 30
     if len(said) > 1 and said[1] in LINKS or said[:1] and said[0] in LIST_GLUE:
         after = []  # "$10,000 at an interest rate of 5%", "20 and humidity 40": the next value's label
+    elif said[:1] and any(said[0].startswith(word) for word in TOLD):
+        after = []  # 给老王发个消息: the telling, not a label of the person told
     cue = _cue(slot, before, 3.0) if before else 0.0
     cue = max(cue, _cue(slot, after, 2.4) if after else 0.0)
     unit = {concept(w) for w in value.unit.casefold().split()}
@@ -324,6 +327,9 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         cue = max(cue, LABELLED)  # a count of people for one of others: "for 3 people" for `number_of_seats`
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
+    told = TELLING.get(seen[0]) if seen and value.kind == "name" and slot.kind in RECIPIENTS else None
+    if told == [] or told and value.sort == "person":
+        cue = max(cue, 3.0)  # "Text Priya …", 告诉老王, 给老王发…: whom a message is for; not 给西安的…
     bounds = [said for said, named in BOUNDS if slot.words & named] if value.kind == "number" else []
     if any(_bounded(seen[:3][::-1], evidence.near(value, +1, 2)[1], said) for said in bounds):
         cue = max(cue, 3.0)  # "at most 8", "最多8个", "8个以内" for `max_hits`; "at least 3" for `min_stars`

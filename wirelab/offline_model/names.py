@@ -25,6 +25,7 @@ from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     CURRENCY_NAMES,
     GENERIC,
+    LISTS,
     ROMAN,
     STOPWORDS,
     known,
@@ -41,6 +42,13 @@ NAME_JOINERS = lexicon_list("name_joiners")
 CALLED = lexicon_list("called")  # "a meeting called Budget review"
 NUMBER_FOLLOWERS = lexicon_list("prepositions") | {"and", "or", "&"}  # after a name's number
 MEASURE_WORDS = lexicon_list("measure_words")  # between a Chinese count and what it counts: 8把椅子
+TELLING = {  # a verb that tells a person something -> the words it needs after them
+    verb.strip(): after.split() for verb, _, after in (line.partition("|") for line in LISTS["telling"])
+}
+TOLD = frozenset(word for needs in TELLING.values() for word in needs)  # "know" of "let Dad know"
+KIN = lexicon_list("kin")  # "text mum", 跟妈妈说: a person named by who they are to the speaker
+SPEAKER = ("I", "I'm", "I'd", "I'll", "I've")  # capitalised, yet no name nor part of one
+OWNERS = ("the", "my", "our")  # "let the team know": a noun so led names whom a message is for
 
 
 @lru_cache(maxsize=1)
@@ -104,7 +112,9 @@ def _code_or_symbol(token: Token) -> tuple[str, str] | None:
 
 def proper_names(tokens: list[Token], text: str) -> list[Value]:
     """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    found, k, seen = _cities_after_prepositions(tokens, text), 0, 0
+    told = [Value.at("name", text, a, b, sort="person") for a, b in addressed(tokens)]
+    people = [value for value in told if not value.text[0].isupper()]  # "let mum know"; capitals: below
+    found, k, seen = _cities_after_prepositions(tokens, text) + people, 0, 0
     named: set[int] = set()  # the characters that the names found so far hold
     while k < len(tokens):
         spend()
@@ -123,6 +133,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             end = k
             while end + 1 < len(tokens) and (
                 tokens[end + 1].capitalised
+                and tokens[end + 1].text not in SPEAKER  # "Text Mum I'm late"
                 or ROMAN.fullmatch(tokens[end + 1].text) is not None
                 or tokens[end + 1].norm in NAME_JOINERS
                 and _joined(tokens, end + 1)  # "Roe v. Wade", "Maria de la Cruz"
@@ -136,7 +147,7 @@ def proper_names(tokens: list[Token], text: str) -> list[Value]:
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if after and after.kind == "word" and after.norm not in STOPWORDS:  # "Picasso's paintings"
                 phrase = phrase.removesuffix("'s").removesuffix("’s")  # ("at Chez Marie's" stays)
-            if phrase not in ("I", "I'm", "I'd", "I'll", "I've") and not unit_named(phrase):
+            if phrase not in SPEAKER and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
                 found.append(Value.at("name", text, token.start, token.start + len(phrase), region=region))
                 if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
@@ -341,6 +352,7 @@ def _sentence_start_word(tokens: list[Token], k: int) -> bool:
     lower_next = follower is not None and follower.kind == "word" and follower.text.islower()
     adverb = word.endswith("ly") and follower is not None and follower.text == ","  # "Ideally, …"
     verb = word in ACTION_WORDS or word in GENERIC or not names_a_thing(word)  # "Book", "Rename": imperatives
+    verb = verb or word in TELLING  # "Text Oliver that …"
     return word in STOPWORDS or known(word) or verb or lower_next or adverb or _marker(tokens, k)
 
 
@@ -355,3 +367,33 @@ def _marker(tokens: list[Token], k: int) -> bool:
         and (follower.norm in STOPWORDS or follower.text.islower())
         and city(tokens[k].text) is None
     )
+
+
+def addressed(tokens: list[Token]) -> list[tuple[int, int]]:
+    """Where the people a request tells something are named: right after a verb of `[telling]`,
+    followed within three words by a word that verb needs, if any ("Text Oliver that …", "let the team
+    know", 跟妈妈说, 给小李发消息); not "tell me", "let me know". A capitalised name, a `[kin]` word, a
+    Chinese name jieba tags, 小 or 老 and a surname (小李), or, for a verb that needs a word after the
+    person, a noun after "the", "my" or "our"."""
+    words = [t for t in tokens if t.kind != "punct"]
+    found = []
+    for k, token in enumerate(words[:-1]):
+        needs = TELLING.get(token.norm)
+        first, end = _person(words, k + 1, bool(needs)) if needs is not None else (0, 0)
+        if end and (not needs or any(t.norm.startswith(w) for t in words[end : end + 3] for w in needs)):
+            found.append((words[first].start, words[end - 1].end))
+    return found
+
+
+def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:
+    """The first and the end token of a person named at `k` (a noun after an owner when `led`), or (0, 0)."""
+    token, after = words[k], words[k + 1] if k + 1 < len(words) else None
+    if led and token.norm in OWNERS and after is not None and after.kind == "word":
+        return k + 1, k + 2
+    if token.norm in KIN or token.tag.startswith("nr") or token.capitalised and token.text not in SPEAKER:
+        return k, k + 1
+    familiar = token.kind == "han" and token.text[:1] in ("小", "老")  # 小李, 老张: 小 or 老 and a surname
+    if familiar and len(token.text) == 2:
+        return k, k + 1
+    surname = after is not None and after.kind == "han" and len(after.text) == 1
+    return (k, k + 2) if familiar and len(token.text) == 1 and surname else (0, 0)

@@ -42,6 +42,7 @@ from wirelab.offline_model.correction import correct
 from wirelab.offline_model.dates import TODAY, reference_date, today_stated
 from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.faults import FIRST_CALL_FAULTS, break_call, injected_calls
+from wirelab.offline_model.names import addressed
 from wirelab.offline_model.normalize import warm_up as load_segmenter
 from wirelab.offline_model.request import Call, Request, Tool, compact
 from wirelab.offline_model.selection import (
@@ -147,9 +148,12 @@ def items_for(request: Request, talk: Conversation) -> list[PlanItem]:
 
 def heard(items: list[PlanItem], text: str, tools: tuple[Tool, ...]) -> list[PlanItem]:
     """The items the words chose; none for a lone tool when the message states no value (a number, a date;
-    not a name), the `chatter` probe hears no request and meaning gives the tool under `meaning.AMONG`."""
+    not a name) and tells no one anything, the `chatter` probe hears no request and meaning gives the tool
+    under `meaning.AMONG`."""
     if len(tools) != 1 or not items or any(v.kind not in ("name", "unit") for v in Words.of(text).values):
         return items
+    if addressed(Words.of(text).tokens):
+        return items  # "Tell Grandpa happy birthday": a message for a person, however chatty its words
     unwanted = meaning.wants_no_tool(text) and meaning_choice(text, tools).rows[0][2] < meaning.AMONG
     return [] if unwanted else items
 

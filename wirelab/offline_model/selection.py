@@ -47,6 +47,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_list,
 )
 from wirelab.offline_model.lexicon import known as lexicon_knows
+from wirelab.offline_model.names import addressed
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
@@ -66,6 +67,7 @@ DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
 WISHES = lexicon_list("wishes")
 OPENERS = lexicon_list("prepositions") | lexicon_list("statement_openers")  # "for two", "it's for …"
+MESSAGE = concept("message")  # what a request that tells a person something names: "Text Oliver that …"
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ class PlanItem:
 @lru_cache(maxsize=256)
 def request_concepts(text: str) -> tuple[str, ...]:
     """The concepts of a request but those of its quoted values and written command (a message
-    "更新文档", "run git log" name no tool), plus the kinds of value it holds: "20 EUR" a currency."""
+    "更新文档", "run git log" name no tool), plus the kinds of value it holds: "20 EUR" a currency,
+    and sending a message when it tells a person something (`names.addressed`: "let Dad know …")."""
     values = extract(bare := clean(text))
     command = command_span(bare)  # "… using git status" writes a command
     kinds = {v.kind for v in values} & VALUE_CONCEPTS | ({"command"} if command else set())
@@ -120,7 +123,9 @@ def request_concepts(text: str) -> tuple[str, ...]:
     blanks = [(v.start, v.end) for v in values if v.kind == "quoted"] + ([command] if command else [])
     for start, end in blanks:
         bare = bare[:start] + " " * (end - start) + bare[end:]
-    return tuple(concepts_of(bare)) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(bare))
+    said = concepts_of(bare)
+    told = [MESSAGE] if MESSAGE not in said and addressed(segment(bare)) else []
+    return tuple(said + told) + tuple(sorted(kinds)) + tuple(sorted(units)) + tuple(_acronyms(bare))
 
 
 def _acronyms(text: str) -> list[str]:

@@ -1,0 +1,65 @@
+"""A request that tells a person something ("Text Ana that …", "let the crew know …", 跟爸爸说…) asks to
+send them a message: it names sending (`names.addressed`, `selection.request_concepts`), the person
+is the recipient, never the verb before them ("Ana", not "Text Ana"; 小周, not 周), even for a
+parameter that takes a number or a name (`number_or_contact`). Tools and requests invented here."""
+
+from tests.offline_model.conftest import model_tool
+from wirelab.offline_model.binding import bind
+from wirelab.offline_model.names import addressed
+from wirelab.offline_model.normalize import clean, segment
+from wirelab.offline_model.policy import heard
+from wirelab.offline_model.selection import plan
+
+TEXTER = model_tool(
+    "texter_send",
+    "Send a short text to someone.",
+    {
+        "number_or_contact": {"type": "string", "description": "Their number or contact name"},
+        "words": {"type": "string", "description": "What the text says"},
+    },
+    ("number_or_contact", "words"),
+)
+PAGER = model_tool(
+    "pager_send",
+    "Send a message to a crew member's pager.",
+    {"member": {"type": "string", "description": "Crew member"}, "message": {"type": "string"}},
+    ("member", "message"),
+)
+KETTLE = model_tool("boil_kettle", "Boil the kettle.", {"litres": {"type": "number"}}, ("litres",))
+
+
+def _told(text: str) -> list[str]:
+    return [text[a:b] for a, b in addressed(segment(clean(text)))]
+
+
+def test_the_person_after_a_telling_verb_is_told():
+    assert _told("Text Ana that the door is open") == ["Ana"]
+    assert _told("let the crew know we land at nine") == ["crew"]
+    assert _told("跟爸爸说我坐错车了") == ["爸爸"]
+    assert _told("给老周发个消息说门没锁") == ["老周"]
+
+
+def test_no_one_is_told_when_the_speaker_is():
+    assert _told("Tell me a riddle") == []
+    assert _told("Let me know when it boils") == []
+    assert _told("告诉我现在几点") == []
+
+
+def test_a_message_for_a_person_names_sending():
+    tools = (PAGER, KETTLE)
+    assert [item.tool.name for item in plan("Tell Ravi the van is parked out back", tools)] == ["pager_send"]
+
+
+def test_a_lone_tool_keeps_a_chatty_message_for_a_person():
+    text = "Tell Ravi happy anniversary"
+    assert [item.tool.name for item in heard(plan(text, (PAGER,)), text, (PAGER,))] == ["pager_send"]
+
+
+def test_the_recipient_is_the_person_not_the_verb():
+    assert bind(TEXTER, "Text Ana that the door is open")["number_or_contact"] == "Ana"
+    assert bind(TEXTER, "Text Dad I'm on the bus")["number_or_contact"] == "Dad"
+
+
+def test_a_chinese_recipient_is_whole():
+    assert bind(PAGER, "告诉小周明天早点来")["member"] == "小周"
+    assert bind(PAGER, "给老周发个消息说车修好了")["member"] == "老周"

@@ -1,7 +1,8 @@
 """A request that tells a person something ("Text Ana that …", "let the crew know …", 跟爸爸说…) asks to
 send them a message: it names sending (`names.addressed`, `selection.request_concepts`), the person
 is the recipient, never the verb before them ("Ana", not "Text Ana"; 小周, not 周), even for a
-parameter that takes a number or a name (`number_or_contact`). Tools and requests invented here."""
+parameter that takes a number or a name (`number_or_contact`); the medium it names (a text, an email, 微信)
+picks among several tools that send. Tools and requests invented here."""
 
 from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.binding import bind
@@ -63,3 +64,24 @@ def test_the_recipient_is_the_person_not_the_verb():
 def test_a_chinese_recipient_is_whole():
     assert bind(PAGER, "告诉小周明天早点来")["member"] == "小周"
     assert bind(PAGER, "给老周发个消息说车修好了")["member"] == "老周"
+
+
+MAILER = model_tool(
+    "mailer_send", "Send an email.", {"to": {"type": "string"}, "body": {"type": "string"}}, ("to",)
+)
+CHATROOM = model_tool(
+    "chatroom_post",
+    "Post a message in a chat room.",
+    {"room": {"type": "string"}, "words": {"type": "string"}},
+)
+WEIXIN = model_tool(
+    "weixin_push", "通过微信发消息。", {"friend": {"type": "string"}, "words": {"type": "string"}}
+)
+
+
+def test_the_medium_named_picks_the_tool():
+    tools = (MAILER, CHATROOM, TEXTER, WEIXIN)
+    assert [item.tool.name for item in plan("Text Ana that the door is open", tools)] == ["texter_send"]
+    assert [item.tool.name for item in plan("Email Ana that the door is open", tools)] == ["mailer_send"]
+    assert [item.tool.name for item in plan("发微信给小周：门没锁", tools)] == ["weixin_push"]
+    assert [item.tool.name for item in plan("发短信给小周，说门没锁", tools)] == ["texter_send"]

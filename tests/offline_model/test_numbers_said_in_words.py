@@ -1,6 +1,7 @@
 """A number parameter the request fills in words no numeral writes: "twice", an article before a unit
 of what it measures ("for a fortnight", "an hour"), and a word for an end of the range its description
-states ("all the way up", 调到最低). A request with none of them is still asked. On tools invented here."""
+states ("all the way up", 调到最低), a quarter of an hour (三刻钟) and 俩 (two). A request with none of
+them is still asked. On tools invented here."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ GLOW = _tool("screen_glow", "Set screen brightness.", "brightness", "number", "B
         (FAN, "put the fan on maximum", {"speed": 6}),
         (FAN, "风扇调到最小", {"speed": 1}),
         (GLOW, "screen brightness to the lowest", {"brightness": 0.1}),
+        (BAKE, "烤箱定三刻钟", {"duration_min": 45}),
+        (KNOCK, "敲俩下", {"knocks": 2}),
     ],
 )
 def test_a_number_said_in_words_fills_its_parameter(tool: Tool, request_text: str, expected: dict) -> None:

@@ -3,7 +3,8 @@ to the word its parameter names ("a 3-bedroom flat"), a number before what its p
 words between ("the 10 newest unread messages"), the other of two words a description gives either
 side of "or" with one of them the default ("metric or imperial"), a flag its description says in
 other forms of its words ("Stop at the first failing stage": "stop at the first failure"), a count
-of people for a parameter that counts people by another word ("for 3 people": `number_of_seats`).
+of people for a parameter that counts people by another word ("for 3 people": `number_of_seats`), a
+count with a measure word for a parameter that is a bare count (四个芒果: `quantity`).
 On tools invented here."""
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ PIPELINE = _tool("run_pipeline", "pipeline", {"fail_fast": STRICT})
 SEATS = {"type": "integer", "description": "Seats needed", "default": 1}
 RIDE = _tool("hail_ride", "destination", {"number_of_seats": SEATS})
 MEETING = _tool("book_room", "room", {"attendees": {"type": "integer", "description": "参会人数"}})
+BASKET = _tool("fill_basket", "product", {"quantity": {"type": "integer", "description": "How many"}})
+PANTRY = _tool("stock_pantry", "item", {"count": {"type": "integer", "description": "数量"}})
 INBOX = _tool(
     "read_inbox", "folder", {"limit": {"type": "integer", "description": "Maximum number of messages"}}
 )
@@ -60,6 +63,10 @@ INBOX = _tool(
         (RIDE, "a ride to the harbour for 3 people", {"destination": "harbour", "number_of_seats": 3}),
         (RIDE, "a ride to the harbour", {"destination": "harbour"}),
         (MEETING, "订一下青松会议室，6个人", {"room": "青松会议室", "attendees": 6}),
+        (BASKET, "放四个芒果", {"product": "芒果", "quantity": 4}),
+        (BASKET, "放芒果", {"product": "芒果"}),
+        (PANTRY, "补三袋面粉", {"item": "面粉", "count": 3}),
+        (PANTRY, "补面粉", {"item": "面粉"}),
     ],
 )
 def test_an_optional_value_is_taken_when_stated(tool: Tool, text: str, expected: dict[str, Any]) -> None:

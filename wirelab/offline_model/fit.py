@@ -58,6 +58,7 @@ TOPIC_MARKS = {"about", "on", "regarding", "concerning"}  # "news on Kraken": wh
 BOUNDS = [(tuple(LISTS[s]), lexicon_list(n)) for s, n in (("at_most", "caps"), ("at_least", "floors"))]
 NAMING = {concept(w) for w in lexicon_list("naming")}  # a parameter that holds a name: `label`, `nickname`
 HEADS = {concept(w) for w in lexicon_list("heads")}  # what counts people: "two seats" for `passengers`
+TALLIES = {concept(w) for w in lexicon_list("tallies")}  # a parameter that counts what a request counts
 
 
 WEIGHTS = Path(__file__).with_name("data") / "binding_weights.json"
@@ -325,6 +326,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         cue = max(cue, 2.4)  # "1500 km" for `km_driven`; "3 passengers" for `pax`, "Number of passengers"
     elif counted & HEADS and (slot.counts | slot.name_words) & HEADS:
         cue = max(cue, LABELLED)  # a count of people for one of others: "for 3 people" for `number_of_seats`
+    elif slot.name_words & TALLIES and value.kind == "number" and counted_thing(evidence.text, value):
+        cue = max(cue, LABELLED)  # a count with a measure word for a bare count: 五个橙子 for `quantity`
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
     told = TELLING.get(seen[0]) if seen and value.kind == "name" and slot.kind in RECIPIENTS else None

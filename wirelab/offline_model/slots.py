@@ -38,7 +38,8 @@ TIME_FORMAT = re.compile(r"\bhh:mm\b", re.I)
 EXAMPLES = re.compile(
     rf"(?:\be\.\s?g\.?|{alternatives(LISTS['example_leads'])}|\bexamples?(?: are| include)?:?"
     r"|\boptions?(?: are| include)?:|\boptions (?:are|include)|\bone of:?)"
-    r",?\s+([^.;()\n]{1,200}?)(?:\.(?=[\s)]|$)|;|\)|\n|$)",
+    r"(?:,?\s+|(?<=[^\x00-\x7f])[:：]\s*|(?<=[^\x00-\x7f]{2})[,，]?\s*)"  # 如 北京, 如：北京, 例如北京
+    r"([^.;()。；（）\n]{1,200}?)(?:\.(?=[\s)]|$)|[;。；（）]|\)|\n|$)",
     re.I,
 )
 QUOTED_EXAMPLE = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"")
@@ -173,9 +174,9 @@ def examples_of(description: str, default: Any = None) -> tuple[str, ...]:
     for match in (m for pattern in (EXAMPLES, QUOTED_LIST, LISTED) for m in pattern.finditer(description)):
         said = next(group for group in match.groups() if group is not None)
         quoted = QUOTED_EXAMPLE.findall(said)
-        listed = [a or b for a, b in quoted] or re.split(r"\s*(?:,|/|\bor\b|\band\b)\s*", said)
+        listed = [a or b for a, b in quoted] or re.split(r"\s*(?:[,，、/或]|\bor\b|\band\b)\s*", said)
         for item in listed:
-            item = re.sub(r"\s*\betc\.?$", "", item.strip(" .'\"`()")).strip(" .'\"`")
+            item = re.sub(r"\s*(?:\betc\.?|等)$", "", item.strip(" .'\"`()")).strip(" .'\"`")
             if item and len(item) <= 40:
                 found.append(item)
     found += next((list(m.groups()) for m in EITHER.finditer(description) if default in m.groups()), [])

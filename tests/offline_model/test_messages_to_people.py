@@ -46,6 +46,14 @@ def test_no_one_is_told_when_the_speaker_is():
     assert _told("告诉我现在几点") == []
 
 
+def test_no_one_is_asked_to_tell_when_the_speaker_will():
+    assert _told("I'll tell Ana myself") == []
+    assert _told("I will let the crew know") == []
+    assert _told("我自己跟爸爸说") == []
+    text = "I'll tell Ravi myself."
+    assert heard(plan(text, (PAGER,)), text, (PAGER,)) == []
+
+
 def test_a_message_for_a_person_names_sending():
     tools = (PAGER, KETTLE)
     assert [item.tool.name for item in plan("Tell Ravi the van is parked out back", tools)] == ["pager_send"]

@@ -260,6 +260,7 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
             found = meant_option(slot.schema["enum"], evidence)
         spelled = slot.kind not in ("enum", "integer", "number", "boolean")  # "e.g. 120" is a number
         examples = example_values(slot.name, slot.examples, evidence) if spelled else []
+        examples = [v for v in examples if not _of_its_kind_there(slot, v, evidence)]
         found += [v for v in examples if not _names_the_tool(slot, v, evidence)]  # "heater": no mode 'heat'
         if slot.kind == "other" and slot.examples and not found:
             found += like_examples(slot, evidence)
@@ -269,6 +270,15 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
                 known.add((value.kind, value.start, repr(value.value), value.owner))
                 evidence.values.append(value)
+
+
+def _of_its_kind_there(slot: Slot, example: Value, evidence: Evidence) -> bool:
+    """Whether the text holds a value of the slot's own kind where it names an example: "500美元" for
+    a currency code "如 USD" is a currency, which its place makes the one converted from; the
+    example only shows the form (a code)."""
+    return any(
+        v.kind == slot.kind and v.start < example.end and example.start < v.end for v in evidence.values
+    )
 
 
 def meant_option(options: list[Any], evidence: Evidence) -> list[Value]:

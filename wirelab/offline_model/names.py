@@ -378,11 +378,17 @@ def addressed(tokens: list[Token]) -> list[tuple[int, int]]:
     words = [t for t in tokens if t.kind != "punct"]
     found = []
     for k, token in enumerate(words[:-1]):
-        needs = TELLING.get(token.norm)
+        needs = TELLING.get(token.norm) if not _speaker_does_it(words, k) else None
         first, end = _person(words, k + 1, bool(needs)) if needs is not None else (0, 0)
         if end and (not needs or any(t.norm.startswith(w) for t in words[end : end + 3] for w in needs)):
             found.append((words[first].start, words[end - 1].end))
     return found
+
+
+def _speaker_does_it(words: list[Token], k: int) -> bool:
+    """Whether the speaker is the one who tells, within two words before the verb: "I'll tell Omar
+    myself", "I will let her know", 我自己跟他说. Nobody is asked to send anything."""
+    return any(t.text in SPEAKER or t.norm in ("we", "we'll", "我", "我们") for t in words[max(k - 2, 0) : k])
 
 
 def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:

@@ -211,10 +211,10 @@ def _kind(name: str, schema: Schema) -> str:
     found = [kind for kind, marks in KIND_WORDS.items() if said & marks]
     if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
         return "email"  # `reply_to`: "The email address to answer to."
+    if found[:1] in ([], ["code"]) and {t.norm for t in segment(clean(described[:120]))} & CURRENCY_WORDS:
+        return "currency"  # `base`: "ISO code of the currency you sell"; `to_code`: "Target currency code"
     if found:  # of kinds offered as alternatives ("Recipient email or name"), the one that takes either
         return next((k for k in found if ends and "or" in said and set(found) <= {k, *ACCEPTS[k]}), found[0])
-    if {t.norm for t in segment(clean(described[:120]))} & CURRENCY_WORDS:
-        return "currency"  # `base`: "ISO code of the currency you sell"
     if DATE_FORMAT.search(described):
         return "date"  # "Check-in day, YYYY-MM-DD": the description says what the name does not
     return "time" if TIME_FORMAT.search(described) else "other"  # "Tee-off, HH:MM": a time

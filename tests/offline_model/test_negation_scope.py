@@ -78,3 +78,16 @@ def test_a_message_that_opens_with_a_negated_command_asks_for_nothing(text: str)
 )
 def test_a_later_command_or_a_statement_still_asks(text: str) -> None:
     assert not asks_for_nothing(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Please don't email Omar yet, I'll tell him myself.", "Don't book the cab, we'll call one later."],
+)
+def test_what_the_speaker_will_do_is_not_what_they_ask(text: str) -> None:
+    assert asks_for_nothing(text)
+
+
+@pytest.mark.parametrize("text", ["Can I book a cab for 6?", "I'll need a cab at 6, book one please"])
+def test_a_request_with_the_speaker_in_it_still_asks(text: str) -> None:
+    assert not asks_for_nothing(text)

@@ -48,6 +48,7 @@ TELLING = {  # a verb that tells a person something -> the words it needs after 
 TOLD = frozenset(word for needs in TELLING.values() for word in needs)  # "know" of "let Dad know"
 KIN = lexicon_list("kin")  # "text mum", 跟妈妈说: a person named by who they are to the speaker
 SPEAKER = ("I", "I'm", "I'd", "I'll", "I've")  # capitalised, yet no name nor part of one
+SPEAKING = lexicon_list("speaker_does")  # the speaker does what the verb after says: "I'll tell him"
 OWNERS = ("the", "my", "our")  # "let the team know": a noun so led names whom a message is for
 
 
@@ -388,7 +389,7 @@ def addressed(tokens: list[Token]) -> list[tuple[int, int]]:
 def _speaker_does_it(words: list[Token], k: int) -> bool:
     """Whether the speaker is the one who tells, within two words before the verb: "I'll tell Omar
     myself", "I will let her know", 我自己跟他说. Nobody is asked to send anything."""
-    return any(t.text in SPEAKER or t.norm in ("we", "we'll", "我", "我们") for t in words[max(k - 2, 0) : k])
+    return any(t.norm in SPEAKING for t in words[max(k - 2, 0) : k])
 
 
 def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:

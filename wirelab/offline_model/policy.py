@@ -150,10 +150,11 @@ def heard(items: list[PlanItem], text: str, tools: tuple[Tool, ...]) -> list[Pla
     """The items the words chose; none for a lone tool when the message states no value (a number, a date;
     not a name) and tells no one anything, the `chatter` probe hears no request and meaning gives the tool
     under `meaning.AMONG`."""
-    if len(tools) != 1 or not items or any(v.kind not in ("name", "unit") for v in Words.of(text).values):
+    if len(tools) != 1 or not items:
         return items
-    if addressed(Words.of(text).tokens):
-        return items  # "Tell Grandpa happy birthday": a message for a person, however chatty its words
+    words = Words.of(text)
+    if any(v.kind not in ("name", "unit") for v in words.values) or addressed(words.tokens):
+        return items  # a value, or a message for a person however chatty ("Tell Grandpa happy birthday")
     unwanted = meaning.wants_no_tool(text) and meaning_choice(text, tools).rows[0][2] < meaning.AMONG
     return [] if unwanted else items
 

@@ -377,19 +377,20 @@ def addressed(tokens: list[Token]) -> list[tuple[int, int]]:
     Chinese name jieba tags, 小 or 老 and a surname (小李), or, for a verb that needs a word after the
     person, a noun after "the", "my" or "our"."""
     words = [t for t in tokens if t.kind != "punct"]
+    norms = [t.norm for t in words]
     found = []
     for k, token in enumerate(words[:-1]):
-        needs = TELLING.get(token.norm) if not _speaker_does_it(words, k) else None
+        needs = TELLING.get(token.norm) if not speaker_before(norms, k) else None
         first, end = _person(words, k + 1, bool(needs)) if needs is not None else (0, 0)
         if end and (not needs or any(t.norm.startswith(w) for t in words[end : end + 3] for w in needs)):
             found.append((words[first].start, words[end - 1].end))
     return found
 
 
-def _speaker_does_it(words: list[Token], k: int) -> bool:
-    """Whether the speaker is the one who tells, within two words before the verb: "I'll tell Omar
-    myself", "I will let her know", 我自己跟他说. Nobody is asked to send anything."""
-    return any(t.norm in SPEAKING for t in words[max(k - 2, 0) : k])
+def speaker_before(norms: list[str], k: int) -> bool:
+    """Whether the speaker is the subject of the verb at `k`, within the two words before it: "I'll
+    tell Omar myself", "…, we'll call one later", 我自己跟他说 say what they will do, not what they ask."""
+    return not SPEAKING.isdisjoint(norms[max(k - 2, 0) : k])
 
 
 def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:

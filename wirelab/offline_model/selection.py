@@ -47,7 +47,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_list,
 )
 from wirelab.offline_model.lexicon import known as lexicon_knows
-from wirelab.offline_model.names import SPEAKING, addressed
+from wirelab.offline_model.names import addressed, speaker_before
 from wirelab.offline_model.normalize import clean, identifier_words, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import resolve
@@ -299,7 +299,7 @@ def asks_for_nothing(text: str) -> bool:
     actions = [
         k
         for k, token in enumerate(tokens)
-        if token in ACTION_WORDS and not _done_by_speaker(tokens, k) or _opinion(tokens, k)
+        if token in ACTION_WORDS and not speaker_before(tokens, k) or _opinion(tokens, k)
     ]
     lead = next((k for k, t in enumerate(tokens) if t not in SMALL_TALK and t != "please"), len(tokens))
     if lead + 1 < len(tokens) and meaning.negates(tokens[lead]):  # "Don't restart …", not "I never got …"
@@ -313,12 +313,6 @@ def asks_for_nothing(text: str) -> bool:
     first = actions[0]
     opinion = tokens[first] in OPINIONS and ACTION_WORDS.isdisjoint(tokens[first:])
     return opinion and meaning.wants_no_tool(text)  # "I feel like a comedy tonight" may still ask
-
-
-def _done_by_speaker(tokens: list[str], action: int) -> bool:
-    """Whether the speaker is the subject of the action, within two words: "…, I'll tell him myself"
-    says what they will do, not what they ask."""
-    return not SPEAKING.isdisjoint(tokens[max(0, action - 2) : action])
 
 
 def _negated(tokens: list[str], action: int) -> bool:

@@ -17,6 +17,7 @@ import asyncio
 import json
 import pwd
 import re
+import secrets
 import shutil
 import tempfile
 import time
@@ -39,6 +40,11 @@ from classroom.hub import (
 
 ROOT = Path(__file__).resolve().parents[2]
 CITIES = ["Paris", "Tokyo", "Lima", "Oslo", "Cairo", "Sydney", "Madrid", "Toronto"]
+# Names of this run's own: a run killed before its clean-up leaves its system users behind, and the
+# classroom rightly refuses a name whose account has another home (a CI run failed on one)
+RUN = secrets.token_hex(3)
+NAMES = [f"learner{i}-{RUN}" for i in range(len(CITIES))]
+IDLER = f"idler-{RUN}"
 # The idle timeout, well above a kernel's start on two loaded cores: jupyter_server's culler counts a
 # kernel that is still starting as idle, and with eight learners starting at once one took 45 s
 IDLE_S = 90
@@ -134,24 +140,23 @@ def room(root):
         ):
 
             async def workshop():
-                names = [f"learner{i}" for i in range(len(CITIES))]
-                await hub.api("POST", "/users", body={"usernames": [*names, "idler"]})
-                idler = Learner(hub, "idler")
+                await hub.api("POST", "/users", body={"usernames": [*NAMES, IDLER]})
+                idler = Learner(hub, IDLER)
                 await idler.log_in()
                 await idler.start_server()
                 idle_since = time.monotonic()
                 sessions = await asyncio.gather(
                     *(
                         learner_session(Learner(hub, name), url, city, solve=i % 2 == 0)
-                        for i, (name, city) in enumerate(zip(names, CITIES, strict=True))
+                        for i, (name, city) in enumerate(zip(NAMES, CITIES, strict=True))
                     )
                 )
                 snooping = sessions[1].learner
                 blocked = []
                 for attempt in (
-                    snooping.contents("course", user="learner0"),
-                    snooping.contents("../learner0/course"),
-                    snooping.contents("course", token=sessions[0].learner.token, user="learner1"),
+                    snooping.contents("course", user=NAMES[0]),
+                    snooping.contents(f"../{NAMES[0]}/course"),
+                    snooping.contents("course", token=sessions[0].learner.token, user=NAMES[1]),
                 ):
                     try:
                         await attempt
@@ -181,7 +186,7 @@ def room(root):
                     await learner.shut_down(kernel)
                     return done["content"]
 
-                snooped = snooping_cell(hub.process.pid, hub.state, hub.homes / "learner0")
+                snooped = snooping_cell(hub.process.pid, hub.state, hub.homes / NAMES[0])
                 checked, silent, snooped, culled_s = await asyncio.gather(
                     sessions[0].learner.run_cells([COURSE_CHECK], "course"),
                     computed_in_silence(),
@@ -252,12 +257,10 @@ def test_a_learners_course_check_lands_in_their_own_course_folder_for_the_dashbo
     sessions, checked = room[0], room[4]
     assert shown(checked[0]).strip() == "3 of 3 checks pass 0"
     homes = sessions[0].learner.hub.homes
-    assert (homes / "learner0" / "course" / ".course-checks" / "02.json").is_file()
+    assert (homes / NAMES[0] / "course" / ".course-checks" / "02.json").is_file()
     course_checks, unreadable = read_course_checks(homes)  # as the dashboard reads the room
     assert not unreadable
-    assert [(c.learner, c.lab, c.passed, len(c.exercises)) for c in course_checks] == [
-        ("learner0", "02", 3, 3)
-    ]
+    assert [(c.learner, c.lab, c.passed, len(c.exercises)) for c in course_checks] == [(NAMES[0], "02", 3, 3)]
 
 
 def test_a_kernel_computing_in_silence_longer_than_the_idle_timeout_is_not_culled(room):
@@ -267,7 +270,7 @@ def test_a_kernel_computing_in_silence_longer_than_the_idle_timeout_is_not_culle
 
 def test_each_learner_runs_as_their_own_system_user_and_never_as_root(room):
     sessions, found = room[0], room[6]
-    assert found["user"] == "learner1" and found["uid"] != 0
+    assert found["user"] == NAMES[1] and found["uid"] != 0
     uids = {session.learner.name: session.kernel_uid for session in sessions}
     assert 0 not in uids.values() and len(set(uids.values())) == len(sessions), uids
     for name, uid in uids.items():

@@ -5,7 +5,8 @@
   message's: 给…发短信说我快到了 -> "我快到了";
 - after "saying" or "say" (说), the rest of the clause as written, its own verbs and words of
   when too: "…saying the gate is locked", 说下午的培训推迟到四点了;
-- a phone number with its area code in brackets is one number: "(020) 7946 0018".
+- a phone number with its area code in brackets is one number: "(020) 7946 0018";
+- a parameter named in pinyin holds a message's text when its description says so (留言内容).
 The tools and requests are invented for this test."""
 
 from __future__ import annotations
@@ -87,3 +88,33 @@ def test_what_is_said_keeps_its_own_words_of_when_and_doing():
         "colleague": "李娜",
         "text": "下午的培训推迟到四点了",
     }
+
+
+# a parameter named in pinyin says what it holds by its description's Chinese words (留言内容)
+PAGER = tool(
+    "liuyan",
+    "给同事留言。",
+    {
+        "tongshi": {"type": "string", "description": "同事的名字"},
+        "wenben": {"type": "string", "description": "留言内容"},
+    },
+    ("tongshi", "wenben"),
+)
+JOURNAL = tool(
+    "jizhang", "写一篇游记。", {"zhengwen": {"type": "string", "description": "游记正文"}}, ("zhengwen",)
+)
+
+
+@pytest.mark.parametrize(
+    ("tools", "request_text", "said"),
+    [
+        ([PAGER], "给小周留言说钥匙放在前台了", {"tongshi": "小周", "wenben": "钥匙放在前台了"}),
+        ([JOURNAL], "写游记，内容是在海边看了日出", {"zhengwen": "在海边看了日出"}),
+    ],
+)
+def test_a_text_parameter_named_in_pinyin_is_read_by_its_description(tools, request_text, said):
+    message = {"role": "user", "content": request_text}
+    calls = complete({"model": "wirelab-offline", "tools": tools, "messages": [message]})["choices"][0][
+        "message"
+    ]["tool_calls"]
+    assert [json.loads(c["function"]["arguments"]) for c in calls] == [said]

@@ -58,7 +58,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_list,
     lexicon_words,
 )
-from wirelab.offline_model.normalize import Token, identifier_words
+from wirelab.offline_model.normalize import Token, clean, identifier_words, segment
 from wirelab.offline_model.options import enum_values, example_values, negated
 from wirelab.offline_model.places import city, state_code, state_name
 from wirelab.offline_model.request import Tool
@@ -171,7 +171,7 @@ def _marked_texts(slots: list[Slot], taken: list[Taken], evidence: Evidence) -> 
             continue
         others = [evidence.values[k] for k in evidence.used if k != own.get(slot.name)]
         spans = [(value.start, value.end) for value in others]
-        if said := marked_text(set(identifier_words(slot.name)), evidence.text, spans):
+        if said := marked_text(role_words(slot), evidence.text, spans):
             found[slot.name] = without_tool_head(said, evidence.own)
     return found
 
@@ -455,12 +455,18 @@ def _structured(slot: Slot, evidence: Evidence, root: Schema, guess: bool, depth
         filled = fill_object(slot.schema, evidence, root, guess and slot.required, depth + 1, slot.role)
         return filled or None
     if slot.kind == "text" and (slot.required or _mentioned(slot, evidence)):
-        names = set(identifier_words(slot.name))
-        labelled = labelled_text(names, evidence.tool_words, evidence.text)
+        labelled = labelled_text(set(identifier_words(slot.name)), evidence.tool_words, evidence.text)
         said = labelled or after_colon(evidence.text, evidence.used_spans())
-        content = bool(names & CONTENT)  # a note's text: what is to be done, its verb too
+        content = bool(role_words(slot) & CONTENT)  # a note's text: what is to be done, its verb too
         return said or without_tool_head(left_over(evidence, content=content), evidence.own) or None
     return None
+
+
+def role_words(slot: Slot) -> set[str]:
+    """The words that say what a text parameter holds: its name's, and its description's Chinese
+    words, as a name in pinyin says nothing the lexicon reads (`neirong`, 消息内容: a message's text)."""
+    described = segment(clean(str(slot.schema.get("description", ""))[:200]))
+    return set(identifier_words(slot.name)) | {t.norm for t in described if t.kind == "han"}
 
 
 def _state_of_city(slot: Slot, evidence: Evidence) -> str | None:

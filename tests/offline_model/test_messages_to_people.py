@@ -133,3 +133,11 @@ def test_the_group_told_fills_the_recipient_not_a_word_of_the_message():
 
 def test_a_name_told_is_a_person_not_a_country():
     assert bind(LETTER, "Email Chad that the van is here") == {"to": "Chad", "body": "the van is here"}
+
+
+def test_the_telling_verb_is_no_part_of_what_is_said():
+    assert bind(PAGER, "Text Ravi the van is parked out back") == {
+        "member": "Ravi",
+        "message": "the van is parked out back",
+    }
+    assert bind(PAGER, "Email Ravi: the van is parked")["message"] == "the van is parked"

@@ -93,3 +93,51 @@ def test_the_medium_named_picks_the_tool():
     assert [item.tool.name for item in plan("Email Ana that the door is open", tools)] == ["mailer_send"]
     assert [item.tool.name for item in plan("发微信给小周：门没锁", tools)] == ["weixin_push"]
     assert [item.tool.name for item in plan("发短信给小周，说门没锁", tools)] == ["texter_send"]
+
+
+SIREN = model_tool(
+    "sound_siren",
+    "Page an on-call squad.",
+    {
+        "squad": {"type": "string", "description": "Squad"},
+        "message": {"type": "string", "description": "What to tell them"},
+    },
+    ("squad", "message"),
+)
+LETTER = model_tool(
+    "post_letter",
+    "Send an email message.",
+    {"to": {"type": "string", "description": "Recipient"}, "body": {"type": "string"}},
+    ("to", "body"),
+)
+
+
+def test_a_group_named_after_the_is_told_when_what_is_said_follows():
+    assert _told("Email the porter that the van is here") == ["porter"]
+    assert _told("Page the kitchen squad: the oven is on fire") == ["kitchen squad"]
+    assert _told("Alert the late shift saying the gate is stuck") == ["late shift"]
+    assert _told("let the sales team know we land at nine") == ["sales team"]
+
+
+def test_a_thing_after_the_is_no_one_told():
+    assert _told("Email the invoice to Ana") == []
+    assert _told("Page the manual for the oven") == []
+    assert _told("Tell the time in Oslo") == []
+
+
+def test_the_group_told_fills_the_recipient_not_a_word_of_the_message():
+    got = bind(SIREN, "Page the kitchen squad that the oven is hot")
+    assert got == {"squad": "kitchen", "message": "the oven is hot"}  # the parameter's word names no one
+    assert bind(SIREN, "Alert the late shift: the gate is stuck")["squad"] == "late shift"
+
+
+def test_a_name_told_is_a_person_not_a_country():
+    assert bind(LETTER, "Email Chad that the van is here") == {"to": "Chad", "body": "the van is here"}
+
+
+def test_the_telling_verb_is_no_part_of_what_is_said():
+    assert bind(PAGER, "Text Ravi the van is parked out back") == {
+        "member": "Ravi",
+        "message": "the van is parked out back",
+    }
+    assert bind(PAGER, "Email Ravi: the van is parked")["message"] == "the van is parked"

@@ -51,6 +51,7 @@ from wirelab.offline_model.lexicon import (
 from wirelab.offline_model.names import (
     MEASURE_WORDS,
     NUMBER_FOLLOWERS,
+    addressed,
     called_runs,
     proper_names,
     world_values,
@@ -123,10 +124,12 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     names = [v for v in names if not taken.overlaps(v.start, v.end)]
     found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
+    told = Spans(addressed(tokens))  # "Email Jordan that …": a person, no country
     found += [
         w
         for w in world_values(tokens, text)
         if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
+        and not told.overlaps(w.start, w.end)
     ]
     taken = Spans.of(found)  # "Persian Empire" is a name; "Persian" a language
     found += [n for n in names if not taken.overlaps(n.start, n.end)]

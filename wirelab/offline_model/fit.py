@@ -35,7 +35,7 @@ from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as
 from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
 from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
-from wirelab.offline_model.names import CALLED, PERSON_TITLES, TELLING, TOLD
+from wirelab.offline_model.names import CALLED, OWNERS, PERSON_TITLES, TELLING, TOLD
 from wirelab.offline_model.normalize import identifier_words
 from wirelab.offline_model.places import as_asked, city, state_code
 from wirelab.offline_model.slots import ACCEPTS, Slot
@@ -171,6 +171,9 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "currency":
         return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
     typed = value.kind in ("number", "country", "language", "currency", "unit")
+    *told, last = value.text.split(" ") if value.sort == "person" else [""]
+    if told and concept(last) in slot.name_words:
+        return " ".join(told)  # "the web team" for `team`: "web"; the parameter's word names no one
     return value.text if typed else value.value  # as written: "Thai" is a cuisine here, not "th"
 
 
@@ -330,7 +333,8 @@ def _label_cue(slot: Slot, value: Value, evidence: Evidence) -> tuple[float, lis
         cue = max(cue, LABELLED)  # a count with a measure word for a bare count: 五个橙子 for `quantity`
     if slot.kind == "text" and value.kind == "name" and set(seen[:1]) & TOPIC_MARKS:
         cue = max(cue, 2.5)
-    told = TELLING.get(seen[0]) if seen and value.kind == "name" and slot.kind in RECIPIENTS else None
+    teller = seen[1:2] if seen[:1] and seen[0] in OWNERS else seen[:1]  # "Page the web team that …"
+    told = TELLING.get(teller[0]) if teller and value.kind == "name" and slot.kind in RECIPIENTS else None
     if told == [] or told and value.sort == "person":
         cue = max(cue, 3.0)  # "Text Priya …", 告诉老王, 给老王发…: whom a message is for; not 给西安的…
     bounds = [said for said, named in BOUNDS if slot.words & named] if value.kind == "number" else []

@@ -34,6 +34,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     names_a_thing,
 )
+from wirelab.offline_model.names import TELLING
 from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, clean, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
@@ -107,7 +108,9 @@ def remainder(
         previous = tokens[k - 1].norm if k else ""
         saying = content and token.text not in CLAUSE_ENDS and (saying or previous in SAYING)
         led = content and (token.tag[:1] == "p" or previous in {*STARTS, "to"} or saying)
-        action = token.norm in ACTION_WORDS and not led  # 给房东打电话, "a memo saying order paper"
+        # "Text Mum I'm late": the verb that tells the person taken is no part of what is said
+        told = token.norm in TELLING and k + 1 < len(tokens) and taken.holds(tokens[k + 1].start)
+        action = (token.norm in ACTION_WORDS or told) and not led  # 给房东打电话, "a memo saying order paper"
         action |= content and token.norm in REMINDING or token.start in purpose  # 记得带伞, "… for my talk"
         if taken.holds(token.start):
             kept.append(Token(",", ",", "punct", token.start, token.end))

@@ -50,6 +50,7 @@ KIN = lexicon_list("kin")  # "text mum", 跟妈妈说: a person named by who the
 SPEAKER = ("I", "I'm", "I'd", "I'll", "I've")  # capitalised, yet no name nor part of one
 SPEAKING = lexicon_list("speaker_does")  # the speaker does what the verb after says: "I'll tell him"
 OWNERS = ("the", "my", "our")  # "let the team know": a noun so led names whom a message is for
+SAID_NEXT = {mark for mark in LISTS["saying_marks"] if " " not in mark} | {":"}  # "Email the landlord that …"
 
 
 @lru_cache(maxsize=1)
@@ -374,15 +375,19 @@ def addressed(tokens: list[Token]) -> list[tuple[int, int]]:
     """Where the people a request tells something are named: right after a verb of `[telling]`,
     followed within three words by a word that verb needs, if any ("Text Oliver that …", "let the team
     know", 跟妈妈说, 给小李发消息); not "tell me", "let me know". A capitalised name, a `[kin]` word, a
-    Chinese name jieba tags, 小 or 老 and a surname (小李), or, for a verb that needs a word after the
-    person, a noun after "the", "my" or "our"."""
-    words = [t for t in tokens if t.kind != "punct"]
+    Chinese name jieba tags, 小 or 老 and a surname (小李), or up to three nouns after "the", "my" or
+    "our" ("let the sales team know"), which a verb that needs no word after the person must see
+    followed by what is said ("Email the landlord that …", "Page the web team: …")."""
+    words = [t for t in tokens if t.kind != "punct" or t.text == ":"]
     norms = [t.norm for t in words]
     found = []
     for k, token in enumerate(words[:-1]):
         needs = TELLING.get(token.norm) if not speaker_before(norms, k) else None
-        first, end = _person(words, k + 1, bool(needs)) if needs is not None else (0, 0)
-        if end and (not needs or any(t.norm.startswith(w) for t in words[end : end + 3] for w in needs)):
+        first, end = _person(words, k + 1) if needs is not None else (0, 0)
+        wanted, within = (needs, 3) if needs or first == k + 1 else (SAID_NEXT, 1)
+        if end and (
+            not wanted or any(t.norm.startswith(w) for t in words[end : end + within] for w in wanted)
+        ):
             found.append((words[first].start, words[end - 1].end))
     return found
 
@@ -393,11 +398,14 @@ def speaker_before(norms: list[str], k: int) -> bool:
     return not SPEAKING.isdisjoint(norms[max(k - 2, 0) : k])
 
 
-def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:
-    """The first and the end token of a person named at `k` (a noun after an owner when `led`), or (0, 0)."""
+def _person(words: list[Token], k: int) -> tuple[int, int]:
+    """The first and the end token of a person named at `k` (nouns after an owner), or (0, 0)."""
     token, after = words[k], words[k + 1] if k + 1 < len(words) else None
-    if led and token.norm in OWNERS and after is not None and after.kind == "word":
-        return k + 1, k + 2
+    if token.norm in OWNERS:
+        end = k + 1
+        while end < min(k + 4, len(words)) and _group_word(words[end]):
+            end += 1
+        return (k + 1, end) if end > k + 1 else (0, 0)
     if token.norm in KIN or token.tag.startswith("nr") or token.capitalised and token.text not in SPEAKER:
         return k, k + 1
     familiar = token.kind == "han" and token.text[:1] in ("小", "老")  # 小李, 老张: 小 or 老 and a surname
@@ -405,3 +413,9 @@ def _person(words: list[Token], k: int, led: bool) -> tuple[int, int]:
         return k, k + 1
     surname = after is not None and after.kind == "han" and len(after.text) == 1
     return (k, k + 2) if familiar and len(token.text) == 1 and surname else (0, 0)
+
+
+def _group_word(token: Token) -> bool:
+    """A word that may name whom a message is for after "the": "web" and "team" of "the web team"."""
+    small = token.norm in STOPWORDS or token.norm in TOLD or token.norm in SAID_NEXT
+    return token.kind == "word" and not small

@@ -29,6 +29,7 @@ import bisect
 import itertools
 from dataclasses import dataclass
 from typing import Any
+from unicodedata import category
 
 from wirelab.offline_model.binding import bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
@@ -138,8 +139,13 @@ def inherit(base: Bound, bound: Bound) -> Bound:
 
 
 def _past_joint(text: str, start: int, end: int) -> int:
-    """Past the mark or word the frame was cut at (". ", ", and ", " then ")."""
-    while start < end and not text[start].isalnum() and text[start] not in "\"'$-+([":
+    """Past the mark or word the frame was cut at (". ", ", and ", " then "), not a currency sign ("£40")."""
+    while (
+        start < end
+        and not text[start].isalnum()
+        and text[start] not in "\"'-+(["
+        and category(text[start]) != "Sc"
+    ):
         start += 1
     for word in JOINTS:
         if text[start:end].lower().startswith(word):

@@ -302,6 +302,12 @@ SPOKEN_CLOCKS = [  # "ten past six", "a quarter to 8", "twenty minutes to nine";
     ),
     re.compile(rf"\b(?P<hour>[a-z]+)(?= o'clock|\s?[ap]\.?m\b| in the | at night| tonight){_TAIL}", re.I),
 ]
+_DAYS = rf"(?:this |on )?(?:{alternatives([*EN_OFFSETS, *WEEKDAYS])})|this (?:morning|afternoon|evening)"
+_BARE = r"(?P<hour>\d{1,2})(?![\d:.,%/]|\s?(?:[ap]\.?m\b|o'clock|in the|at night))"
+AT_HOUR = re.compile(  # "at 7 tomorrow", "tonight at 8", "at 3 this afternoon": a bare hour by a day
+    rf"\bat {_BARE}(?=\s+(?P<after>{_DAYS})\b)|\b(?P<day>{_DAYS}) at {_BARE.replace('hour', 'h')}",
+    re.I,
+)
 NAMED_TIMES = dict(line.split() for line in LISTS["clock_words"])  # "noon": 12:00
 NAMED_CLOCK = re.compile(alternatives(NAMED_TIMES), re.I)
 FRACTIONS = lexicon_numbers("clock_fractions")  # 一刻: 15
@@ -331,8 +337,21 @@ def time_values(text: str) -> list[Value]:
         clocks = Spans.of(found)
         found += [v for m in pattern.finditer(text) if not clocks.overlaps(*m.span()) and (v := _spoken(m))]
     clocks = Spans.of(found)
+    found += [v for m in AT_HOUR.finditer(text) if not clocks.overlaps(*m.span()) and (v := _at_hour(m))]
+    clocks = Spans.of(found)
     named = (m for m in NAMED_CLOCK.finditer(text) if not clocks.overlaps(m.start(), m.end()))
     return found + [Value.matched("time", m, NAMED_TIMES[m.group().casefold()]) for m in named]
+
+
+def _at_hour(m: re.Match[str]) -> Value | None:
+    """The hour of "at 7 tomorrow" (07:00), "tonight at 8" or "at 8 this evening" (20:00), the number
+    alone as the value's text."""
+    hour = int(m["hour"] or m["h"])
+    if not 0 < hour < 24:
+        return None
+    evening = (m["day"] or m["after"]).casefold().endswith(("tonight", "afternoon", "evening")) and hour < 12
+    which = "hour" if m["hour"] else "h"
+    return Value("time", f"{hour + 12 * evening:02d}:00", m[which], m.start(which), m.end(which))
 
 
 def _before(hour: int, minute: int, less: int) -> tuple[int, int]:

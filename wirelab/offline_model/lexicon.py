@@ -93,7 +93,7 @@ EN_NUMBERS = {word: n for n, word in enumerate(lexicon_words("numbers"))}
 EN_NUMBERS |= {word: 10 * n for n, word in enumerate(lexicon_words("tens"), 2)}
 ORDINALS = {word: k // 2 + 1 for k, word in enumerate(lexicon_words("ordinals"))}  # "third", "3rd": 3
 ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")  # a numeral of a name: "Leo XIII", "Rocky II"
-EN_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+EN_SCALES = lexicon_numbers("scales")  # "a couple" 2, "a dozen" 12
 ZH_DIGITS = {ch: n for n, chars in enumerate(["零〇", "一", "二两俩", *"三四五六七八九"]) for ch in chars}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
 ZH_NUMERALS = "".join(ZH_DIGITS) + "".join(ZH_UNITS)  # the characters a Chinese numeral is written with

@@ -34,7 +34,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     names_a_thing,
 )
-from wirelab.offline_model.names import TELLING
+from wirelab.offline_model.names import SPEAKING, TELLING, addressed
 from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, clean, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
@@ -350,18 +350,9 @@ def marked_text(names: set[str], text: str, typed: Sequence[tuple[int, int]] = (
     >>> marked_text({"text"}, "Remind me at 6 that the van comes at noon", [(37, 41)])
     'the van comes'
     """
-    marks = [mark for marks, takers in MARKED if names & takers for mark in marks]
-    if not marks:
-        return None
     text = clean(text)
-    bounds = {at for t in segment(text) for at in (t.start, t.end)}
-    pattern = re.compile(alternatives(marks), re.I)
-    if (found := next((m for m in pattern.finditer(text) if {m.start(), m.end()} <= bounds), None)) is None:
+    if (start := _text_start(names, text)) is None:
         return None
-    start = found.end()
-    while (again := pattern.match(text, _after(text, start))) and again.end() in bounds:
-        start = again.end()  # "… that says Bake Sale", "saying that …"
-    start = _after(text, start)
     if text[start : start + 1] in QUOTES and Spans(typed).holds(start):
         return None  # a quote another parameter took
     if text[start : start + 1] in QUOTES and (close := text.find(QUOTES[text[start]], start + 1)) > start + 1:
@@ -377,6 +368,28 @@ def marked_text(names: set[str], text: str, typed: Sequence[tuple[int, int]] = (
             words.pop()  # "… at noon": not "at"
         end = start + len(" ".join(words))
     return text[start:end].strip() or None
+
+
+def _text_start(names: set[str], text: str) -> int | None:
+    """Where the text marked for a parameter named by `names` starts: after its mark ("saying", 说,
+    "titled"), or, for what a message says, at the speaker's word right after the person a request
+    tells, with no mark ("Text Mum I'm running late", "Tell Sam we'll be there at 5")."""
+    marks = [mark for marks, takers in MARKED if names & takers for mark in marks]
+    if not marks:
+        return None
+    tokens = segment(text)
+    bounds = {at for t in tokens for at in (t.start, t.end)}
+    pattern = re.compile(alternatives(marks), re.I)
+    if found := next((m for m in pattern.finditer(text) if {m.start(), m.end()} <= bounds), None):
+        start = found.end()
+        while (again := pattern.match(text, _after(text, start))) and again.end() in bounds:
+            start = again.end()  # "… that says Bake Sale", "saying that …"
+        return _after(text, start)
+    if not names & MARKED[0][1]:
+        return None
+    ends = {end for _, end in addressed(tokens)}
+    told = (t for t, before in zip(tokens[1:], tokens, strict=False) if before.end in ends)
+    return next((t.start for t in told if t.norm in SPEAKING), None)
 
 
 def _after(text: str, at: int) -> int:

@@ -147,4 +147,6 @@ def test_what_the_speaker_says_after_the_person_told_is_said_whole():
     # no "that" nor "saying": the message starts at the speaker's own word after the person
     assert bind(LETTER, "Email Wendell I'm stuck at the depot")["body"] == "I'm stuck at the depot"
     assert bind(PAGER, "Text Ravi we'll be at the back gate")["message"] == "we'll be at the back gate"
-    assert bind(PAGER, "Text Ravi I'll bring the ladder, and book a van")["message"] == "I'll bring the ladder"
+    assert (
+        bind(PAGER, "Text Ravi I'll bring the ladder, and book a van")["message"] == "I'll bring the ladder"
+    )

@@ -181,6 +181,14 @@ class Diff:
     def score(self, suite: Suite) -> str:
         return f"{sum(e.passed for e in suite.values())}/{len(suite)}"
 
+    def counts(self) -> str:
+        """One line: the score, and how many cases differ by kind, naming none."""
+        kinds = {"LOST": self.lost, "gained": self.gained, "changed": self.changed}
+        kinds |= {"new": self.added, "gone": self.removed}
+        kinds["failed requests"] = [case for case, entry in self.new.items() if entry.crashed]
+        counted = ", ".join(f"{len(cases)} {label}" for label, cases in kinds.items() if cases)
+        return f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)}): {counted}"
+
     def lines(self, limit: int = 0, most: int = 0, calls: bool = True) -> list[str]:
         """One line per difference, old calls under new (with `calls=False`, only each case's id
         and kind, and whether its request failed); at most `most` cases per kind if given."""

@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import re
 
 import pytest
 
@@ -130,16 +131,26 @@ def test_the_script_writes_gains_and_changed_calls(update_floors, capsys):
         suites({"a": entry(False)}, {"b": entry(True, x=1)}),
         suites({"a": entry(True)}, {"b": entry(True, x=2)}),
     )
-    assert update_floors(old, new) == (0, new)
+    assert update_floors(old, new, "--cases") == (0, new)
     out = capsys.readouterr().out
     assert "gained a" in out and "changed b (passes)" in out and 'was: f({"x": 1})' in out and "Wrote" in out
+
+
+def test_the_script_prints_counts_and_names_no_case_unless_asked(update_floors, capsys):
+    """Whoever changes the model measures on these sets and never reads them."""
+    old = suites({"a": entry(True), "b": entry(False)}, {"e": entry(True, x=1), "f": entry(True)})
+    new = suites({"a": entry(False), "b": entry(True)}, {"e": entry(True, x=2), "f": entry(False, x=3)})
+    assert update_floors(old, new, "--dry-run") == (0, old)
+    out = capsys.readouterr().out
+    assert ": 1 LOST, 1 gained\n" in out and ": 1 LOST, 1 changed\n" in out
+    assert not {"a", "b", "e", "f", "x"} & set(re.findall(r"\w+", out)), out
 
 
 def test_the_script_names_bfcl_cases_by_id_only_never_their_calls(update_floors, capsys):
     old = suites({"a": entry(True, "bfcl_tool", x=1), "b": entry(True, "bfcl_tool", x=1)})
     new = suites({"a": entry(False, "bfcl_tool", x=2), "b": entry(True, "bfcl_tool", x=3)})
     new["bfcl_sample"]["c"] = ms.Entry.of(False, [], "no tool named bfcl_tool")
-    assert update_floors(old, new, "--dry-run") == (0, old)
+    assert update_floors(old, new, "--dry-run", "--cases") == (0, old)
     out = capsys.readouterr().out
     assert "LOST a\n" in out and "changed b (passes)\n" in out and "new case c (request failed)\n" in out
     assert "bfcl_tool" not in out and '"x"' not in out and "was:" not in out
@@ -148,7 +159,7 @@ def test_the_script_names_bfcl_cases_by_id_only_never_their_calls(update_floors,
 def test_the_script_refuses_to_write_a_loss_unless_told(update_floors, capsys):
     old, new = suites({"a": entry(True), "b": entry(False)}), suites({"a": entry(False), "b": entry(True)})
     assert update_floors(old, new) == (1, old)
-    assert "LOST a" in capsys.readouterr().out
+    assert "1 LOST, 1 gained" in capsys.readouterr().out
     assert update_floors(old, new, "--dry-run") == (0, old)
     assert update_floors(old, new, "--accept-losses") == (0, new)
 
@@ -156,7 +167,7 @@ def test_the_script_refuses_to_write_a_loss_unless_told(update_floors, capsys):
 def test_the_script_never_writes_a_failed_request(update_floors, capsys):
     failed = ms.Entry.of(False, [], "Error code: 500")
     old, new = suites({"a": entry(True)}, {"e": entry(True)}), suites({"a": failed}, {"e": failed})
-    assert update_floors(old, new, "--accept-losses") == (1, old)
+    assert update_floors(old, new, "--accept-losses", "--cases") == (1, old)
     out = capsys.readouterr().out
     assert "LOST a (request failed)" in out and "now: request failed: Error code: 500" in out
     assert "2 request(s) failed" in out

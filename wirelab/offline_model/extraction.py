@@ -119,17 +119,18 @@ def extract(text: str, tokens: list[Token] | None = None) -> list[Value]:
     found += [v for v in _written_numbers(text) if not said.overlaps(v.start, v.end)]  # "an hour and a half"
     clear = Spans.of(v for v in found if v.kind != "quoted")  # a number in quotes is one, 2026-05-01 none
     found += [n for n in _numbers(tokens, text) if not clear.overlaps(n.start, n.end)]
-    names = _with_model_codes(proper_names(tokens, text), found, text)
+    told = addressed(tokens)  # the people told something: "Email Jordan that …"
+    names = _with_model_codes(proper_names(tokens, text, told), found, text)
     taken = Spans.of(_unnumbered(found, names))
     names = [v for v in names if not taken.overlaps(v.start, v.end)]
     found = _unnumbered(found, names)  # "Maroon 5": the name holds its number
     holders = _holders(names)  # "Persian" inside "Persian Empire" is no language
-    told = Spans(addressed(tokens))  # "Email Jordan that …": a person, no country
+    people = Spans(told)  # "Jordan" so told is a person, no country
     found += [
         w
         for w in world_values(tokens, text)
         if not any(w.end <= n.end and n.text != w.text for n in holders.get(w.start, ()))
-        and not told.overlaps(w.start, w.end)
+        and not people.overlaps(w.start, w.end)
     ]
     taken = Spans.of(found)  # "Persian Empire" is a name; "Persian" a language
     found += [n for n in names if not taken.overlaps(n.start, n.end)]

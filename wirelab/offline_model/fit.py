@@ -171,9 +171,10 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
     if kind == "currency":
         return value.value  # currency parameters take ISO 4217 codes: "euros", "欧元" -> "EUR"
     typed = value.kind in ("number", "country", "language", "currency", "unit")
-    *told, last = value.text.split(" ") if value.sort == "person" else [""]
-    if told and concept(last) in slot.name_words:
-        return " ".join(told)  # "the web team" for `team`: "web"; the parameter's word names no one
+    if value.sort == "person" and " " in value.text:
+        told, last = value.text.rsplit(" ", 1)
+        if concept(last) in slot.name_words:
+            return told  # "the web team" for `team`: "web"; the parameter's word names no one
     return value.text if typed else value.value  # as written: "Thai" is a cuisine here, not "th"
 
 

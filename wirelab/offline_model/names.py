@@ -112,9 +112,10 @@ def _code_or_symbol(token: Token) -> tuple[str, str] | None:
     return None
 
 
-def proper_names(tokens: list[Token], text: str) -> list[Value]:
-    """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks."""
-    told = [Value.at("name", text, a, b, sort="person") for a, b in addressed(tokens)]
+def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, int]]) -> list[Value]:
+    """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks; the
+    people told something (`addressed`, at `addressed_at`) among them."""
+    told = [Value.at("name", text, a, b, sort="person") for a, b in addressed_at]
     people = [value for value in told if not value.text[0].isupper()]  # "let mum know"; capitals: below
     found, k, seen = _cities_after_prepositions(tokens, text) + people, 0, 0
     named: set[int] = set()  # the characters that the names found so far hold

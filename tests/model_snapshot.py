@@ -181,26 +181,28 @@ class Diff:
     def score(self, suite: Suite) -> str:
         return f"{sum(e.passed for e in suite.values())}/{len(suite)}"
 
-    def counts(self) -> str:
-        """One line: the score, and how many cases differ by kind, naming none."""
-        kinds = {"LOST": self.lost, "gained": self.gained, "changed": self.changed}
-        kinds |= {"new": self.added, "gone": self.removed}
-        kinds["failed requests"] = [case for case, entry in self.new.items() if entry.crashed]
-        counted = ", ".join(f"{len(cases)} {label}" for label, cases in kinds.items() if cases)
-        return f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)}): {counted}"
-
-    def lines(self, limit: int = 0, most: int = 0, calls: bool = True) -> list[str]:
-        """One line per difference, old calls under new (with `calls=False`, only each case's id
-        and kind, and whether its request failed); at most `most` cases per kind if given."""
-        out = [f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)})"]
-        kinds = [
+    def kinds(self) -> list[tuple[str, list[str]]]:
+        """The differing cases by kind, each kind with its label."""
+        return [
             ("LOST", self.lost),
             ("gained", self.gained),
             ("changed", self.changed),
             ("new case", self.added),
             ("case gone", self.removed),
         ]
-        for label, cases in kinds:
+
+    def counts(self) -> str:
+        """One line: the score, and how many cases differ by kind, naming none."""
+        crashed = [case for case, entry in self.new.items() if entry.crashed]
+        kinds = [*self.kinds(), ("failed requests", crashed)]
+        counted = ", ".join(f"{len(cases)} {label}" for label, cases in kinds if cases)
+        return f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)}): {counted}"
+
+    def lines(self, limit: int = 0, most: int = 0, calls: bool = True) -> list[str]:
+        """One line per difference, old calls under new (with `calls=False`, only each case's id
+        and kind, and whether its request failed); at most `most` cases per kind if given."""
+        out = [f"{self.title}: {self.score(self.new)} pass (snapshot {self.score(self.old)})"]
+        for label, cases in self.kinds():
             listed = cases[:most] if most else cases
             for case in listed:
                 verdict = ""

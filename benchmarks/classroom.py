@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import datetime
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -133,7 +134,8 @@ def measure(learners: int) -> str:
         ):
 
             async def room() -> tuple[list[Figures], float]:
-                names = [f"learner{i}" for i in range(learners)]
+                run = secrets.token_hex(3)  # a killed run's accounts never block the next one
+                names = [f"learner{i}-{run}" for i in range(learners)]
                 await hub.api("POST", "/users", body={"usernames": names})
                 began = time.monotonic()
                 figures = await asyncio.gather(*(session(Learner(hub, n), url) for n in names))

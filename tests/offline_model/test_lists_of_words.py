@@ -95,3 +95,19 @@ def test_a_second_set_written_with_its_own_units_is_a_second_call():
         {"width": 4, "length": 3, "unit": "m"},
     ]
     assert len(bind_all(TILES, "How many tiles for a kitchen 9 ft by 11 ft and a hall 2 m by 5 m?")) == 2
+
+
+OVEN = model_tool(
+    "oven_preheat_time",
+    "How long an oven model takes to preheat.",
+    {"model": {"type": "string"}, "scale": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ("model",),
+)
+
+
+def test_options_named_like_units_are_a_list_when_no_number_comes_before_them():
+    text = "Preheat times for the Bosk and the Vantor in celsius and fahrenheit respectively"
+    assert bind_all(OVEN, text) == [
+        {"model": "Bosk", "scale": "celsius"},
+        {"model": "Vantor", "scale": "fahrenheit"},
+    ]

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from typing import Any
 from unicodedata import category
 
-from wirelab.offline_model.binding import bind, bind_evidence, fill_object
+from wirelab.offline_model.binding import TIMES, bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
 from wirelab.offline_model.fit import PREPOSITIONS, SPECIFIC, score, typed_value
 from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
-from wirelab.offline_model.intents import STRONG
-from wirelab.offline_model.lexicon import ARTICLES, lexicon_list
-from wirelab.offline_model.normalize import Token, clean
+from wirelab.offline_model.intents import AND, STRONG, THEN
+from wirelab.offline_model.lexicon import ARTICLES, count_of, lexicon_list
+from wirelab.offline_model.normalize import Token, clean, segment
 from wirelab.offline_model.request import Tool
 from wirelab.offline_model.slots import Slot, slots_of
 from wirelab.offline_model.values import Value
@@ -103,8 +103,43 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
         frames.append(found)
     required = set(tool.parameters.get("required", []) or []) - set(frames[0][0].arguments)
     shared |= {k: v for k, v in frames[-1][0].arguments.items() if k in required}  # "5 GBP and 8 USD to CNY"
-    calls = [(number, bound) for number, found in enumerate(frames) for bound in found][:MAX_CALLS]
+    calls = [(number, bound) for number, found in enumerate(frames) for bound in found]
+    if len(calls) == 1 and repeats(text) not in calls[0][1].arguments.values():  # not "flip 5 times": `flips`
+        calls *= repeats(text)  # one call asked for again; of several, "three times" counts them
+    calls = calls[:MAX_CALLS]
     return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n, b.before) for n, b in calls]
+
+
+def repeats(text: str) -> int:
+    """How many times the text asks for its calls: "roll two dice three times" 3, "ping it twice, then
+    …" 2, 掷三次骰子 3; 1 when it says no count of times, or one that more words make a factor or a
+    rate ("three times as long", "twice a day", "3 times 4", 每天三次, 2的3次方): in English the
+    count ends its clause.
+
+    >>> repeats("Roll two dice three times"), repeats("twice a day"), repeats("查两遍"), repeats("3 times 4")
+    (3, 1, 2, 1)
+    """
+    tokens = [*segment(text), Token("", "", "punct", len(text), len(text))]
+    for k in range(len(tokens) - 1):
+        count, after = _times_said(tokens, k), tokens[k + 1]
+        if tokens[k].kind == "han":
+            rate = any(t.text.startswith("每") or t.text[-1] in "天周月年" for t in tokens[max(k - 2, 0) : k])
+            ends = not rate and not after.text.startswith(("方", "数"))  # 每天三次, 2的3次方
+        else:
+            ends = after.kind == "punct" or after.norm in AND | THEN
+        if count and count > 1 and ends:
+            return min(count, MAX_CALLS)
+    return 1
+
+
+def _times_said(tokens: list[Token], k: int) -> int | None:
+    """The count of times token k says: "twice", "three times", "3 times", 三次, 两遍; else None."""
+    token, before = tokens[k], tokens[k - 1].text if k else ""
+    if token.norm in TIMES:
+        return TIMES[token.norm]
+    if token.norm == "times":
+        return count_of(before)
+    return count_of(token.text[:-1] or before) if token.kind == "han" and token.text[-1] in "次遍" else None
 
 
 def _lead(tool: Tool, words: str) -> str:

@@ -345,14 +345,15 @@ def word_lists(evidence: Evidence, least: int = 0) -> list[list[int]]:
     """Names, phrases and options written as a list, not names alone (`Evidence.groups` has those):
     "brie, gouda and roquefort", "a poodle, a beagle and a husky", "tennis and squash", 人民广场、
     徐家汇和陆家嘴. Two bare phrases are one thing ("ham and cheese"); a number's unit ("12 ft") or the
-    word after it ("1230 degrees", 3晚) is listed with nothing, nor are a name and a phrase ("to Maria
-    and keep it"). The words before the first value may come again before each ("in Camden and in
-    Brixton", "for a Santoku and for a Nakiri"): then two values, or names alone, are a list too. Of the
-    readings at one place, the longest is the list's, an option before a phrase ("porcelain piece",
-    "porcelain"). `least`: the fewest values a list may have (2 for a parameter that takes one)."""
+    word after it ("1230 degrees", 3晚) is listed with nothing (a unit with no number is a word: "in
+    celsius and kelvin"), nor are a name and a phrase ("to Maria and keep it"). The words before the
+    first value may come again before each ("in Camden and in Brixton", "for a Santoku and for a
+    Nakiri"): then two values, or names alone, are a list too. Of the readings at one place, the
+    longest is the list's, an option before a phrase ("porcelain piece", "porcelain"). `least`: the
+    fewest values a list may have (2 for a parameter that takes one)."""
     values = evidence.values
-    units = Spans((v.start, v.end) for v in values if v.kind == "unit")
     counted = {v.end + gap for v in values if v.kind == "number" for gap in (0, 1)}  # "1230 degrees", "3晚"
+    units = Spans((v.start, v.end) for v in values if v.kind == "unit" and v.start in counted)
     words = [k for k, v in enumerate(values) if v.kind in WORDS and v.start not in counted]
     words = [k for k in words if not units.overlaps(values[k].start, values[k].end)]
     words.sort(key=lambda k: (values[k].start, -values[k].end, values[k].kind != "enum"))

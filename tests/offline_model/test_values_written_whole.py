@@ -1,6 +1,8 @@
 """A value is read as written: a code of numbers joined by a hyphen, a Chinese name with the
 kind of place written after it (not a count's measure word), a speed written as one word or as a
-Chinese rate, and a numeric date that starts with its day. On tools invented here."""
+Chinese rate, a numeric date that starts with its day, a title whose small words lead to "the"
+("… of the …"), and a Chinese place written after the places above it, taken at the level the
+description's example shows. On tools invented here."""
 
 from __future__ import annotations
 
@@ -91,3 +93,38 @@ MEMBERS = _tool(
 )
 def test_a_name_goes_on_through_its_joining_words(text: str, member: str) -> None:
     assert bind(MEMBERS, text).get("member") == member
+
+
+PLAY = _tool("stage_play", "Book seats for a stage play.", play=("string", "Title of the play"))
+
+
+@pytest.mark.parametrize(
+    ("text", "play"),
+    [
+        ("Book two seats for Return of the Fox King", "Return of the Fox King"),
+        ("book seats for Dancing with the Moon tonight", "Dancing with the Moon"),
+        ("Two seats for Storm over the Harbour please", "Storm over the Harbour"),
+        ("Book seats for Hamlet with the school", "Hamlet"),
+        ("Book seats for Hamlet and the Tempest", "Hamlet"),
+    ],
+)
+def test_a_title_goes_on_through_its_small_words_before_the(text: str, play: str) -> None:
+    assert bind(PLAY, text).get("play") == play
+
+
+PARK = _tool("park_hours", "公园开放时间。", district=("string", "所在区，例如 西城区"))
+TOWN = _tool("town_fair", "集市日期。", town=("string", "镇名，例如 周庄镇"))
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "expected"),
+    [
+        (PARK, "南京市玄武区的公园几点开门", {"district": "玄武区"}),
+        (TOWN, "苏州市同里镇的集市是哪天", {"town": "同里镇"}),
+        (PARK, "鼓楼区的公园几点开门", {"district": "鼓楼区"}),
+    ],
+)
+def test_a_chinese_place_is_taken_at_the_level_its_example_shows(
+    tool: Tool, text: str, expected: dict[str, Any]
+) -> None:
+    assert bind(tool, text) == expected

@@ -37,7 +37,7 @@ from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.names import CALLED, OWNERS, PERSON_TITLES, TELLING, TOLD
 from wirelab.offline_model.normalize import identifier_words
-from wirelab.offline_model.places import as_asked, city, state_code
+from wirelab.offline_model.places import as_asked, city, level_as_shown, state_code
 from wirelab.offline_model.slots import ACCEPTS, Slot
 from wirelab.offline_model.units import in_unit, unit_named
 from wirelab.offline_model.values import Value
@@ -175,7 +175,8 @@ def typed_value(slot: Slot, value: Value, evidence: Evidence | None = None) -> A
         told, last = value.text.rsplit(" ", 1)
         if concept(last) in slot.name_words:
             return told  # "the web team" for `team`: "web"; the parameter's word names no one
-    return value.text if typed else value.value  # as written: "Thai" is a cuisine here, not "th"
+    # as written: "Thai" is a cuisine here, not "th"; 上海市浦东新区 for "e.g. 海淀区": 浦东新区
+    return value.text if typed else level_as_shown(value.value, slot.examples)
 
 
 def _code_as_shown(slot: Slot, value: Value) -> str:
@@ -216,7 +217,8 @@ def _place_as_taken(slot: Slot, value: Value) -> Any:
     if value.kind == "name" and "state" in slot.name_words and wants_code(slot):
         return state_code(value.text) or value.text  # "California" for `state`, "the abbreviation": CA
     if value.kind == "name":
-        return as_asked(value.region or value.text, value.text, description, "city" in slot.name_words)
+        shown = level_as_shown(value.text, slot.examples)  # 苏州市同里镇 for "e.g. 周庄镇": 同里镇
+        return as_asked(value.region or shown, shown, description, "city" in slot.name_words)
     return value.text if value.kind in ("number", "country", "language", "currency", "unit") else value.value
 
 

@@ -33,12 +33,14 @@ from wirelab.offline_model.lexicon import (
     names_a_thing,
 )
 from wirelab.offline_model.normalize import Token
-from wirelab.offline_model.places import city, state_code
+from wirelab.offline_model.places import city, level, state_code
 from wirelab.offline_model.units import unit_named
 from wirelab.offline_model.values import Value
 
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 NAME_JOINERS = lexicon_list("name_joiners")
+TITLE_LINKS = lexicon_list("title_links")  # "of the" of "Lord of the Rings"
+SMALL_WORDS = NAME_JOINERS | TITLE_LINKS | {"the"}  # the lower-case words inside a name or a title
 CALLED = lexicon_list("called")  # "a meeting called Budget review"
 NUMBER_FOLLOWERS = lexicon_list("prepositions") | {"and", "or", "&"}  # after a name's number
 MEASURE_WORDS = lexicon_list("measure_words")  # between a Chinese count and what it counts: 8把椅子
@@ -128,7 +130,8 @@ def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, i
             k += 1
             continue
         if token.kind == "han" and _han_name(tokens, k):
-            end = _facility_end(tokens, k)  # "西湖酒店", "杭州东站", "蓝鲸航运集团": the kind it names
+            # the kind it names ("西湖酒店", "杭州东站"), the places below it (北京市朝阳区)
+            end = _places_below(tokens, _facility_end(tokens, k))
             sort = CHINESE_SORTS.get(token.tag, "") if end == k else "place"
             found.append(Value.at("name", text, token.start, tokens[end].end, sort=sort))
             k = end
@@ -138,7 +141,7 @@ def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, i
                 tokens[end + 1].capitalised
                 and tokens[end + 1].text not in SPEAKER  # "Text Mum I'm late"
                 or ROMAN.fullmatch(tokens[end + 1].text) is not None
-                or tokens[end + 1].norm in NAME_JOINERS
+                or tokens[end + 1].norm in SMALL_WORDS
                 and _joined(tokens, end + 1)  # "Roe v. Wade", "Maria de la Cruz"
                 or _abbreviated(tokens, end)
             ):
@@ -179,11 +182,17 @@ def _abbreviated(tokens: list[Token], end: int) -> bool:
 
 
 def _joined(tokens: list[Token], k: int) -> bool:
-    """Whether the small joining words from token `k` on lead to a capital or an abbreviation
-    that goes on with the name: "de" of "Maria de la Cruz", "van" of "Ludwig van Beethoven"."""
-    while k + 1 < len(tokens) and tokens[k + 1].norm in NAME_JOINERS and tokens[k + 1].text.islower():
+    """Whether the small joining words around token `k` lead to a capital or an abbreviation
+    that goes on with the name: "de" of "Maria de la Cruz", "van" of "Ludwig van Beethoven", and
+    a title's small words when "the" ends them: "of the" of "Lord of the Rings"."""
+    first = k
+    while first > 0 and tokens[first - 1].norm in SMALL_WORDS and tokens[first - 1].text.islower():
+        first -= 1
+    while k + 1 < len(tokens) and tokens[k + 1].norm in SMALL_WORDS and tokens[k + 1].text.islower():
         k += 1
-    return k + 1 < len(tokens) and (tokens[k + 1].capitalised or _abbreviated(tokens, k))
+    words = [t.norm for t in tokens[first : k + 1]]
+    linked = all(w in NAME_JOINERS for w in words) or len(words) > 1 and words[-1] == "the"
+    return linked and k + 1 < len(tokens) and (tokens[k + 1].capitalised or _abbreviated(tokens, k))
 
 
 def _numbered(tokens: list[Token], end: int) -> bool:
@@ -234,6 +243,14 @@ def _facility_end(tokens: list[Token], k: int) -> int:
     """The last of up to two nouns after token `k` that names a place or body (华信|电子|有限公司), or `k`."""
     ends = [j for j in (k + 1, k + 2) if j < len(tokens) and _facility(tokens[j])]
     return max((j for j in ends if all(t.tag == "n" or _facility(t) for t in tokens[k + 1 : j])), default=k)
+
+
+def _places_below(tokens: list[Token], end: int) -> int:
+    """The last of the places written after token `end`, each a level below the one before it:
+    浙江省|杭州市|西湖区, 北京|朝阳区 (see `places.level`)."""
+    while end + 1 < len(tokens) and -1 <= level(tokens[end]) < level(tokens[end + 1]):
+        end += 1
+    return end
 
 
 CHINESE_SORTS = {"ns": "place", "nr": "person", "nrt": "person", "nrfg": "person", "nt": "org"}

@@ -25,8 +25,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
+
+from wirelab.offline_model.lexicon import lexicon_words
+from wirelab.offline_model.normalize import Token
 
 DATA = Path(__file__).resolve().parent / "data" / "places.tsv"
 CITY_STATE = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*, ([A-Z]{2})\b")
@@ -110,6 +114,33 @@ def as_asked(written: str, name: str, description: str, city_only: bool = False)
     if found.country == "US":
         return f"{said}, {found.state}"
     return f"{said}, {TERRITORIES.get(found.country, found.country)}" if wanted == "country" else written
+
+
+PLACE_LEVELS = lexicon_words("place_levels")  # from the highest: 省, 市, 区 …
+
+
+def level_as_shown(written: Any, examples: tuple[str, ...]) -> Any:
+    """A Chinese place written after the places above it, at the level the description's example
+    shows: "浦东新区" of "上海市浦东新区" beside "e.g. 海淀区", "上海市" beside "e.g. 杭州市";
+    `written` as is otherwise.
+
+    >>> level_as_shown("上海市浦东新区", ("海淀区",)), level_as_shown("上海市浦东新区", ("上海市徐汇区",))
+    ('浦东新区', '上海市浦东新区')
+    """
+    shown = [e[-1] for e in examples if e[-1:] in PLACE_LEVELS and not any(c in PLACE_LEVELS for c in e[:-1])]
+    if not shown or not isinstance(written, str):
+        return written
+    cuts = [0, *(k + 1 for k, char in enumerate(written[:-2]) if k and char in PLACE_LEVELS), len(written)]
+    parts = [written[start:end] for start, end in zip(cuts, cuts[1:], strict=False)]
+    return next((part for part in reversed(parts) if part[-1] == shown[0]), written)
+
+
+def level(token: Token) -> int:
+    """How low the level of a Chinese place is, by its last character (省 0, 市 1, 区 2 …); -1 for
+    another place jieba knows (北京), -2 for any other word."""
+    if token.kind == "han" and len(token.text) > 1 and token.text[-1] in PLACE_LEVELS:
+        return PLACE_LEVELS.index(token.text[-1])
+    return -1 if token.tag == "ns" else -2
 
 
 def _initials(written: str) -> bool:

@@ -73,3 +73,48 @@ SWITCH = tool("flip_fan", "power", {"type": "string", "enum": ["on", "off"]})
 )
 def test_an_option_the_lexicon_words_is_no_abbreviation(text: str, value: str) -> None:
     assert bind(SWITCH, text).get("power") == value
+
+
+THERMO = tool("log_reading", "unit", {"type": "string", "enum": ["celsius", "fahrenheit"]})
+
+
+@pytest.mark.parametrize(
+    ("chosen", "text", "value"),
+    [
+        (THERMO, "Log the greenhouse reading in °F", "fahrenheit"),  # a unit's symbol, as written
+        (THERMO, "Log the cellar reading, °C please", "celsius"),
+        (ORDER, "List the goods from smallest to largest", "asc"),
+        (ORDER, "List the goods, high to low", "desc"),
+    ],
+)
+def test_an_option_is_named_by_its_symbol_or_a_phrase(chosen: Tool, text: str, value: Any) -> None:
+    name = next(n for n in chosen.parameters["properties"] if n != "item")
+    assert bind(chosen, text, guess=False).get(name) == value
+
+
+SNACK = Tool(
+    "order_snack",
+    "Order a snack at the kiosk.",
+    {
+        "type": "object",
+        "properties": {
+            "snack": {"type": "string", "description": "What to eat"},
+            "size": {"type": "string", "enum": ["small", "regular", "large"]},
+        },
+        "required": ["snack", "size"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Get me a large pretzel", {"snack": "pretzel", "size": "large"}),
+        ("I would like a regular bagel, please", {"snack": "bagel", "size": "regular"}),
+        ("Order a large one", {"size": "large"}),  # "one" names no snack: the model asks
+        ("Order me two small ones", {"size": "small"}),
+        ("Order a snack", {}),  # nothing stated: the model asks
+    ],
+)
+def test_the_thing_an_option_describes_is_a_value_too(text: str, expected: dict) -> None:
+    assert bind(SNACK, text, guess=False) == expected

@@ -55,6 +55,7 @@ from wirelab.offline_model.lexicon import (
     STOPWORDS,
     chinese_number,
     concept,
+    count_of,
     lexicon_list,
     lexicon_words,
 )
@@ -152,7 +153,7 @@ def fill_object(
         if (value := _structured(slot, evidence, root, guess, depth)) is None and slot.kind == "enum":
             value = flag_option(slot, evidence)
         if value is None:
-            value = _state_of_city(slot, evidence)
+            value = _state_of_city(slot, evidence) or _beside_option(slot, evidence)
         if value is None and guess and slot.required:
             value = _fallback(slot, evidence, root, depth)
         if value is not None:
@@ -270,6 +271,21 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
             if (value.kind, value.start, repr(value.value), value.owner) not in known:
                 known.add((value.kind, value.start, repr(value.value), value.owner))
                 evidence.values.append(value)
+
+
+def _beside_option(slot: Slot, evidence: Evidence) -> str | None:
+    """For a required string no value fits, the rest of a phrase that opens with the words of an
+    option another parameter took: "a big latte" gives `size` 'large' and `drink` "latte"; not a
+    word that stands for the thing without naming it ("a large one", "two small ones")."""
+    if not slot.required or slot.kind != "other":
+        return None
+    options = [evidence.values[k] for k in sorted(evidence.used) if evidence.values[k].kind == "enum"]
+    for option in options:
+        for phrase in (v for v in evidence.values if v.kind == "phrase" and v.start == option.start):
+            rest = [t for t in evidence.tokens if option.end <= t.start and t.end <= phrase.end]
+            if any(t.norm not in STOPWORDS and count_of(t.norm.removesuffix("s")) is None for t in rest):
+                return evidence.text[rest[0].start : phrase.end]
+    return None
 
 
 def _of_its_kind_there(slot: Slot, example: Value, evidence: Evidence) -> bool:

@@ -52,7 +52,7 @@ def enum_values(options: list[Any], evidence: Evidence) -> list[Value]:
                 pass  # an abbreviated option: "desc" for "descending", "temp" for "temperature"
             elif _hyphenated(norms[k], wanted):
                 width = 1
-            elif w := next((n for n in (3, 2, 1) if same_unit(f"{option}", " ".join(norms[k : k + n]))), 0):
+            elif w := next((n for n in (3, 2, 1) if _unit_said(f"{option}", evidence, k, n)), 0):
                 width = w
             elif concepts[k] in unique:
                 width = 1
@@ -79,6 +79,13 @@ def meant(kind: str, option: Any, evidence: Evidence, owner: str = "") -> list[V
 def negated(evidence: Evidence, start: int, negations: frozenset[str] = DENIALS) -> bool:
     """Whether a negation stands among the three words right before `start` ("not the express one")."""
     return bool(negations & {t.norm for t in [t for t in evidence.tokens if t.end <= start][-3:]})
+
+
+def _unit_said(option: str, evidence: Evidence, k: int, n: int) -> bool:
+    """Whether the n tokens from k name the unit `option` is, word by word or as written ("°F")."""
+    tokens = evidence.tokens[k : k + n]
+    written = evidence.text[tokens[0].start : tokens[-1].end]
+    return same_unit(option, " ".join(t.norm for t in tokens)) or same_unit(option, written)
 
 
 def _same_words(said: list[str], wanted: list[str]) -> bool:

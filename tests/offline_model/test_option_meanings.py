@@ -113,6 +113,7 @@ SNACK = Tool(
         ("I would like a regular bagel, please", {"snack": "bagel", "size": "regular"}),
         ("Order a large one", {"size": "large"}),  # "one" names no snack: the model asks
         ("Order me two small ones", {"size": "small"}),
+        ("Get me a small cheese one", {"snack": "cheese", "size": "small"}),  # "one" stands for the snack
         ("Order a snack", {}),  # nothing stated: the model asks
     ],
 )

@@ -276,16 +276,23 @@ def _add_options(slots: list[Slot], evidence: Evidence) -> None:
 def _beside_option(slot: Slot, evidence: Evidence) -> str | None:
     """For a required string no value fits, the rest of a phrase that opens with the words of an
     option another parameter took: "a big latte" gives `size` 'large' and `drink` "latte"; not a
-    word that stands for the thing without naming it ("a large one", "two small ones")."""
+    word that stands for the thing without naming it ("a large one", "two small ones"), which a
+    named thing leaves out ("a small mushroom one": "mushroom")."""
     if not slot.required or slot.kind != "other":
         return None
     options = [evidence.values[k] for k in sorted(evidence.used) if evidence.values[k].kind == "enum"]
     for option in options:
         for phrase in (v for v in evidence.values if v.kind == "phrase" and v.start == option.start):
             rest = [t for t in evidence.tokens if option.end <= t.start and t.end <= phrase.end]
-            if any(t.norm not in STOPWORDS and count_of(t.norm.removesuffix("s")) is None for t in rest):
-                return evidence.text[rest[0].start : phrase.end]
+            named = [k for k, t in enumerate(rest) if t.norm not in STOPWORDS and not _stands_in(t)]
+            if named:
+                return evidence.text[rest[0].start : rest[named[-1]].end]
     return None
+
+
+def _stands_in(token: Token) -> bool:
+    """Whether the word is a count that stands for a thing: "one", "ones", "two"."""
+    return count_of(token.norm.removesuffix("s")) is not None
 
 
 def _of_its_kind_there(slot: Slot, example: Value, evidence: Evidence) -> bool:

@@ -104,8 +104,9 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
     required = set(tool.parameters.get("required", []) or []) - set(frames[0][0].arguments)
     shared |= {k: v for k, v in frames[-1][0].arguments.items() if k in required}  # "5 GBP and 8 USD to CNY"
     calls = [(number, bound) for number, found in enumerate(frames) for bound in found]
-    if len(calls) == 1 and repeats(text) not in calls[0][1].arguments.values():  # not "flip 5 times": `flips`
-        calls *= repeats(text)  # one call asked for again; of several, "three times" counts them
+    # a count a parameter took is no repeat: "flip a coin 5 times" gives `flips` 5, not five calls
+    if len(calls) == 1 and (times := repeats(text)) not in calls[0][1].arguments.values():
+        calls *= times  # one call asked for again; of several, "three times" counts them
     calls = calls[:MAX_CALLS]
     return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n, b.before) for n, b in calls]
 

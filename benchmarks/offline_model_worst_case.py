@@ -5,7 +5,11 @@ Issue 23 found `'weather ' + '-1' * 2000` costing 14 s of CPU, growing faster th
 prints the CPU seconds (`time.process_time`, the best of `--rounds`) of `complete()` at
 500, 1,000, 2,000 and 4,000 characters, and the ratio of the last two: about 2 when the
 work is linear. Then a paragraph of 2,800 characters that names no tool, sent with 1, 5, 10
-and 20 tools: the meaning stage reads each of its pieces against each tool. Then what a request
+and 20 tools: the meaning stage reads each of its pieces against each tool. Then messages ten
+times longer than the `MAX_TEXT` characters the model reads, each answered with the encoder's
+cache emptied first (else a round reads its vectors from the cache): the ratio of 40,000 to
+4,000 characters is about 1 when nothing past `MAX_TEXT` is read, about 10 when a stage hands
+the encoder the whole message (as the `chatter` probe did before). Then what a request
 costs the server when its client leaves after `--leave-after` seconds: the process's CPU until
 the server is idle again.
 
@@ -21,7 +25,9 @@ import json
 import socket
 import time
 
+from wirelab.encoder import shared_encoder
 from wirelab.offline_model import MODEL_ID, complete, serve
+from wirelab.offline_model.normalize import MAX_TEXT
 
 WEATHER = {
     "type": "function",
@@ -54,6 +60,8 @@ THINGS = [
     "coupon",
 ]
 TOOL_COUNTS = [1, 5, 10, 20]
+# Messages that state no value to one tool: the `chatter` probe reads them (does it want the tool?).
+LONG = [("Chinese", "天气"), ("English", "tell me about the weather ")]
 
 
 def body(text: str, tools: list[dict] | None = None) -> dict:
@@ -85,10 +93,12 @@ def kiosk(count: int) -> list[dict]:
     ]
 
 
-def cpu_seconds(text: str, rounds: int, tools: list[dict] | None = None) -> float:
-    """The least CPU time over `rounds` answers to `text`."""
+def cpu_seconds(text: str, rounds: int, tools: list[dict] | None = None, cold: bool = False) -> float:
+    """The least CPU time over `rounds` answers to `text` (`cold`: the encoder's cache emptied first)."""
     best = float("inf")
     for _ in range(rounds):
+        if cold:
+            shared_encoder().clear()
         started = time.process_time()
         complete(body(text, tools))
         best = min(best, time.process_time() - started)
@@ -129,6 +139,16 @@ def main() -> None:
     print(f"\n| a {len(paragraph):,}-character paragraph that names no tool, to | CPU |\n|---|---:|")
     for count in TOOL_COUNTS:
         print(f"| {count} tools | {cpu_seconds(paragraph, args.rounds, kiosk(count)):.3f} s |", flush=True)
+    sizes = [MAX_TEXT, 10 * MAX_TEXT]
+    print(
+        f"\n| a message that states no value, one tool, encoder cache cold | {sizes[0]:,} chars "
+        f"| {sizes[1]:,} chars | ratio |\n|---|---:|---:|---:|"
+    )
+    for language, run in LONG:
+        times = [cpu_seconds((run * size)[:size], args.rounds, cold=True) for size in sizes]
+        print(
+            f"| {language} `{run!r} * n` | {times[0]:.3f} s | {times[1]:.3f} s | {times[1] / times[0]:.2f} |"
+        )
     spent = left_early("weather " + "-1" * 2000, args.leave_after)
     print(f"\nClient gone after {args.leave_after:g} s: the server spent {spent:.3f} s of CPU on it.")
 

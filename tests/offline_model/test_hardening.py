@@ -16,8 +16,10 @@ import httpx2
 import pytest
 
 from tests.offline_model.conftest import WEATHER
+from wirelab import encoder
 from wirelab.offline_model import MODEL_ID, RequestError, complete, serve
 from wirelab.offline_model.budget import CPU_SECONDS, Budget, spend
+from wirelab.offline_model.normalize import MAX_TEXT
 from wirelab.offline_model.wire import format_routes
 from wirelab.offline_model.wire.validation import MAX_TOOLS
 
@@ -74,6 +76,25 @@ def _attempt(action):
 def test_pathological_text_is_answered(text, tools):
     reply = guarded(lambda: complete(body(text, tools)))
     assert reply["object"] == "chat.completion"
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [{"role": "user", "content": "天气" * 20_000}],
+        [{"role": "user", "content": "tell me about the weather " * 3_000}],
+    ],
+    ids=["chinese-40k", "english-78k"],
+)
+def test_the_encoder_reads_no_more_of_a_message_than_the_model_does(monkeypatch, messages):
+    """The encoder's cost is linear in what it is given and one numpy pass cannot be interrupted by
+    the CPU budget, so no stage may hand it more of a message than `MAX_TEXT` characters."""
+    given: list[str] = []
+    encode = encoder.encode
+    monkeypatch.setattr(encoder, "encode", lambda texts: given.extend(texts) or encode(texts))
+    complete({"model": MODEL_ID, "messages": messages, "tools": [WEATHER]})
+    longest = max(map(len, given), default=0)
+    assert longest <= MAX_TEXT, f"the encoder was given {longest:,} characters of one text"
 
 
 def test_too_many_tools_are_refused_like_the_api():

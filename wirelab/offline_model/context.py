@@ -32,7 +32,7 @@ from typing import Any
 from wirelab.offline_model.binding import bind, bind_marked
 from wirelab.offline_model.calls import in_order
 from wirelab.offline_model.lexicon import lexicon_list
-from wirelab.offline_model.normalize import Token, clean, segment
+from wirelab.offline_model.normalize import MAX_TEXT, Token, clean, segment
 from wirelab.offline_model.request import Call, Message, Tool, compact
 from wirelab.offline_model.results import ToolResult, read_result
 from wirelab.offline_model.selection import PlanItem, asks_for_nothing, plan, plan_by_meaning
@@ -58,7 +58,7 @@ class Conversation:
 def conversation(messages: tuple[Message, ...]) -> Conversation:
     """Read the messages (see the module docstring)."""
     start = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-    text = messages[start].text if start >= 0 else ""
+    text = messages[start].text[:MAX_TEXT] if start >= 0 else ""  # all any stage reads of it
     turns = [_turn(messages, i) for i in range(start + 1, len(messages)) if messages[i].tool_calls]
     earlier = next((m.tool_calls for m in reversed(messages[: max(start, 0)]) if m.tool_calls), ())
     asked = max((i for i, m in enumerate(messages[: max(start, 0)]) if m.role == "user"), default=-1)

@@ -393,14 +393,14 @@ def fills_required(tool: Tool, arguments: dict[str, Any]) -> bool:
     return all(arguments.get(n) not in (None, "", [], {}) for n in tool.parameters.get("required") or [])
 
 
-def gives_what_it_needs(text: str, tool: Tool, whole: Binding | None = None) -> bool:
+def gives_what_it_needs(text: str, tool: Tool) -> bool:
     """Whether `text` clearly gives every value `tool` requires: each required parameter takes
     a value of its own kind with a label, a unit or a specific type, not loose words; a flag, a
-    list, an object or free text counts when the text fills it. `whole`: binding's reading of `text`."""
+    list, an object or free text counts when the text fills it."""
     required = tool.parameters.get("required")
     if not isinstance(required, list) or not required:
         return False
-    evidence, filled = whole or bind_evidence(tool, text)
+    evidence, filled = bind_evidence(tool, text)
     slots = _slots(tool)
     if not all(name in filled and name in slots for name in required):
         return False

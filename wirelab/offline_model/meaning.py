@@ -228,12 +228,11 @@ def choose(
     request: str,
     tools: tuple[Tool, ...],
     lexical: Callable[[str, Tool], float],
-    fitted: Weights | None = None,
     among: float = CHOOSE,
 ) -> Choice:
     """The most probable tool for `request` if its probability reaches `CHOOSE`, or `among` when
     several tools are offered and the `chatter` probe reads the request as wanting one."""
-    fitted = fitted or weights()
+    fitted = weights()
     rows = features(request, tools, lexical, fitted.probe, fitted)
     scored = tuple((tool, row, fitted.probability(row)) for tool, row in zip(tools, rows, strict=True))
     best = max(scored, key=lambda item: item[2], default=None)

@@ -32,7 +32,7 @@ from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
 from wirelab.offline_model.evidence import ITEM_LEADS, Words
 from wirelab.offline_model.extraction import QUOTED, extract
 from wirelab.offline_model.free_text import command_span
-from wirelab.offline_model.intents import Piece, pieces, unwrap
+from wirelab.offline_model.intents import DAYS, Piece, pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
     EN_NUMBERS,
@@ -63,7 +63,6 @@ MEANT_PIECES = 4  # the most pieces of a message whose pieces meaning may choose
 MAX_PIECES = 32  # the most pieces meaning reads one by one; a longer listing is read as one text
 RELATED_KEPT = 4096  # the most words a tool's profile remembers the related word of
 VALUE_CONCEPTS = {"currency", "country", "language", "email", "date", "time", "url"}
-DAY_WORDS = lexicon_list("day_words")
 OPINIONS = lexicon_list("opinions")
 WISHES = lexicon_list("wishes")
 OPENERS = lexicon_list("prepositions") | lexicon_list("statement_openers")  # "for two", "it's for …"
@@ -292,7 +291,7 @@ def asks_for_nothing(text: str) -> bool:
     words = [t for t in segment(said if said.strip(" ,.") else clean(text)) if t.kind != "punct"]
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in words]
     content = [t for t in tokens if t not in STOPWORDS]
-    if not content or all(t in SMALL_TALK or t in DAY_WORDS for t in content):
+    if not content or all(t in SMALL_TALK or t in DAYS for t in content):
         return True  # "thanks, that's all", "今天心情很好呀" ("today" asks for nothing)
     if tokens and tokens[0] in SMALL_TALK and ACTION_WORDS.isdisjoint(tokens) and len(content) <= 6:
         return True

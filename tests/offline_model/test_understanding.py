@@ -278,6 +278,19 @@ def test_names_go_on_through_titles_initials_numerals_and_model_codes(text, name
     assert found(text, "name") == [name]
 
 
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Tell Sam I will be there at 5", "Sam"),  # the speaker's "I", not a numeral: "Sam I" before
+        ("text Anna I love the flowers", "Anna"),
+        ("a book on Peter I", "Peter I"),  # a numeral: nothing, a mark or a name's small word follows it
+        ("the reign of Elizabeth I of England", "Elizabeth I of England"),
+    ],
+)
+def test_an_i_after_a_name_is_the_speaker_when_a_lower_case_word_follows(text, name):
+    assert found(text, "name") == [name]
+
+
 def test_a_label_before_a_code_makes_no_product_name():
     assert found("the badge with ID Q42", "name") == []
     assert "Q42" in found("the badge with ID Q42", "code")

@@ -141,6 +141,7 @@ def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, i
                 tokens[end + 1].capitalised
                 and tokens[end + 1].text not in SPEAKER  # "Text Mum I'm late"
                 or ROMAN.fullmatch(tokens[end + 1].text) is not None
+                and not _speaker(tokens, end + 1)
                 or tokens[end + 1].norm in SMALL_WORDS
                 and _joined(tokens, end + 1)  # "Roe v. Wade", "Maria de la Cruz"
                 or _abbreviated(tokens, end)
@@ -179,6 +180,13 @@ def _abbreviated(tokens: list[Token], end: int) -> bool:
     after = tokens[end + 2] if end + 2 < len(tokens) else None
     initials = len(tokens[end].text) == 1 and end > 0 and tokens[end - 1].text == "."
     return short and (after is not None and after.capitalised or initials)
+
+
+def _speaker(tokens: list[Token], k: int) -> bool:
+    """Whether the "I" at token `k` is the speaker, not a name's numeral: a lower-case word other than
+    a name's small words follows it ("Tell Sam I will be late"; not "Elizabeth I of England")."""
+    after = tokens[k + 1].text if k + 1 < len(tokens) else ""
+    return tokens[k].text == "I" and after.isalpha() and after.islower() and after not in SMALL_WORDS
 
 
 def _joined(tokens: list[Token], k: int) -> bool:

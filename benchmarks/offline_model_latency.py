@@ -2,13 +2,15 @@
 
 Measured in one run, interleaved so a busy machine slows every row alike:
 
-- one request at a time through `openai.OpenAI` (its httpx2 transport, keep-alive),
-  median and interquartile range in milliseconds: "hello" without tools, a
-  weather request with one tool, a Chinese request, and a Chinese request for
-  tools described in English, which the sentence encoder decides (a new text
-  each time, so the encoder's cache never answers for it), and a request that
-  names new people and places for a tool with optional parameters, which
-  binding weighs (new names each time, so no cache answers for them either);
+- one request at a time through `openai.OpenAI` (its httpx2 transport,
+  keep-alive), median and interquartile range in milliseconds: "hello" without
+  tools, a weather request with one tool, a Chinese request (each the same
+  text every time, so its values come from the extraction cache, as a re-run
+  cell's do), and a Chinese request for tools described in English, which the
+  sentence encoder decides (a new text each time, so the encoder's cache never
+  answers for it), and a request that names new people and places for a tool
+  with optional parameters, which binding weighs (new names each time, so no
+  cache answers for them either);
 - the model's load: a fresh Python process importing `wirelab.offline_model`
   and answering one Chinese request, by words (a tool described in Chinese) and,
   loading the encoder, by meaning (a tool described in English), wall and CPU

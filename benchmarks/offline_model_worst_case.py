@@ -1,17 +1,17 @@
 """The CPU the offline model spends on its slowest known inputs: runs of one short token.
 
-Issue 23 found `'weather ' + '-1' * 2000` costing 14 s of CPU, growing faster than linearly
-(0.55, 1.67, 4.5 and 14.4 s for 500, 1,000, 2,000 and 4,000 characters). For each run this
-prints the CPU seconds (`time.process_time`, the best of `--rounds`) of `complete()` at
-500, 1,000, 2,000 and 4,000 characters, and the ratio of the last two: about 2 when the
-work is linear. Then a paragraph of 2,800 characters that names no tool, sent with 1, 5, 10
-and 20 tools: the meaning stage reads each of its pieces against each tool. Then messages ten
-times longer than the `MAX_TEXT` characters the model reads, each answered with the encoder's
-cache emptied first (else a round reads its vectors from the cache): the ratio of 40,000 to
-4,000 characters is about 1 when nothing past `MAX_TEXT` is read; it was 3.6 (English) to 7
-(Chinese) while the `chatter` probe handed the encoder the whole message. Then what a request
-costs the server when its client leaves after `--leave-after` seconds: the process's CPU until
-the server is idle again.
+Issue 23 found `'weather ' + '-1' * 2000` costing 14 s of CPU, growing faster than linearly (0.55,
+1.67, 4.5 and 14.4 s for 500, 1,000, 2,000 and 4,000 characters). For each run (the last, Chinese
+characters in no order, is the costliest Chinese input known) this prints the CPU seconds
+(`time.process_time`, the best of `--rounds`) of `complete()` at 500, 1,000, 2,000 and 4,000
+characters, and the ratio of the last two: about 2 when the work is linear. Then a paragraph of
+2,800 characters that names no tool, sent with 1, 5, 10 and 20 tools: the meaning stage reads each
+of its pieces against each tool. Then messages ten times longer than the `MAX_TEXT` characters the
+model reads, each answered with the encoder's cache emptied first (else a round reads its vectors
+from the cache): the ratio of 40,000 to 4,000 characters is about 1 when nothing past `MAX_TEXT` is
+read; it was 3.6 (English) to 7 (Chinese) while the `chatter` probe handed the encoder the whole
+message. Then what a request costs the server when its client leaves after `--leave-after` seconds:
+the process's CPU until the server is idle again.
 
     .venv/bin/python benchmarks/offline_model_worst_case.py [--rounds 3] [--leave-after 0.05]
 
@@ -27,6 +27,7 @@ import time
 
 from wirelab.encoder import shared_encoder
 from wirelab.offline_model import MODEL_ID, complete, serve
+from wirelab.offline_model.evidence import Words
 from wirelab.offline_model.normalize import MAX_TEXT
 
 WEATHER = {
@@ -40,6 +41,12 @@ WEATHER = {
 RUNS = [("weather ", run) for run in ["-1", "1 ", "'x' ", "May 5 ", "Paris, ", "x=1 ", "北京", "的"]]
 RUNS.append(("", "row 7\n"))  # lines that name no tool: each line a piece the meaning stage reads
 RUNS.append(("", "What is the weather in Paris? "))  # a piece each, every one for the same tool: one intent
+# Common characters in no order, no mark between them: jieba finds few dictionary words and cuts
+# the run with its HMM, again for each piece of the message a stage reads.
+SCRAMBLED = (
+    "点雨四京上会明桌是京我度北海人个上诉海的人京了天告和和是京了是四京告北的下我个雨会天了晚的朗明是了和"
+)
+RUNS.append(("", SCRAMBLED))
 SIZES = [500, 1000, 2000, 4000]
 # A paragraph that names no tool, to several tools: the meaning stage reads each of its pieces
 # against every tool, so its cost grows with pieces times tools.
@@ -94,9 +101,11 @@ def kiosk(count: int) -> list[dict]:
 
 
 def cpu_seconds(text: str, rounds: int, tools: list[dict] | None = None, cold: bool = False) -> float:
-    """The least CPU time over `rounds` answers to `text` (`cold`: the encoder's cache emptied first)."""
+    """The least CPU time over `rounds` answers to `text` (`cold`: the encoder's cache emptied first).
+    Each round reads the message anew: the cache of its pieces' values is emptied."""
     best = float("inf")
     for _ in range(rounds):
+        Words.of.cache_clear()
         if cold:
             shared_encoder().clear()
         started = time.process_time()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from wirelab.offline_model.budget import spend
@@ -109,13 +110,16 @@ class Words:
     finds in it. Every tool's `Evidence` of the piece starts from these."""
 
     text: str
-    tokens: list[Token]
-    values: list[Value]
+    tokens: tuple[Token, ...]
+    values: tuple[Value, ...]
 
     @classmethod
+    @lru_cache(maxsize=16)  # a message's pieces and the turn before: at most 4,000 characters each
     def of(cls, text: str) -> Words:
+        """The piece read once, however many stages and turns read it (extraction reads the text
+        alone, so the same text always gives the same values)."""
         tokens = segment(text := clean(text))
-        return cls(text, tokens, extract(text, tokens))
+        return cls(text, tuple(tokens), tuple(extract(text, tokens)))
 
 
 Binding = tuple["Evidence", dict[str, Any]]  # a text read by binding: the evidence after it, the arguments
@@ -147,7 +151,7 @@ class Evidence:
         own = " ".join(identifier_words(tool.name)) + " " + tool.description[:500]
         own_words = {concept(w) for t in segment(clean(own)) if t.kind != "punct" for w in _parts(t.norm)}
         tokens = _tool_verb_apart(words.tokens, own_words)
-        values = list(words.values) if tokens == words.tokens else extract(words.text, tokens)
+        values = list(words.values) if tokens == list(words.tokens) else extract(words.text, tokens)
         tool_name = frozenset(concept(w) for w in identifier_words(tool.name))
         values = _without_tool_lead(values, tokens, tool_name, own_words)
         properties = tool.parameters.get("properties", {}) if isinstance(tool.parameters, dict) else {}

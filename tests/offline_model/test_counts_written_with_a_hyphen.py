@@ -1,6 +1,6 @@
-"""A number hyphened to the word it counts or measures ("a 52-card deck", "a 35-degree slope"), or
-written against its unit's capital ("a 9V battery"), is that number for a number parameter, and
-stays whole for a string one (a code such as "7731-beta", a flat "4B"). On tools invented here."""
+"""A number, in digits or words, hyphened to the word it counts or measures ("a 52-card deck", "a five-day
+hike"), or written against its unit's capital ("a 9V battery"), is that number for a number parameter,
+and stays whole for a string one (a code such as "7731-beta", a flat "4B"). On tools invented here."""
 
 from __future__ import annotations
 
@@ -35,4 +35,31 @@ BUILD = _tool("build_logs", "Console output of a CI build.", "build_id", "string
     ],
 )
 def test_a_number_hyphened_to_its_word_is_that_number(tool: Tool, request_text: str, expected: dict) -> None:
+    assert bind(tool, request_text, guess=False) == expected
+
+
+HIKE = _tool("plan_hike", "Plan a hike in the hills.", "days", "integer", "How long the hike lasts, in days")
+FERRY = model_tool(
+    "book_ferry",
+    "Book a ferry crossing.",
+    {"port": {"type": "string"}, "travellers": {"type": "integer"}},
+    ("port",),
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_text", "expected"),
+    [
+        (DIE, "roll a twenty-sided die for me", {"sides": 20}),
+        (HIKE, "plan a five-day hike", {"days": 5}),
+        (HIKE, "plan a twenty-one-day hike", {"days": 21}),
+        (HIKE, "plan a one-day hike", {"days": 1}),
+        (TABLE, "we need a twelve-seat table tonight", {"seats": 12}),
+        (FERRY, "book a one-way crossing to Calais", {"port": "Calais"}),
+    ],
+)
+def test_a_number_word_hyphened_to_its_word_is_that_number(
+    tool: Tool, request_text: str, expected: dict
+) -> None:
+    """As a digit's: "five-day" is 5 days. "One" counts nothing before a word that is no unit."""
     assert bind(tool, request_text, guess=False) == expected

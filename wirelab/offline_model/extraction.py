@@ -351,9 +351,22 @@ def _numbers_at(tokens: list[Token], k: int, text: str) -> tuple[list[Value], in
         return _comma_list(token), 1  # "5,10" written without a space is two numbers, "130/85" too
     value, length = _number_at(tokens, k)
     if value is None:
-        return [], 1
+        return _hyphened_count(token), 1
     measured = _measured(value, tokens, k, length, text)
     return [measured], length + measured.unit_words  # 千 of "5千米" is the unit's, no number
+
+
+def _hyphened_count(token: Token) -> list[Value]:
+    """A number word hyphened to the word it counts or measures, read as a digit's is ("a five-day
+    trip": 5 days, "a twenty-sided die": 20); "one" only before a unit ("a one-way ticket" counts
+    nothing, "a one-hour slot" is 1 hour)."""
+    head, _, tail = token.norm.rpartition("-")
+    number = _word_number(head) if token.kind == "word" and head and tail.isalpha() else None
+    unit = unit_named(tail)
+    if number is None or number == 1 and unit is None:
+        return []
+    measured = (tail, unit.dimension) if unit else ("", "")
+    return [Value("number", number, token.text[: len(head)], token.start, token.start + len(head), *measured)]
 
 
 def _measured(value: int | float, tokens: list[Token], k: int, length: int, text: str) -> Value:

@@ -9,13 +9,16 @@ import sys
 
 from tests.offline_model.conftest import tool
 from wirelab.offline_model import complete, extraction
+from wirelab.offline_model.evidence import Words
 
 WEATHER = tool("get_weather", "Weather for a city.", {"city": {"type": "string"}}, ("city",))
 
 
 def characters_read(monkeypatch, sentences: int) -> int:
-    """What `extraction.extract` reads, summed over every call, for one request."""
+    """What `extraction.extract` reads, summed over every call, for one request (no piece of it
+    read before: the cache of pieces' values is emptied)."""
     read: list[int] = []
+    Words.of.cache_clear()
     original = extraction.extract
 
     def counted(text, tokens=None):

@@ -288,6 +288,8 @@ def asks_for_nothing(text: str) -> bool:
     """Small talk, an opinion without a request (if the `chatter` probe agrees), or a negated action:
     no tool is wanted. Words in quotes are a value's: they greet and negate nothing ("'bye' to Italian")."""
     said = QUOTED.sub(" ", clean(text))
+    told = addressed(segment(said))  # what a person is told is theirs: "Text Anna I love the flowers"
+    said = said[: told[0][1]] if told else said
     words = [t for t in segment(said if said.strip(" ,.") else clean(text)) if t.kind != "punct"]
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in words]
     content = [t for t in tokens if t not in STOPWORDS]

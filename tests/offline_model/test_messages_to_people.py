@@ -183,3 +183,20 @@ def test_what_a_person_is_told_neither_chats_nor_negates():
         assert not asks_for_nothing(text)
     for text in ("Don't text Ravi", "Thanks, that's all", "I love the new van"):
         assert asks_for_nothing(text), text
+
+
+UMBRELLA = model_tool(
+    "umbrella_advice",
+    "Say whether to take an umbrella in a town today.",
+    {"town": {"type": "string"}},
+    ("town",),
+)
+
+
+def test_what_a_person_is_told_names_no_tool():
+    tools = (UMBRELLA, PAGER)
+    assert [item.tool.name for item in plan("Can you tell Ravi I found his umbrella?", tools)] == [
+        "pager_send"
+    ]
+    assert [item.tool.name for item in plan("Let Ravi know I took the umbrella", tools)] == ["pager_send"]
+    assert [item.tool.name for item in plan("Do I need an umbrella in Leeds?", tools)] == ["umbrella_advice"]

@@ -396,6 +396,16 @@ def _text_start(names: set[str], text: str) -> int | None:
     return next((t.start for t in told), None)
 
 
+def told_span(text: str) -> tuple[int, int] | None:
+    """Where a request writes, after the person it tells, what they are to be told (`_text_start`
+    for a message, to the end of its clause): "Tell Nadia I found her umbrella" asks for no umbrella."""
+    told = addressed(segment(text))
+    start = _text_start({"message"}, text) if told else None
+    if start is None or start < told[0][1]:
+        return None
+    return start, end.start() if (end := TEXT_END.search(text, start)) else len(text)
+
+
 def _after(text: str, at: int) -> int:
     """Where the text goes on after `at`, past spaces and a colon."""
     return len(text) - len(text[at:].lstrip(" :"))

@@ -6,6 +6,7 @@ picks among several tools that send. Tools and requests invented here."""
 
 from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.binding import bind
+from wirelab.offline_model.free_text import told_span
 from wirelab.offline_model.names import addressed
 from wirelab.offline_model.normalize import clean, segment
 from wirelab.offline_model.policy import heard
@@ -200,3 +201,8 @@ def test_what_a_person_is_told_names_no_tool():
     ]
     assert [item.tool.name for item in plan("Let Ravi know I took the umbrella", tools)] == ["pager_send"]
     assert [item.tool.name for item in plan("Do I need an umbrella in Leeds?", tools)] == ["umbrella_advice"]
+
+
+def test_the_thing_sent_is_not_what_is_said():
+    assert told_span("给小王发个消息") is None  # 发 sends a message; what it says is not written
+    assert told_span("Let Ravi know I took the umbrella") == (14, 33)

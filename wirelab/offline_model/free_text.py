@@ -390,8 +390,8 @@ def _text_start(names: set[str], text: str) -> int | None:
         return None
     ends = {end for _, end in addressed(tokens)}
     pairs = list(zip(tokens[1:], tokens, strict=False))
-    leads = TOLD | {"to", ":"}  # "let Tom know …", "remind Leo to …", "Message Lucas: …"
-    led = {t.end for t, before in pairs if before.end in ends and t.norm in leads}
+    leads = TOLD | {"to", ":"}  # "let Tom know …", "remind Leo to …", "Message Lucas: …"; not 发 of 发个消息
+    led = {t.end for t, before in pairs if before.end in ends and t.norm in leads and t.kind != "han"}
     told = (t for t, before in pairs if before.end in led or before.end in ends and t.norm in SPEAKING)
     return next((t.start for t in told), None)
 

@@ -6,10 +6,11 @@ picks among several tools that send. Tools and requests invented here."""
 
 from tests.offline_model.conftest import model_tool
 from wirelab.offline_model.binding import bind
+from wirelab.offline_model.free_text import told_span
 from wirelab.offline_model.names import addressed
 from wirelab.offline_model.normalize import clean, segment
 from wirelab.offline_model.policy import heard
-from wirelab.offline_model.selection import plan
+from wirelab.offline_model.selection import asks_for_nothing, plan
 
 TEXTER = model_tool(
     "texter_send",
@@ -150,3 +151,58 @@ def test_what_the_speaker_says_after_the_person_told_is_said_whole():
     assert (
         bind(PAGER, "Text Ravi I'll bring the ladder, and book a van")["message"] == "I'll bring the ladder"
     )
+
+
+def test_what_follows_the_word_the_telling_verb_needs_is_said_whole():
+    # "let … know", "remind … to", "Message …:": what is said starts after that word, the speaker's own too
+    assert bind(PAGER, "Let Ravi know I need the ladder tonight")["message"] == "I need the ladder tonight"
+    assert (
+        bind(PAGER, "Let Ravi know I can't make it to the depot")["message"] == "I can't make it to the depot"
+    )
+    assert bind(PAGER, "Page Ravi: the van is parked out back")["message"] == "the van is parked out back"
+
+
+NUDGE = model_tool(
+    "nudge_person",
+    "Nudge someone about a chore.",
+    {"person": {"type": "string"}, "task": {"type": "string", "description": "The chore"}},
+    ("person", "task"),
+)
+
+
+def test_what_a_person_is_reminded_to_do_is_the_task_whole():
+    assert bind(NUDGE, "Remind Ravi to sweep the yard") == {"person": "Ravi", "task": "sweep the yard"}
+    assert (
+        bind(NUDGE, "Please remind Ana to return the drill by Friday")["task"] == "return the drill by Friday"
+    )
+
+
+def test_what_a_person_is_told_neither_chats_nor_negates():
+    tools = (PAGER, KETTLE)
+    for text in ("Text Ravi I love the new van", "Tell Ravi I don't need the ladder", "跟小周说我想她了"):
+        assert [item.tool.name for item in plan(text, tools)] == ["pager_send"], text
+        assert not asks_for_nothing(text)
+    for text in ("Don't text Ravi", "Thanks, that's all", "I love the new van"):
+        assert asks_for_nothing(text), text
+
+
+UMBRELLA = model_tool(
+    "umbrella_advice",
+    "Say whether to take an umbrella in a town today.",
+    {"town": {"type": "string"}},
+    ("town",),
+)
+
+
+def test_what_a_person_is_told_names_no_tool():
+    tools = (UMBRELLA, PAGER)
+    assert [item.tool.name for item in plan("Can you tell Ravi I found his umbrella?", tools)] == [
+        "pager_send"
+    ]
+    assert [item.tool.name for item in plan("Let Ravi know I took the umbrella", tools)] == ["pager_send"]
+    assert [item.tool.name for item in plan("Do I need an umbrella in Leeds?", tools)] == ["umbrella_advice"]
+
+
+def test_the_thing_sent_is_not_what_is_said():
+    assert told_span("给小王发个消息") is None  # 发 sends a message; what it says is not written
+    assert told_span("Let Ravi know I took the umbrella") == (14, 33)

@@ -34,7 +34,7 @@ from wirelab.offline_model.lexicon import (
     lexicon_words,
     names_a_thing,
 )
-from wirelab.offline_model.names import SPEAKING, TELLING, addressed
+from wirelab.offline_model.names import SPEAKING, TELLING, TOLD, addressed
 from wirelab.offline_model.normalize import FUNCTION_TAGS, HAN, Token, clean, segment
 from wirelab.offline_model.spans import Spans
 from wirelab.offline_model.units import unit_named
@@ -373,7 +373,8 @@ def marked_text(names: set[str], text: str, typed: Sequence[tuple[int, int]] = (
 def _text_start(names: set[str], text: str) -> int | None:
     """Where the text marked for a parameter named by `names` starts: after its mark ("saying", 说,
     "titled"), or, for what a message says, at the speaker's word right after the person a request
-    tells, with no mark ("Text Mum I'm running late", "Tell Sam we'll be there at 5")."""
+    tells, with no mark ("Text Mum I'm running late", "Tell Sam we'll be there at 5"), or after the
+    word the telling verb needs, or "to", there ("Let Tom know I need the car", "Remind Leo to call")."""
     marks = [mark for marks, takers in MARKED if names & takers for mark in marks]
     if not marks:
         return None
@@ -388,8 +389,21 @@ def _text_start(names: set[str], text: str) -> int | None:
     if not names & MARKED[0][1]:
         return None
     ends = {end for _, end in addressed(tokens)}
-    told = (t for t, before in zip(tokens[1:], tokens, strict=False) if before.end in ends)
-    return next((t.start for t in told if t.norm in SPEAKING), None)
+    pairs = list(zip(tokens[1:], tokens, strict=False))
+    leads = TOLD | {"to", ":"}  # "let Tom know …", "remind Leo to …", "Message Lucas: …"; not 发 of 发个消息
+    led = {t.end for t, before in pairs if before.end in ends and t.norm in leads and t.kind != "han"}
+    told = (t for t, before in pairs if before.end in led or before.end in ends and t.norm in SPEAKING)
+    return next((t.start for t in told), None)
+
+
+def told_span(text: str) -> tuple[int, int] | None:
+    """Where a request writes, after the person it tells, what they are to be told (`_text_start`
+    for a message, to the end of its clause): "Tell Nadia I found her umbrella" asks for no umbrella."""
+    told = addressed(segment(text))
+    start = _text_start({"message"}, text) if told else None
+    if start is None or start < told[0][1]:
+        return None
+    return start, end.start() if (end := TEXT_END.search(text, start)) else len(text)
 
 
 def _after(text: str, at: int) -> int:

@@ -31,7 +31,7 @@ from wirelab.offline_model.budget import spend
 from wirelab.offline_model.calls import Bound, flips, gives_what_it_needs, takes
 from wirelab.offline_model.evidence import ITEM_LEADS, Words
 from wirelab.offline_model.extraction import QUOTED, extract
-from wirelab.offline_model.free_text import command_span
+from wirelab.offline_model.free_text import command_span, told_span
 from wirelab.offline_model.intents import DAYS, Piece, pieces, unwrap
 from wirelab.offline_model.lexicon import (
     ACTION_WORDS,
@@ -119,7 +119,9 @@ def request_concepts(text: str) -> tuple[str, ...]:
     command = command_span(bare)  # "… using git status" writes a command
     kinds = {v.kind for v in values} & VALUE_CONCEPTS | ({"command"} if command else set())
     units = {f"unit:{v.value}" for v in values if v.kind == "unit"}  # "kilograms" names the unit kg
-    blanks = [(v.start, v.end) for v in values if v.kind == "quoted"] + ([command] if command else [])
+    said = told_span(bare)  # what a person is told names no tool: "Tell Nadia I found her umbrella"
+    quoted = [(v.start, v.end) for v in values if v.kind == "quoted"]
+    blanks = quoted + [span for span in (command, said) if span]
     for start, end in blanks:
         bare = bare[:start] + " " * (end - start) + bare[end:]
     said = concepts_of(bare)
@@ -288,6 +290,8 @@ def asks_for_nothing(text: str) -> bool:
     """Small talk, an opinion without a request (if the `chatter` probe agrees), or a negated action:
     no tool is wanted. Words in quotes are a value's: they greet and negate nothing ("'bye' to Italian")."""
     said = QUOTED.sub(" ", clean(text))
+    told = addressed(segment(said))  # what a person is told is theirs: "Text Anna I love the flowers"
+    said = said[: told[0][1]] if told else said
     words = [t for t in segment(said if said.strip(" ,.") else clean(text)) if t.kind != "punct"]
     tokens = [t.norm.rstrip("吧啊呀呢嘛") or t.norm for t in words]
     content = [t for t in tokens if t not in STOPWORDS]

@@ -33,7 +33,7 @@ from unicodedata import category
 
 from wirelab.offline_model.binding import TIMES, bind, bind_evidence, fill_object
 from wirelab.offline_model.evidence import IN_STEP, Binding, Evidence, Words
-from wirelab.offline_model.fit import PREPOSITIONS, SPECIFIC, score, typed_value
+from wirelab.offline_model.fit import PREPOSITIONS, SPECIFIC, counted_each, score, takes_counts, typed_value
 from wirelab.offline_model.frames import CLEARLY, cuts, written_lists
 from wirelab.offline_model.intents import AND, STRONG, THEN
 from wirelab.offline_model.lexicon import ARTICLES, count_of, lexicon_list
@@ -105,10 +105,21 @@ def bind_calls(tool: Tool, text: str, whole: Binding | None = None) -> list[Boun
     shared |= {k: v for k, v in frames[-1][0].arguments.items() if k in required}  # "5 GBP and 8 USD to CNY"
     calls = [(number, bound) for number, found in enumerate(frames) for bound in found]
     # a count a parameter took is no repeat: "flip a coin 5 times" gives `flips` 5, not five calls
-    if len(calls) == 1 and (times := repeats(text)) not in calls[0][1].arguments.values():
+    if len(calls) == 1 and (times := asked(tool, text, whole[0])) not in calls[0][1].arguments.values():
         calls *= times  # one call asked for again; of several, "three times" counts them
     calls = calls[:MAX_CALLS]
     return [Bound(in_order(tool, {**shared, **b.arguments}), b.unmarked, n, b.before) for n, b in calls]
+
+
+def asked(tool: Tool, text: str, evidence: Evidence) -> int:
+    """How many calls the text asks for: its count of times, else its count of what the tool does one of
+    ("draw two cards" for "Draw one card": 2), unless a parameter takes counts ("find 5 recipes", `limit`)
+    or it is more than calls one intent may become."""
+    counts = [v.value for v in evidence.values if isinstance(v.value, int) and counted_each(evidence, v)]
+    times = repeats(text)
+    if times > 1 or not counts or max(counts) > MAX_CALLS or any(map(takes_counts, _slots(tool).values())):
+        return times
+    return max(counts)
 
 
 def repeats(text: str) -> int:

@@ -98,6 +98,22 @@ def _without_tool_lead(
     return [replace(first, value=written, text=written, start=rest[0].start), *values[1:]]
 
 
+def _one_at_a_time(tool: Tool, properties: list[str]) -> frozenset[str]:
+    """The last word of the tool's name when its description says one of it and no parameter names
+    it: "Draw one card from the deck" for `draw_card`, "Create a new UUID" for `new_uuid`; not
+    "Search flights"."""
+    words = re.findall(r"[^\W_]+", tool.description.casefold())
+    ones = {w for k, w in enumerate(words) if set(words[max(k - 2, 0) : k]) & {"a", "an", "one", "single"}}
+    named = {c for n in properties for w in identifier_words(n) for c in noun_kinds(w)}
+    last = identifier_words(tool.name)[-1:]
+    return frozenset(c for w in last if w in ones for c in noun_kinds(w)) - named
+
+
+def noun_kinds(word: str) -> set[str]:
+    """A noun's concept and its singular's ("dice": dice, die)."""
+    return {concept(word), concept(singular(word))}
+
+
 def _parts(word: str) -> list[str]:
     """A word of the tool's own text and, when hyphenated, its parts: "sound-effects" is
     "sound" and "effects" as well (a tool's word is no "," or ".": those are marks)."""
@@ -138,6 +154,7 @@ class Evidence:
     chosen: dict[str, int] = field(default_factory=dict)  # top-level parameter -> value index
     tool_name: frozenset[str] = frozenset()  # concepts of the tool's name
     own: str = ""  # the tool's name words and description, as the encoder compares them
+    each: frozenset[str] = frozenset()  # what the tool does one of ("Draw one card": card)
     _holders: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # token start -> values
     _ends: dict[int, list[Value]] = field(default_factory=dict, repr=False)  # end -> values ending there
     _indexed: tuple[int, int] = (0, 0)  # id() of the values list `_holders` indexes, and how many
@@ -163,6 +180,7 @@ class Evidence:
         evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
         evidence.tool_name, evidence.own = tool_name, own.strip()
         named = {*tool_name, *(concept(w) for n in properties for w in identifier_words(n))}
+        evidence.each = _one_at_a_time(tool, properties)
         evidence.values += evidence._phrases(named, HEADS & {n.casefold() for n in properties})
         return evidence
 

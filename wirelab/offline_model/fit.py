@@ -32,7 +32,7 @@ from typing import Any
 
 from wirelab.encoder import encode
 from wirelab.offline_model.dates import MONTHS, WEEKDAYS, date_as_asked, time_as_asked, written_date
-from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence
+from wirelab.offline_model.evidence import LINKS, LIST_GLUE, Evidence, noun_kinds
 from wirelab.offline_model.extraction import counted as counted_thing
 from wirelab.offline_model.lexicon import CLOSED_CLASSES, LISTS, STOPWORDS, concept, lexicon_list
 from wirelab.offline_model.names import CALLED, OWNERS, PERSON_TITLES, TELLING, TOLD
@@ -278,7 +278,7 @@ def features(slot: Slot, value: Value, evidence: Evidence, every: bool = False) 
         named = value.value in slot.examples or any(value.value == code for _, code in slot.codes)
         return {"example": 1.0, "example_named": float(named)}
     cue, seen = _label_cue(slot, value, evidence)
-    if _never_fits(slot, value):
+    if _never_fits(slot, value) or _counts_another(slot, counted_each(evidence, value)):
         return None
     four = value.text.isdigit() and len(value.text) == 4 and 1000 <= int(value.text) < 3000 and not value.unit
     year = value.kind == "number" and "year" in identifier_words(slot.name) and four  # not `years`
@@ -300,6 +300,30 @@ def features(slot: Slot, value: Value, evidence: Evidence, every: bool = False) 
         marked = cue or row.get("position") or row.get("place_mark") or row.get("called")
         row["in_passing"] = float(value.kind == "name" and not marked)
     return {name: v for name, v in row.items() if v}
+
+
+def counted_each(evidence: Evidence, value: Value) -> frozenset[str]:
+    """What the tool does one of that a count before it counts ("two cards" for `draw_card`): a
+    count of calls, no value for a parameter that counts something else; nothing of "a 3-course …"."""
+    if value.kind != "number" or not evidence.each or evidence.text[value.end : value.end + 1] == "-":
+        return frozenset()
+    seen = evidence.near(value, +1, 3)[1]
+    stop = next((k for k, w in enumerate(seen) if w in LINKS | LIST_GLUE | PREPOSITIONS), len(seen))
+    return frozenset(c for w in seen[:stop] for c in noun_kinds(w)) & evidence.each
+
+
+def _counts_another(slot: Slot, things: frozenset[str]) -> bool:
+    """Whether `slot` counts something else than the things a count counts, each a call (`calls.asked`):
+    "roll two dice" for `sides`, "Number of sides"; not for a bare count (`quantity`), a bound
+    (`max_results`) or a count of people ("two tickets" for `passengers`)."""
+    if not things or not slot.counts or things & (slot.counts | slot.name_words) or takes_counts(slot):
+        return False
+    return not (things | slot.counts) <= HEADS
+
+
+def takes_counts(slot: Slot) -> bool:
+    """Whether `slot` is a bare count or a bound (`quantity`, `max_results`): a count of any thing fits it."""
+    return bool(slot.name_words & TALLIES) or any(slot.words & named for _, named in BOUNDS)
 
 
 def _meant(slot: Slot, value: Value, evidence: Evidence) -> float:

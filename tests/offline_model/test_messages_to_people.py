@@ -242,3 +242,11 @@ def test_the_person_sent_a_message_is_its_recipient():
         "member": "Ravi",
         "message": "the gate code is 5521",
     }
+
+
+def test_chinese_says_what_a_person_is_told_right_after_them():
+    """提醒周敏带钥匙: what follows the person, with no mark, is what they are told, whole; not 说 or 发."""
+    assert told_span("提醒周敏带钥匙") == (4, 7)
+    assert told_span("通知老赵仓库已经清空了") == (4, 11)
+    assert told_span("给老赵发个消息") is None
+    assert bind(NUDGE, "提醒周敏带钥匙") == {"person": "周敏", "task": "带钥匙"}

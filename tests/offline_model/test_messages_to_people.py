@@ -206,3 +206,47 @@ def test_what_a_person_is_told_names_no_tool():
 def test_the_thing_sent_is_not_what_is_said():
     assert told_span("给小王发个消息") is None  # 发 sends a message; what it says is not written
     assert told_span("Let Ravi know I took the umbrella") == (14, 33)
+
+
+ADDRESSED_MAIL = model_tool(
+    "mailer_post",
+    "Post a letter by email.",
+    {
+        "to": {"type": "string", "description": "Addressee name or email address"},
+        "body": {"type": "string"},
+    },
+    ("to", "body"),
+)
+PHONE_MAIL = model_tool(
+    "phone_mail",
+    "Mail a note from the phone.",
+    {"to": {"type": "string", "description": "Contact's name or e-mail address"}, "note": {"type": "string"}},
+    ("to", "note"),
+)
+
+
+def test_a_name_or_an_email_address_takes_either():
+    """A "name or email address" takes a person told: the address is the email's, not a place."""
+    assert bind(ADDRESSED_MAIL, "Email Ravi that the van is parked") == {
+        "to": "Ravi",
+        "body": "the van is parked",
+    }
+    assert bind(PHONE_MAIL, "Email ravi@crew.example that the van is parked")["to"] == "ravi@crew.example"
+
+
+def test_the_person_sent_a_message_is_its_recipient():
+    """In "Send Ravi a message: …" Ravi is told; the message is what follows the colon, not "Ravi"."""
+    assert _told("Send Ravi a message: the gate code is 5521") == ["Ravi"]
+    assert _told("Send Ravi the gate code") == []
+    assert bind(PAGER, "Send Ravi a message: the gate code is 5521") == {
+        "member": "Ravi",
+        "message": "the gate code is 5521",
+    }
+
+
+def test_chinese_says_what_a_person_is_told_right_after_them():
+    """提醒周敏带钥匙: what follows the person, with no mark, is what they are told, whole; not 说 or 发."""
+    assert told_span("提醒周敏带钥匙") == (4, 7)
+    assert told_span("通知老赵仓库已经清空了") == (4, 11)
+    assert told_span("给老赵发个消息") is None
+    assert bind(NUDGE, "提醒周敏带钥匙") == {"person": "周敏", "task": "带钥匙"}

@@ -372,9 +372,10 @@ def marked_text(names: set[str], text: str, typed: Sequence[tuple[int, int]] = (
 
 def _text_start(names: set[str], text: str) -> int | None:
     """Where the text marked for a parameter named by `names` starts: after its mark ("saying", 说,
-    "titled"), or, for what a message says, at the speaker's word right after the person a request
-    tells, with no mark ("Text Mum I'm running late", "Tell Sam we'll be there at 5"), or after the
-    word the telling verb needs, or "to", there ("Let Tom know I need the car", "Remind Leo to call")."""
+    "titled"), or, for what a message says, at the speaker's word, or a Chinese word, right after the
+    person a request tells, with no mark ("Text Mum I'm running late", "Tell Sam we'll be there at 5",
+    提醒王芳带伞), or after the word the telling verb needs, or "to", there ("Let Tom know I need the
+    car", "Remind Leo to call")."""
     marks = [mark for marks, takers in MARKED if names & takers for mark in marks]
     if not marks:
         return None
@@ -392,7 +393,11 @@ def _text_start(names: set[str], text: str) -> int | None:
     pairs = list(zip(tokens[1:], tokens, strict=False))
     leads = TOLD | {"to", ":"}  # "let Tom know …", "remind Leo to …", "Message Lucas: …"; not 发 of 发个消息
     led = {t.end for t, before in pairs if before.end in ends and t.norm in leads and t.kind != "han"}
-    told = (t for t, before in pairs if before.end in led or before.end in ends and t.norm in SPEAKING)
+    # the speaker's word, or any Chinese word but a particle or 说, 发… (跟他说, 发邮件): 提醒王芳带伞
+    chinese = [t for t in tokens if t.kind == "han" and t.tag[:1] != "u"]
+    opens = {t.end for t in chinese if not t.norm.startswith(tuple(TOLD))}
+    opens |= {t.end for t in tokens if t.norm in SPEAKING}
+    told = (t for t, before in pairs if before.end in led or before.end in ends and t.end in opens)
     return next((t.start for t in told), None)
 
 

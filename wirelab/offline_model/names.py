@@ -116,7 +116,7 @@ def _code_or_symbol(token: Token) -> tuple[str, str] | None:
 
 def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, int]]) -> list[Value]:
     """Proper nouns: runs of capitalised words ("New York"), and Chinese words the lexicon lacks; the
-    people told something (`addressed`, at `addressed_at`) among them."""
+    people told something (`addressed`, at `addressed_at`) among them, of sort "person"."""
     told = [Value.at("name", text, a, b, sort="person") for a, b in addressed_at]
     people = [value for value in told if not value.text[0].isupper()]  # "let mum know"; capitals: below
     found, k, seen = _cities_after_prepositions(tokens, text) + people, 0, 0
@@ -156,7 +156,10 @@ def proper_names(tokens: list[Token], text: str, addressed_at: list[tuple[int, i
                 phrase = phrase.removesuffix("'s").removesuffix("’s")  # ("at Chez Marie's" stays)
             if phrase not in SPEAKER and not unit_named(phrase):
                 region = _region(tokens, k, end, text)
-                found.append(Value.at("name", text, token.start, token.start + len(phrase), region=region))
+                sort = "person" if (token.start, token.end) in addressed_at else ""  # "Send Paolo a message"
+                found.append(
+                    Value.at("name", text, token.start, token.start + len(phrase), region=region, sort=sort)
+                )
                 if region and region.startswith(phrase + ","):  # "UK" of "London, UK": a name too
                     part = region[len(phrase) + 1 :].strip()
                     at = text.find(part, tokens[end].end)

@@ -208,6 +208,8 @@ def _kind(name: str, schema: Schema) -> str:
     described = str(schema.get("description", ""))
     ends = set(words) <= {"to", "from"}  # which end: the description says what goes there ("Phone number")
     said = {t.norm for t in segment(clean(described[:120]))} if ends else set(words)
+    if said & KIND_WORDS["email"]:
+        said -= {"address"}  # "Recipient name or email address": the address is the email's, no place
     found = [kind for kind, marks in KIND_WORDS.items() if said & marks]
     if EMAIL_ADDRESS.match(described) and (not found or found[0] in ("place", "person", "text")):
         return "email"  # `reply_to`: "The email address to answer to."

@@ -1,10 +1,12 @@
-"""What the offline model's tests share: a tool and the way to write one, and the offline model
-served on 127.0.0.1 with the real `openai` client pointed at it (one per test module)."""
+"""What the offline model's tests share: a tool and the way to write one, the offline model served
+on 127.0.0.1 with the real `openai` client pointed at it (one per test module), and the calls it makes."""
+
+import json
 
 import openai
 import pytest
 
-from wirelab.offline_model import serve
+from wirelab.offline_model import MODEL_ID, serve
 from wirelab.offline_model.request import Tool
 
 
@@ -15,6 +17,15 @@ def tool(name: str, description: str, properties: dict | None = None, required: 
         "type": "function",
         "function": {"name": name, "description": description, "parameters": parameters},
     }
+
+
+def calls_through(client: openai.OpenAI, tools: list[dict], text: str) -> list[tuple[str, dict]]:
+    """The (name, arguments) of each tool call the served model makes for `text` with `tools` offered."""
+    reply = client.chat.completions.create(
+        model=MODEL_ID, messages=[{"role": "user", "content": text}], tools=tools
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    return [(c.function.name, json.loads(c.function.arguments)) for c in calls]
 
 
 def model_tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()) -> Tool:

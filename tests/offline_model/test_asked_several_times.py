@@ -3,12 +3,9 @@ twice", 抽两次签) gets that many calls (`calls.repeats`), each with the valu
 the tool takes ("flip a coin 5 times" for a `flips` parameter), a factor ("three times as long",
 "3 times 8") or a rate ("twice a week", 每天三次) stays one call. Tools and requests invented here."""
 
-import json
-
 import pytest
 
-from tests.offline_model.conftest import tool
-from wirelab.offline_model import MODEL_ID
+from tests.offline_model.conftest import calls_through, tool
 from wirelab.offline_model.calls import repeats
 
 SHUFFLE = tool(
@@ -27,14 +24,6 @@ WATER = tool(
     {"plant": {"type": "string"}, "note": {"type": "string"}},
     ("plant",),
 )
-
-
-def _calls(client, tools: list[dict], text: str) -> list[tuple[str, dict]]:
-    reply = client.chat.completions.create(
-        model=MODEL_ID, messages=[{"role": "user", "content": text}], tools=tools
-    )
-    calls = reply.choices[0].message.tool_calls or []
-    return [(c.function.name, json.loads(c.function.arguments)) for c in calls]
 
 
 @pytest.mark.parametrize(
@@ -58,14 +47,16 @@ def test_the_count_of_times_said(text, count):
 
 def test_a_call_asked_for_several_times_is_made_that_many_times(client):
     assert (
-        _calls(client, [SHUFFLE], "Shuffle the deck and deal 5 cards, three times")
+        calls_through(client, [SHUFFLE], "Shuffle the deck and deal 5 cards, three times")
         == [("shuffle_deck", {"hand_size": 5})] * 3
     )
-    assert _calls(client, [PING], "Ping backup.lan twice") == [("ping_host", {"host": "backup.lan"})] * 2
-    assert _calls(client, [LOT], "在灵隐寺抽两次签") == [("draw_lot", {"temple": "灵隐寺"})] * 2
+    assert (
+        calls_through(client, [PING], "Ping backup.lan twice") == [("ping_host", {"host": "backup.lan"})] * 2
+    )
+    assert calls_through(client, [LOT], "在灵隐寺抽两次签") == [("draw_lot", {"temple": "灵隐寺"})] * 2
 
 
 def test_a_count_the_tool_takes_or_a_rate_stays_one_call(client):
-    assert _calls(client, [FLIP], "Flip a coin 5 times") == [("flip_coin", {"flips": 5})]
-    assert len(_calls(client, [WATER], "Water the fern twice a week")) == 1
-    assert len(_calls(client, [SHUFFLE], "Deal a hand of 7 cards")) == 1
+    assert calls_through(client, [FLIP], "Flip a coin 5 times") == [("flip_coin", {"flips": 5})]
+    assert len(calls_through(client, [WATER], "Water the fern twice a week")) == 1
+    assert len(calls_through(client, [SHUFFLE], "Deal a hand of 7 cards")) == 1

@@ -5,12 +5,9 @@ count ("throw 2 dice" for `number_of_dice`), a count that is a value of the requ
 3-course dinner") and one for a tool with a bound ("find 5 recipes", `max_results`) stay one
 call. Tools and requests invented here."""
 
-import json
-
 import pytest
 
-from tests.offline_model.conftest import tool
-from wirelab.offline_model import MODEL_ID
+from tests.offline_model.conftest import calls_through, tool
 
 CARD = tool("draw_card", "Draw one card from the deck.", {"deck": {"type": "string"}}, ())
 DIE = tool(
@@ -40,14 +37,6 @@ RECIPE = tool(
 )
 
 
-def _calls(client, tools: list[dict], text: str) -> list[tuple[str, dict]]:
-    reply = client.chat.completions.create(
-        model=MODEL_ID, messages=[{"role": "user", "content": text}], tools=tools
-    )
-    calls = reply.choices[0].message.tool_calls or []
-    return [(c.function.name, json.loads(c.function.arguments)) for c in calls]
-
-
 @pytest.mark.parametrize(
     ("text", "count", "arguments"),
     [
@@ -56,17 +45,19 @@ def _calls(client, tools: list[dict], text: str) -> list[tuple[str, dict]]:
         ("Roll 3 dice with 10 sides", 3, {"sides": 10}),
     ],
 )
-def test_a_count_of_the_thing_a_tool_does_one_of_is_a_count_of_calls(client, text, count, arguments):
+def test_a_count_of_the_thing_a_tool_does_one_of_is_a_count_ofcalls_through(client, text, count, arguments):
     tools = [CARD if "card" in text else DIE]
-    assert _calls(client, tools, text) == [(tools[0]["function"]["name"], arguments)] * count
+    assert calls_through(client, tools, text) == [(tools[0]["function"]["name"], arguments)] * count
 
 
 def test_a_count_of_dice_is_no_count_of_sides(client):
-    assert all(args.get("sides") != 2 for _, args in _calls(client, [DIE], "roll two dice"))
+    assert all(args.get("sides") != 2 for _, args in calls_through(client, [DIE], "roll two dice"))
 
 
 def test_a_count_of_jokes_among_other_words(client):
-    assert [name for name, _ in _calls(client, [JOKE], "Could you tell me four jokes?")] == ["tell_joke"] * 4
+    assert [name for name, _ in calls_through(client, [JOKE], "Could you tell me four jokes?")] == [
+        "tell_joke"
+    ] * 4
 
 
 @pytest.mark.parametrize(
@@ -84,4 +75,4 @@ def test_a_count_of_jokes_among_other_words(client):
     ],
 )
 def test_a_count_a_parameter_takes_or_a_single_thing_stays_one_call(client, tools, text, expected):
-    assert _calls(client, tools, text) == expected
+    assert calls_through(client, tools, text) == expected

@@ -115,9 +115,10 @@ def asked(tool: Tool, text: str, evidence: Evidence) -> int:
     """How many calls the text asks for: its count of times, else its count of what the tool does one of
     ("draw two cards" for "Draw one card": 2), unless a parameter takes counts ("find 5 recipes", `limit`)
     or it is more than calls one intent may become."""
+    if (times := repeats(text)) > 1 or not evidence.each:
+        return times
     counts = [v.value for v in evidence.values if isinstance(v.value, int) and counted_each(evidence, v)]
-    times = repeats(text)
-    if times > 1 or not counts or max(counts) > MAX_CALLS or any(map(takes_counts, _slots(tool).values())):
+    if not counts or max(counts) > MAX_CALLS or any(map(takes_counts, _slots(tool).values())):
         return times
     return max(counts)
 

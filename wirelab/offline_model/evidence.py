@@ -98,7 +98,8 @@ def _without_tool_lead(
     return [replace(first, value=written, text=written, start=rest[0].start), *values[1:]]
 
 
-def _one_at_a_time(tool: Tool, properties: list[str]) -> frozenset[str]:
+@lru_cache(maxsize=512)  # the tool's alone: worked out once, not for every piece it is offered
+def _one_at_a_time(tool: Tool, properties: tuple[str, ...]) -> frozenset[str]:
     """The last word of the tool's name when its description says one of it and no parameter names
     it: "Draw one card from the deck" for `draw_card`, "Create a new UUID" for `new_uuid`; not
     "Search flights"."""
@@ -180,7 +181,7 @@ class Evidence:
         evidence = cls(words.text, tokens, values, own_words, starts=[t.start for t in tokens])
         evidence.tool_name, evidence.own = tool_name, own.strip()
         named = {*tool_name, *(concept(w) for n in properties for w in identifier_words(n))}
-        evidence.each = _one_at_a_time(tool, properties)
+        evidence.each = _one_at_a_time(tool, tuple(properties))
         evidence.values += evidence._phrases(named, HEADS & {n.casefold() for n in properties})
         return evidence
 
